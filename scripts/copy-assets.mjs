@@ -1,0 +1,14 @@
+// Copies non-TypeScript assets that tools load at run time (prompt.md files) from src/ into dist/.
+import { cpSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+function copyAssets(from, to) {
+  for (const name of readdirSync(from)) {
+    const source = join(from, name);
+    const target = join(to, name);
+    if (statSync(source).isDirectory()) copyAssets(source, target);
+    else if (name.endsWith(".md")) cpSync(source, target);
+  }
+}
+
+copyAssets("src", "dist");

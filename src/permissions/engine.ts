@@ -1,0 +1,133 @@
+// The decision order for one call, step by step as DESIGN.md lists it. Rules and modes are applied
+// here, in one place; tools contribute only through checkPermissions().
+import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
+import { errorMessage } from "../tool/errors.ts";
+import { safeFlag, type Tool } from "../tool/Tool.ts";
+import { findBlanketRule, findContentRule } from "./matchers.ts";
+import { formatRuleValue } from "./rules.ts";
+import type { PermissionDecision, PermissionResult, PermissionRule } from "./types.ts";
+
+function ruleMessage(rule: PermissionRule, tool: Tool): string {
+  const verb = rule.behavior === "deny" ? "denied" : rule.behavior === "ask" ? "requires approval" : "allowed";
+  return `${tool.name} ${verb} by the ${rule.source} rule ${rule.behavior}: ${formatRuleValue(rule.value)}`;
+}
+
+function fromRule<I>(rule: PermissionRule, tool: Tool): PermissionDecision<I> {
+  const message = ruleMessage(rule, tool);
+  const decisionReason = { type: "rule" as const, rule };
+  if (rule.behavior === "deny") return { behavior: "deny", message, decisionReason };
+  if (rule.behavior === "ask") return { behavior: "ask", message, decisionReason };
+  return { behavior: "allow", decisionReason, message };
+}
+
+async function toolOwnCheck<I>(tool: Tool<I>, input: I, context: ToolUseContext): Promise<PermissionResult<I>> {
+  try {
+    return await tool.checkPermissions(input, context);
+  } catch (error) {
+    // A check that crashes has not said yes.
+    return {
+      behavior: "ask",
+      message: `${tool.name}'s permission check failed: ${errorMessage(error)}`,
+      decisionReason: { type: "tool", reason: errorMessage(error), check: "checkPermissions-error" },
+    };
+  }
+}
+
+/**
+ * Decides one call: blanket deny -> content deny -> blanket ask -> tool.checkPermissions -> tool deny
+ * -> plan mode -> needs a person -> content ask rule -> safety check (even in bypass) -> bypass ->
+ * blanket allow -> the tool's own allow or ask -> content allow rule -> otherwise ask.
+ * `dontAsk` turns a final ask into a deny.
+ */
+export async function decidePermission<I>(
+  tool: Tool<I>,
+  input: I,
+  context: ToolUseContext,
+  permissionContext: ToolPermissionContext = context.getAppState().toolPermissionContext,
+): Promise<PermissionDecision<I>> {
+  const decision = await decideBeforeMode(tool, input, context, permissionContext);
+  if (decision.behavior === "ask" && permissionContext.mode === "dontAsk") {
+    return {
+      behavior: "deny",
+      message: `${decision.message} (refused: permission mode dontAsk turns every approval request into a refusal)`,
+      decisionReason: { type: "mode", mode: "dontAsk" },
+    };
+  }
+  return decision;
+}
+
+async function decideBeforeMode<I>(
+  tool: Tool<I>,
+  input: I,
+  context: ToolUseContext,
+  permissionContext: ToolPermissionContext,
+): Promise<PermissionDecision<I>> {
+  const anyTool = tool as Tool;
+  const blanketDeny = findBlanketRule(permissionContext, anyTool, "deny");
+  if (blanketDeny) return fromRule(blanketDeny, anyTool);
+
+  const contentDeny = await findContentRule(context, permissionContext, anyTool, input, "deny");
+  if (contentDeny) return fromRule(contentDeny, anyTool);
+
+  const blanketAsk = findBlanketRule(permissionContext, anyTool, "ask");
+  if (blanketAsk) return fromRule(blanketAsk, anyTool);
+
+  const own = await toolOwnCheck(tool, input, context);
+  const checkedInput = ("updatedInput" in own && own.updatedInput !== undefined ? own.updatedInput : input) as I;
+  if (own.behavior === "deny") return own;
+
+  const mode = permissionContext.mode;
+  if (mode === "plan" && !safeFlag(() => tool.isReadOnly(checkedInput), false)) {
+    return {
+      behavior: "deny",
+      message: `${tool.name} changes things, and plan mode allows read-only tools only. Finish the plan and ask to leave plan mode first.`,
+      decisionReason: { type: "mode", mode: "plan" },
+    };
+  }
+
+  if (own.behavior === "ask" && tool.requiresUserInteraction?.()) return withReason(own, tool);
+
+  const contentAsk = await findContentRule(context, permissionContext, anyTool, checkedInput, "ask");
+  if (contentAsk) return fromRule(contentAsk, anyTool);
+
+  if (own.behavior === "ask" && own.decisionReason?.type === "safetyCheck") return withReason(own, tool);
+
+  if (mode === "bypassPermissions" && permissionContext.isBypassPermissionsModeAvailable) {
+    return {
+      behavior: "allow",
+      updatedInput: checkedInput,
+      decisionReason: { type: "mode", mode },
+      message: "allowed by permission mode bypassPermissions",
+    };
+  }
+
+  const blanketAllow = findBlanketRule(permissionContext, anyTool, "allow");
+  if (blanketAllow) return { ...fromRule<I>(blanketAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
+
+  if (own.behavior === "allow") {
+    return {
+      behavior: "allow",
+      updatedInput: checkedInput,
+      decisionReason: own.decisionReason ?? { type: "tool", reason: own.message ?? `${tool.name} allowed this call` },
+      ...(own.message === undefined ? {} : { message: own.message }),
+    };
+  }
+  if (own.behavior === "ask") return withReason(own, tool);
+
+  const contentAllow = await findContentRule(context, permissionContext, anyTool, checkedInput, "allow");
+  if (contentAllow) return { ...fromRule<I>(contentAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
+
+  return {
+    behavior: "ask",
+    message: own.message ?? `${tool.name} needs approval: no rule allows this call`,
+    decisionReason: { type: "default", reason: "no rule allows this call" },
+    ...(own.suggestions ? { suggestions: own.suggestions } : {}),
+  };
+}
+
+function withReason<I>(own: Extract<PermissionResult<I>, { behavior: "ask" }>, tool: Tool<I>): PermissionDecision<I> {
+  return {
+    ...own,
+    decisionReason: own.decisionReason ?? { type: "tool", reason: own.message || `${tool.name} asked for approval` },
+  };
+}

@@ -1,0 +1,121 @@
+// Which rules apply to which tool. Blanket rules match by name; content rules ask the matcher that the
+// tool family registered for its rule name (paths for Read/Edit, commands for Bash, hosts for WebFetch).
+import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
+import type { Tool } from "../tool/Tool.ts";
+import { parseRuleCached, RuleParseError } from "./rules.ts";
+import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
+
+export interface RuleMatchArgs {
+  tool: Tool;
+  input: unknown;
+  context: ToolUseContext;
+  permissionContext: ToolPermissionContext;
+  rule: PermissionRule;
+}
+
+export interface RuleContentMatcher {
+  /** The tool name written in rules this matcher reads, e.g. "Bash" or "Edit". */
+  ruleToolName: string;
+  /** True when the rule's specifier covers this call. `rule.behavior` tells deny matching from allow. */
+  matches(args: RuleMatchArgs): boolean | Promise<boolean>;
+  /** A reason the specifier is malformed, or undefined when it is fine. */
+  validate?(content: string): string | undefined;
+}
+
+const matchers = new Map<string, RuleContentMatcher>();
+
+export function registerRuleMatcher(matcher: RuleContentMatcher): void {
+  matchers.set(matcher.ruleToolName, matcher);
+}
+
+export function getRuleMatcher(ruleToolName: string): RuleContentMatcher | undefined {
+  return matchers.get(ruleToolName);
+}
+
+/** Does a blanket rule's tool name cover this tool? `*`, exact name or alias, `mcp__server`, `prefix*`. */
+export function ruleNameMatchesTool(ruleToolName: string, tool: Tool): boolean {
+  if (ruleToolName === "*") return true;
+  if (ruleToolName === tool.name || tool.aliases?.includes(ruleToolName)) return true;
+  if (ruleToolName.endsWith("*")) return tool.name.startsWith(ruleToolName.slice(0, -1));
+  if (tool.mcpInfo && ruleToolName.startsWith("mcp__")) {
+    const parts = ruleToolName.split("__");
+    return parts.length === 2 && parts[1] === tool.mcpInfo.serverName;
+  }
+  return false;
+}
+
+function rulesFor(context: ToolPermissionContext, behavior: RuleBehavior) {
+  return behavior === "allow"
+    ? context.alwaysAllowRules
+    : behavior === "deny"
+      ? context.alwaysDenyRules
+      : context.alwaysAskRules;
+}
+
+/** Every well-formed rule of one behaviour, in source order (policy first). */
+export function listRules(context: ToolPermissionContext, behavior: RuleBehavior): PermissionRule[] {
+  const bySource = rulesFor(context, behavior);
+  const rules: PermissionRule[] = [];
+  for (const source of RULE_SOURCES) {
+    for (const text of bySource[source] ?? []) {
+      const value = parseRuleCached(text);
+      if (!(value instanceof RuleParseError)) rules.push({ behavior, source, value });
+    }
+  }
+  return rules;
+}
+
+/** Rules that cannot be parsed, with their source, so the user can be told. */
+export function listMalformedRules(
+  context: ToolPermissionContext,
+): Array<{ source: RuleSource; behavior: RuleBehavior; error: string }> {
+  const problems: Array<{ source: RuleSource; behavior: RuleBehavior; error: string }> = [];
+  for (const behavior of ["allow", "deny", "ask"] as const) {
+    const bySource = rulesFor(context, behavior);
+    for (const source of RULE_SOURCES) {
+      for (const text of bySource[source] ?? []) {
+        const value = parseRuleCached(text);
+        if (value instanceof RuleParseError) problems.push({ source, behavior, error: value.message });
+      }
+    }
+  }
+  return problems;
+}
+
+export function findBlanketRule(
+  context: ToolPermissionContext,
+  tool: Tool,
+  behavior: RuleBehavior,
+): PermissionRule | undefined {
+  return listRules(context, behavior).find(
+    (rule) => rule.value.ruleContent === undefined && ruleNameMatchesTool(rule.value.toolName, tool),
+  );
+}
+
+function ruleNamesOf(tool: Tool): readonly string[] {
+  return tool.permissionRuleNames ?? [tool.name];
+}
+
+/**
+ * The first content rule of this behaviour covering the call. A rule whose family registered no
+ * matcher cannot be understood: deny and ask rules then apply (fail closed), allow rules do not.
+ */
+export async function findContentRule(
+  context: ToolUseContext,
+  permissionContext: ToolPermissionContext,
+  tool: Tool,
+  input: unknown,
+  behavior: RuleBehavior,
+): Promise<PermissionRule | undefined> {
+  const names = ruleNamesOf(tool);
+  for (const rule of listRules(permissionContext, behavior)) {
+    if (rule.value.ruleContent === undefined || !names.includes(rule.value.toolName)) continue;
+    const matcher = matchers.get(rule.value.toolName);
+    if (!matcher) {
+      if (behavior !== "allow") return rule;
+      continue;
+    }
+    if (await matcher.matches({ tool, input, context, permissionContext, rule })) return rule;
+  }
+  return undefined;
+}

@@ -1,0 +1,206 @@
+// What a tool is. A tool knows itself: schema, flags, permissions, prompt and views are all members.
+import type { z } from "zod";
+import type { PermissionResult } from "../permissions/types.ts";
+import type { ToolUseContext } from "./context.ts";
+import { ToolDefinitionError } from "./errors.ts";
+import type { ToolResultBlock, ToolUseBlock } from "./messages.ts";
+
+export type JSONSchema = Record<string, unknown>;
+
+// biome-ignore lint/suspicious/noExplicitAny: the schema's own type parameters are checked where tools are defined
+export type AnyZodSchema = z.ZodType<any, any>;
+
+export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: string };
+
+/** What call() resolves to. contextModifier runs after the call's batch, in call order. */
+export interface ToolResult<Output> {
+  data: Output;
+  contextModifier?: (context: ToolUseContext) => ToolUseContext;
+  /** Structured form of the output for clients that take it (MCP structuredContent). */
+  structuredContent?: Record<string, unknown>;
+}
+
+export interface ToolProgress<P> {
+  toolUseId: string;
+  data: P;
+}
+
+/** UI-neutral views; the terminal UI and MCP render them. */
+export type ToolView =
+  | { kind: "text"; text: string }
+  | { kind: "command"; command: string; output?: string; exitCode?: number }
+  | { kind: "diff"; path: string; patch: string; summary?: string }
+  | { kind: "list"; title?: string; items: string[] }
+  | { kind: "progress"; text: string };
+
+export interface PromptOptions {
+  tools: Tools;
+  permissionMode?: string;
+}
+
+export type CanUseTool = (
+  tool: Tool,
+  input: unknown,
+  context: ToolUseContext,
+) => Promise<{ behavior: "allow" | "deny"; message?: string }>;
+
+export type Flag<Input> = boolean | ((input: Input) => boolean);
+
+/** A tool as the pipeline sees it: every member present. */
+export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
+  readonly name: string;
+  readonly aliases?: readonly string[];
+  readonly searchHint?: string;
+  readonly inputSchema: AnyZodSchema;
+  /** Raw JSON Schema given to the model instead of the zod conversion (MCP tools). */
+  readonly inputJSONSchema?: JSONSchema;
+  readonly outputSchema?: AnyZodSchema;
+  readonly maxResultSizeChars: number;
+  readonly strict?: boolean;
+  readonly shouldDefer?: boolean;
+  readonly alwaysLoad?: boolean;
+  readonly isMcp?: boolean;
+  readonly mcpInfo?: { serverName: string; toolName: string };
+  /** Rule names whose content rules apply to this tool (Edit rules cover Write, MultiEdit...). Default: [name]. */
+  readonly permissionRuleNames?: readonly string[];
+
+  call(
+    input: Input,
+    context: ToolUseContext,
+    canUseTool: CanUseTool,
+    parentMessage: ToolUseBlock | undefined,
+    onProgress: (progress: ToolProgress<Progress>) => void,
+  ): Promise<ToolResult<Output>>;
+  description(input: Input, options: PromptOptions): Promise<string> | string;
+  prompt(options: PromptOptions): Promise<string> | string;
+  validateInput?(input: Input, context: ToolUseContext): Promise<ValidationResult> | ValidationResult;
+  checkPermissions(input: Input, context: ToolUseContext): Promise<PermissionResult<Input>>;
+  /** A tool that only a person can answer (AskUserQuestion): its ask is never auto-approved. */
+  requiresUserInteraction?(): boolean;
+  /** The file or folder a call touches, for path rules. */
+  getPath?(input: Input): string | undefined;
+  isEnabled(): boolean;
+  isConcurrencySafe(input: Input): boolean;
+  isReadOnly(input: Input): boolean;
+  isDestructive(input: Input): boolean;
+  isOpenWorld?(input: Input): boolean;
+  interruptBehavior(): "cancel" | "block";
+  userFacingName(input: Input | undefined): string;
+  toAutoClassifierInput(input: Input): unknown;
+  inputsEquivalent?(a: Input, b: Input): boolean;
+  mapToolResultToToolResultBlockParam(output: Output, toolUseId: string): ToolResultBlock;
+  renderToolUse?(input: Input): ToolView;
+  renderToolResult?(output: Output, input: Input): ToolView;
+  renderToolProgress?(progress: Progress): ToolView;
+}
+
+export type Tools = readonly Tool[];
+
+/** What a tool author writes. Omitted members get the fail-closed defaults below. */
+export type ToolDef<Input = unknown, Output = unknown, Progress = unknown> = Omit<
+  Tool<Input, Output, Progress>,
+  | "isEnabled"
+  | "isConcurrencySafe"
+  | "isReadOnly"
+  | "isDestructive"
+  | "checkPermissions"
+  | "interruptBehavior"
+  | "userFacingName"
+  | "toAutoClassifierInput"
+  | "mapToolResultToToolResultBlockParam"
+> & {
+  isEnabled?: () => boolean;
+  isConcurrencySafe?: Flag<Input>;
+  isReadOnly?: Flag<Input>;
+  isDestructive?: Flag<Input>;
+  checkPermissions?: Tool<Input, Output, Progress>["checkPermissions"];
+  interruptBehavior?: () => "cancel" | "block";
+  userFacingName?: (input: Input | undefined) => string;
+  toAutoClassifierInput?: (input: Input) => unknown;
+  mapToolResultToToolResultBlockParam?: (output: Output, toolUseId: string) => ToolResultBlock;
+};
+
+/**
+ * The defaults are fail-closed: not parallel-safe, not read-only, and a permission check that only
+ * says "no objection from the tool" (passthrough): the general engine still decides, and with no rule
+ * allowing the call, that means ask.
+ */
+export const TOOL_DEFAULTS = {
+  isEnabled: () => true,
+  isConcurrencySafe: () => false,
+  isReadOnly: () => false,
+  isDestructive: () => false,
+  checkPermissions: async <Input>(input: Input): Promise<PermissionResult<Input>> => ({
+    behavior: "passthrough",
+    updatedInput: input,
+  }),
+  interruptBehavior: () => "block" as const,
+  toAutoClassifierInput: () => "",
+} as const;
+
+/** Text outputs become text; anything else is shown to the model as JSON. */
+export function defaultMapToolResult(output: unknown, toolUseId: string): ToolResultBlock {
+  const content = typeof output === "string" ? output : output === undefined ? "" : JSON.stringify(output, null, 2);
+  return { type: "tool_result", tool_use_id: toolUseId, content };
+}
+
+const REQUIRED_MEMBERS = ["name", "call", "description", "prompt", "maxResultSizeChars"] as const;
+const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,127}$/;
+
+function asFlag<Input>(flag: Flag<Input> | undefined, fallback: (input: Input) => boolean): (input: Input) => boolean {
+  if (flag === undefined) return fallback;
+  if (typeof flag === "boolean") return () => flag;
+  return flag;
+}
+
+function checkDefinition<Input, Output, Progress>(def: ToolDef<Input, Output, Progress>): void {
+  const name = typeof def?.name === "string" ? def.name : "<unnamed>";
+  if (def === null || typeof def !== "object") throw new ToolDefinitionError(name, "the definition is not an object");
+  for (const member of REQUIRED_MEMBERS) {
+    if ((def as Record<string, unknown>)[member] === undefined)
+      throw new ToolDefinitionError(name, `missing required member "${member}"`);
+  }
+  if (!TOOL_NAME.test(def.name))
+    throw new ToolDefinitionError(name, "name must start with a letter and use only letters, digits, _ and -");
+  if (def.inputSchema === undefined) throw new ToolDefinitionError(name, 'missing required member "inputSchema"');
+  for (const member of ["call", "description", "prompt"] as const) {
+    if (typeof def[member] !== "function") throw new ToolDefinitionError(name, `"${member}" must be a function`);
+  }
+  if (typeof def.maxResultSizeChars !== "number" || !(def.maxResultSizeChars > 0))
+    throw new ToolDefinitionError(name, "maxResultSizeChars must be a positive number (Infinity: never persisted)");
+  if (def.isReadOnly === true && def.isDestructive === true)
+    throw new ToolDefinitionError(name, "declared both read-only and destructive; a tool cannot be both");
+  if (def.aliases?.includes(def.name)) throw new ToolDefinitionError(name, "an alias repeats the tool's name");
+}
+
+/** Builds a tool from its definition: defaults spread under it, checked now rather than at call time. */
+export function buildTool<Input, Output = unknown, Progress = unknown>(
+  def: ToolDef<Input, Output, Progress>,
+): Tool<Input, Output, Progress> {
+  checkDefinition(def);
+  const isReadOnly = asFlag(def.isReadOnly, TOOL_DEFAULTS.isReadOnly);
+  const isDestructive = asFlag(def.isDestructive, TOOL_DEFAULTS.isDestructive);
+  const tool: Tool<Input, Output, Progress> = {
+    ...def,
+    isEnabled: def.isEnabled ?? TOOL_DEFAULTS.isEnabled,
+    isConcurrencySafe: asFlag(def.isConcurrencySafe, TOOL_DEFAULTS.isConcurrencySafe),
+    isReadOnly,
+    isDestructive,
+    checkPermissions: def.checkPermissions ?? TOOL_DEFAULTS.checkPermissions,
+    interruptBehavior: def.interruptBehavior ?? TOOL_DEFAULTS.interruptBehavior,
+    userFacingName: def.userFacingName ?? (() => def.name),
+    toAutoClassifierInput: def.toAutoClassifierInput ?? TOOL_DEFAULTS.toAutoClassifierInput,
+    mapToolResultToToolResultBlockParam:
+      def.mapToolResultToToolResultBlockParam ?? ((output, id) => defaultMapToolResult(output, id)),
+  };
+  return Object.freeze(tool);
+}
+
+/** A tool's flags for one input, guarding against a flag function that throws (fail closed). */
+export function safeFlag(read: () => boolean, fallback: boolean): boolean {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+}
