@@ -1,0 +1,114 @@
+// Where a path is: inside the working directories or not, protected or not. Both the path as given
+// (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
+
+export function expandHome(path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+  return path;
+}
+
+/** Absolute, normalised, `~` expanded; relative paths resolve against `cwd`. */
+export function toAbsolutePath(path: string, cwd: string): string {
+  const expanded = expandHome(path);
+  return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+}
+
+/**
+ * Resolves symlinks as far as the path exists: the longest existing ancestor is resolved and the
+ * missing tail appended, so a file about to be created under a symlinked folder resolves correctly.
+ */
+export function resolveSymlinks(absolutePath: string): string {
+  let existing = absolutePath;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      const real = realpathSync.native(existing);
+      return tail.length === 0 ? real : join(real, ...tail.reverse());
+    } catch {
+      const parent = dirname(existing);
+      if (parent === existing) return absolutePath;
+      tail.push(basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+/** Segment-wise containment: `/proj_evil` is not inside `/proj`. */
+export function isPathWithin(child: string, parent: string): boolean {
+  if (child === parent) return true;
+  const prefix = parent.endsWith(sep) ? parent : parent + sep;
+  return child.startsWith(prefix);
+}
+
+/** Both forms of a path that every check must pass: as given (normalised) and symlink-resolved. */
+export function pathForms(path: string, cwd: string): { given: string; resolved: string } {
+  const given = toAbsolutePath(path, cwd);
+  return { given, resolved: resolveSymlinks(given) };
+}
+
+function workingDirForms(context: ToolPermissionContext): string[] {
+  const forms = new Set<string>();
+  for (const dir of workingDirectories(context)) {
+    const absolute = resolve(dir);
+    forms.add(absolute);
+    forms.add(resolveSymlinks(absolute));
+  }
+  return [...forms];
+}
+
+/** Inside only if both the given and the resolved path are inside some working directory. */
+export function isInWorkingDirectories(path: string, context: ToolPermissionContext, cwd?: string): boolean {
+  const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
+  const dirs = workingDirForms(context);
+  return dirs.some((dir) => isPathWithin(given, dir)) && dirs.some((dir) => isPathWithin(resolved, dir));
+}
+
+const PROTECTED_DIRS = [".git", ".keel", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".aws", ".kube", ".docker"];
+const PROTECTED_FILES = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".kshrc",
+  ".inputrc",
+  ".gitconfig",
+  ".gitmodules",
+  ".gitattributes",
+  ".git-credentials",
+  ".mcp.json",
+  ".npmrc",
+  ".pypirc",
+  ".netrc",
+  ".envrc",
+  "authorized_keys",
+];
+const PROTECTED_ROOTS = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var/spool/cron"];
+
+/** Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms. */
+export function protectedPathReason(path: string, cwd: string): string | undefined {
+  const { given, resolved } = pathForms(path, cwd);
+  for (const form of new Set([given, resolved])) {
+    const segments = form.split(sep).filter(Boolean);
+    const dir = segments.find((segment) => PROTECTED_DIRS.includes(segment));
+    if (dir) return `${form} is inside a protected ${dir}/ folder`;
+    const name = segments.at(-1) ?? "";
+    if (PROTECTED_FILES.includes(name)) return `${form} is a protected file (${name})`;
+    if (/^\.(bash|zsh)rc\..+/.test(name) || name === ".config" || form.includes(`${sep}.config${sep}fish${sep}`))
+      return `${form} is a shell configuration file`;
+    const root = PROTECTED_ROOTS.find((dir) => isPathWithin(form, dir));
+    if (root) return `${form} is inside the system folder ${root}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,124 @@
+// Extension points of the pipeline: later work (settings, hooks, the agent, MCP) fills these in.
+import type { PermissionDecision, RuleSuggestion } from "../permissions/types.ts";
+import type { ToolUseContext } from "../tool/context.ts";
+import type { Tool } from "../tool/Tool.ts";
+
+/** What one hook run produced, for the audit log and the user. */
+export interface HookOutcome {
+  hookName: string;
+  event: string;
+  outcome: "success" | "blocking" | "non_blocking_error" | "cancelled";
+  exitCode?: number;
+  durationMs: number;
+  message?: string;
+}
+
+export interface PreToolUseHookResult {
+  /** Aggregated across all matching hooks: deny > ask > allow. */
+  decision?: "allow" | "deny" | "ask";
+  reason?: string;
+  /** The hook that decided (for "who decided"). */
+  hookName?: string;
+  updatedInput?: Record<string, unknown>;
+  additionalContext: string[];
+  /** `continue: false`: stop the agent loop after this call. */
+  preventContinuation?: boolean;
+  stopReason?: string;
+  /** Messages for the user (systemMessage, non-blocking errors with stderr). */
+  userMessages: string[];
+  outcomes: HookOutcome[];
+}
+
+export interface PostToolUseHookResult {
+  /** `decision: "block"` or exit 2: feedback the model sees with the result. */
+  blockReason?: string;
+  additionalContext: string[];
+  preventContinuation?: boolean;
+  stopReason?: string;
+  userMessages: string[];
+  outcomes: HookOutcome[];
+}
+
+export interface ToolHookArgs {
+  tool: Tool;
+  input: unknown;
+  toolUseId: string;
+  context: ToolUseContext;
+  signal: AbortSignal;
+}
+
+export interface ToolHookRunner {
+  preToolUse(args: ToolHookArgs): Promise<PreToolUseHookResult>;
+  postToolUse(args: ToolHookArgs & { response: unknown }): Promise<PostToolUseHookResult>;
+  postToolUseFailure(args: ToolHookArgs & { error: string; isInterrupt: boolean }): Promise<PostToolUseHookResult>;
+}
+
+export interface ApprovalRequest {
+  tool: Tool;
+  input: unknown;
+  toolUseId: string;
+  /** Why approval is needed, for the person. */
+  message: string;
+  decision: Extract<PermissionDecision, { behavior: "ask" }>;
+  suggestions: RuleSuggestion[];
+  context: ToolUseContext;
+  signal: AbortSignal;
+}
+
+export type ApprovalAnswer =
+  | { behavior: "allow"; choice: "once" | "always"; updatedInput?: unknown; rule?: RuleSuggestion }
+  | { behavior: "deny"; reason?: string };
+
+/** The one interface for asking a person: terminal dialog, library callback, MCP elicitation. */
+export interface Prompter {
+  readonly name: string;
+  ask(request: ApprovalRequest): Promise<ApprovalAnswer>;
+}
+
+export interface ClassifierVerdict {
+  /** `allow` may turn an ordinary ask into allow; never a deny, an ask rule or a safety check. */
+  behavior: "allow" | "ask" | "deny";
+  reason: string;
+}
+
+/** Started beside the permission and hook steps; its verdict joins the decision. */
+export interface SpeculativeClassifier {
+  readonly name: string;
+  classify(args: { tool: Tool; input: unknown; context: ToolUseContext; signal: AbortSignal }): Promise<ClassifierVerdict>;
+}
+
+export interface AuditRecord {
+  time: string;
+  sessionId: string;
+  toolUseId: string;
+  tool: string;
+  inputSummary: string;
+  behavior: "allow" | "deny" | "ask" | "none";
+  decidedBy: string;
+  decisionReason?: unknown;
+  hooks: HookOutcome[];
+  classifier?: ClassifierVerdict & { durationMs: number };
+  durationMs: { total: number; permission: number; call: number };
+  resultChars: number;
+  isError: boolean;
+  errorCode?: string;
+  agentId?: string;
+}
+
+export interface AuditSink {
+  record(entry: AuditRecord): void;
+}
+
+/** Serializes a call with others (the orchestrator's gate); resolves to a release function. */
+export type ConcurrencyGate = (tool: Tool, input: unknown, signal: AbortSignal) => Promise<() => void>;
+
+export type PermissionDecider = <I>(tool: Tool<I>, input: I, context: ToolUseContext) => Promise<PermissionDecision<I>>;
+
+export interface PipelineServices {
+  decidePermission?: PermissionDecider;
+  hooks?: ToolHookRunner;
+  classifier?: SpeculativeClassifier;
+  prompter?: Prompter;
+  audit?: AuditSink;
+  gate?: ConcurrencyGate;
+}
