@@ -1,0 +1,95 @@
+// Building a ToolUseContext: for library users, the CLI, the MCP server, the agent and tests alike.
+import { randomUUID } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import {
+  type AppState,
+  addRules,
+  FileStateCache,
+  getEmptyToolPermissionContext,
+  type ToolPermissionContext,
+  type ToolUseContext,
+  updatePermissionContext,
+} from "./context.ts";
+import type { Tools } from "./Tool.ts";
+
+export interface SessionOptions {
+  tools: Tools;
+  /** The project root and first working directory. Default: process.cwd(). */
+  cwd?: string;
+  additionalDirectories?: readonly string[];
+  mode?: PermissionMode;
+  allow?: readonly string[];
+  deny?: readonly string[];
+  ask?: readonly string[];
+  /** Source recorded for allow/deny/ask given here. Default: "cliArg". */
+  ruleSource?: RuleSource;
+  /** A complete policy; replaces cwd/mode/rules above when given. */
+  permissionContext?: ToolPermissionContext;
+  sessionId?: string;
+  toolResultsDir?: string;
+  isNonInteractiveSession?: boolean;
+  model?: string;
+  signal?: AbortSignal;
+}
+
+export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
+  if (options.permissionContext) return options.permissionContext;
+  const root = resolve(options.cwd ?? process.cwd());
+  const source = options.ruleSource ?? "cliArg";
+  let context = updatePermissionContext(getEmptyToolPermissionContext(root), {
+    mode: options.mode ?? "default",
+    additionalWorkingDirectories: (options.additionalDirectories ?? []).map((dir) => ({
+      path: resolve(root, dir),
+      source,
+    })),
+    ruleRoots: { cliArg: root, session: root },
+  });
+  if (options.allow?.length) context = addRules(context, "allow", source, options.allow);
+  if (options.deny?.length) context = addRules(context, "deny", source, options.deny);
+  if (options.ask?.length) context = addRules(context, "ask", source, options.ask);
+  return context;
+}
+
+/** A fresh session context whose app state lives in a closure shared by every call of the session. */
+export function createToolUseContext(options: SessionOptions): ToolUseContext {
+  const permissionContext = buildPermissionContext(options);
+  const sessionId = options.sessionId ?? randomUUID();
+  let state: AppState = { toolPermissionContext: permissionContext, cwd: permissionContext.projectRoot };
+  const abortController = new AbortController();
+  if (options.signal) {
+    if (options.signal.aborted) abortController.abort(options.signal.reason);
+    else options.signal.addEventListener("abort", () => abortController.abort(options.signal?.reason), { once: true });
+  }
+  return {
+    options: {
+      tools: options.tools,
+      sessionId,
+      toolResultsDir: options.toolResultsDir ?? join(tmpdir(), "keel", sessionId, "tool-results"),
+      isNonInteractiveSession: options.isNonInteractiveSession ?? true,
+      ...(options.model === undefined ? {} : { model: options.model }),
+    },
+    abortController,
+    readFileState: new FileStateCache(),
+    getAppState: () => state,
+    setAppState: (update) => {
+      state = update(state);
+    },
+    messages: [],
+    toolDecisions: new Map(),
+  };
+}
+
+/** A child context for one call: its own abort controller (aborted with the parent), same session state. */
+export function childContext(parent: ToolUseContext): { context: ToolUseContext; dispose: () => void } {
+  const abortController = new AbortController();
+  const parentSignal = parent.abortController.signal;
+  const follow = () => abortController.abort(parentSignal.reason);
+  if (parentSignal.aborted) abortController.abort(parentSignal.reason);
+  else parentSignal.addEventListener("abort", follow, { once: true });
+  return {
+    context: { ...parent, abortController },
+    dispose: () => parentSignal.removeEventListener("abort", follow),
+  };
+}
