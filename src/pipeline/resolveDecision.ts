@@ -1,0 +1,128 @@
+// Step 9: the permission decision, the hooks' word, the classifier's verdict and, for what is left to
+// ask, a person. A hook "allow" never overrides a deny or an ask rule; nobody to ask means deny.
+import { describeDecider, type DecisionReason, type PermissionDecision } from "../permissions/types.ts";
+import type { ToolUseContext } from "../tool/context.ts";
+import { errorMessage } from "../tool/errors.ts";
+import type { Tool } from "../tool/Tool.ts";
+import type { ClassifierVerdict, PipelineServices, PreToolUseHookResult } from "./services.ts";
+
+export interface FinalDecision {
+  behavior: "allow" | "deny";
+  input: unknown;
+  reason: DecisionReason;
+  /** What the model is told on a refusal. */
+  message: string;
+  /** What the decision was before a person or classifier answered (for the audit). */
+  askedBecause?: string;
+}
+
+/** Asks that only a person may answer: an ask rule, a safety check, or a tool needing a person. */
+export function isHardAsk(decision: PermissionDecision, tool: Tool): boolean {
+  if (decision.behavior !== "ask") return false;
+  const type = decision.decisionReason.type;
+  return (
+    (type === "rule" && decision.decisionReason.type === "rule" && decision.decisionReason.rule.behavior === "ask") ||
+    type === "safetyCheck" ||
+    (tool.requiresUserInteraction?.() ?? false)
+  );
+}
+
+export interface ResolveArgs {
+  tool: Tool;
+  input: unknown;
+  toolUseId: string;
+  decision: PermissionDecision;
+  hook: PreToolUseHookResult | undefined;
+  classifier: Promise<ClassifierVerdict | undefined> | undefined;
+  services: PipelineServices;
+  context: ToolUseContext;
+}
+
+export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision> {
+  const { tool, decision, hook } = args;
+  const input = args.input;
+  if (decision.behavior === "deny") return refuse(input, decision.decisionReason, decision.message);
+
+  if (hook?.decision === "deny") {
+    const reason = hook.reason ?? "blocked by a PreToolUse hook";
+    return refuse(input, { type: "hook", hookName: hook.hookName ?? "PreToolUse", reason }, `${tool.name} was blocked by a hook: ${reason}`);
+  }
+  if (decision.behavior === "allow" && hook?.decision !== "ask") return allow(input, decision.decisionReason);
+
+  const ask: Extract<PermissionDecision, { behavior: "ask" }> =
+    decision.behavior === "ask"
+      ? decision
+      : {
+          behavior: "ask",
+          message: hook?.reason ?? `A hook asks for approval of ${tool.name}`,
+          decisionReason: { type: "hook", hookName: hook?.hookName ?? "PreToolUse", reason: hook?.reason ?? "ask" },
+        };
+
+  if (hook?.decision === "allow" && !isHardAsk(ask, tool)) {
+    return allow(input, { type: "hook", hookName: hook.hookName ?? "PreToolUse", reason: hook.reason ?? "allowed by hook" });
+  }
+
+  if (!isHardAsk(ask, tool) && hook?.decision !== "ask" && args.classifier) {
+    const verdict = await args.classifier;
+    if (verdict?.behavior === "allow") {
+      return allow(input, { type: "classifier", classifier: args.services.classifier?.name ?? "classifier", reason: verdict.reason });
+    }
+    if (verdict?.behavior === "deny") {
+      const reason: DecisionReason = {
+        type: "classifier",
+        classifier: args.services.classifier?.name ?? "classifier",
+        reason: verdict.reason,
+      };
+      return refuse(input, reason, `${tool.name} was refused by the safety classifier: ${verdict.reason}`);
+    }
+  }
+  return askPerson(args, ask);
+}
+
+async function askPerson(args: ResolveArgs, ask: Extract<PermissionDecision, { behavior: "ask" }>): Promise<FinalDecision> {
+  const { tool, input, services, context } = args;
+  const askedBecause = `${ask.message} (${describeDecider(ask.decisionReason)})`;
+  const prompter = services.prompter;
+  if (!prompter) {
+    const reason = `${ask.message}. It needs approval, and nobody can give it in this session (non-interactive). Allow it with a permission rule, or run interactively.`;
+    return { ...refuse(input, { type: "noPrompter", reason }, reason), askedBecause };
+  }
+  try {
+    const answer = await prompter.ask({
+      tool,
+      input,
+      toolUseId: args.toolUseId,
+      message: ask.message,
+      decision: ask,
+      suggestions: ask.suggestions ?? [],
+      context,
+      signal: context.abortController.signal,
+    });
+    if (answer.behavior === "allow") {
+      return {
+        ...allow(answer.updatedInput ?? input, { type: "user", prompter: prompter.name, choice: answer.choice }),
+        askedBecause,
+      };
+    }
+    const why = answer.reason ? `: ${answer.reason}` : "";
+    return {
+      ...refuse(
+        input,
+        { type: "user", prompter: prompter.name, choice: "reject", ...(answer.reason ? { reason: answer.reason } : {}) },
+        `The user refused this ${tool.name} call${why}. Do not retry it as is; ask what they want instead.`,
+      ),
+      askedBecause,
+    };
+  } catch (error) {
+    const reason = `could not ask for approval: ${errorMessage(error)}`;
+    return { ...refuse(input, { type: "noPrompter", reason }, `${tool.name} was refused: ${reason}`), askedBecause };
+  }
+}
+
+function allow(input: unknown, reason: DecisionReason): FinalDecision {
+  return { behavior: "allow", input, reason, message: "" };
+}
+
+function refuse(input: unknown, reason: DecisionReason, message: string): FinalDecision {
+  return { behavior: "deny", input, reason, message };
+}

@@ -1,0 +1,79 @@
+// Turning a tool's output into the tool_result a model sees: mapping, the empty marker, and the budget
+// (over it, the full output goes to disk and the model gets a notice with the path and a preview).
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type ToolResultBlock, type ToolResultContent, resultText, resultTextLength } from "../tool/messages.ts";
+import type { Tool } from "../tool/Tool.ts";
+
+/** The most any tool's result may take in the conversation before it is persisted. */
+export const MAX_RESULT_CHARS = 50_000;
+export const PREVIEW_BYTES = 2_000;
+
+/** min(maxResultSizeChars, 50,000); a tool declaring Infinity (Read) is never persisted. */
+export function resultBudget(tool: Pick<Tool, "maxResultSizeChars">): number {
+  if (tool.maxResultSizeChars === Number.POSITIVE_INFINITY) return Number.POSITIVE_INFINITY;
+  return Math.min(tool.maxResultSizeChars, MAX_RESULT_CHARS);
+}
+
+export function isEmptyContent(content: ToolResultContent): boolean {
+  if (typeof content === "string") return content.trim() === "";
+  return content.length === 0 || content.every((block) => block.type === "text" && block.text.trim() === "");
+}
+
+export function errorResult(toolUseId: string, message: string): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: toolUseId, content: message, is_error: true };
+}
+
+/** The first `bytes` bytes of UTF-8 text, cut back to a whole character and, when close, a whole line. */
+export function previewOf(text: string, bytes = PREVIEW_BYTES): { preview: string; truncated: boolean } {
+  const encoded = Buffer.from(text, "utf8");
+  if (encoded.length <= bytes) return { preview: text, truncated: false };
+  let end = bytes;
+  while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
+  let preview = encoded.subarray(0, end).toString("utf8");
+  const lastNewline = preview.lastIndexOf("\n");
+  if (lastNewline > preview.length / 2) preview = preview.slice(0, lastNewline);
+  return { preview, truncated: true };
+}
+
+function safeFileName(toolUseId: string): string {
+  return toolUseId.replace(/[^A-Za-z0-9_.-]/g, "_") || "result";
+}
+
+/** Writes the full output and returns the notice the model gets instead. */
+export async function persistLargeResult(
+  block: ToolResultBlock,
+  toolResultsDir: string,
+): Promise<{ block: ToolResultBlock; path: string }> {
+  await mkdir(toolResultsDir, { recursive: true });
+  const text = resultText(block.content);
+  const path = join(toolResultsDir, `${safeFileName(block.tool_use_id)}.txt`);
+  await writeFile(path, text, "utf8");
+  const { preview } = previewOf(text);
+  const notice =
+    `<persisted-output>\nOutput too large (${text.length.toLocaleString("en-US")} characters). ` +
+    `Full output saved to: ${path}\nRead that file (with offset and limit) or search it to see the rest.\n\n` +
+    `Preview (first ${PREVIEW_BYTES.toLocaleString("en-US")} bytes):\n${preview}\n...\n</persisted-output>`;
+  return { block: { ...block, content: notice }, path };
+}
+
+/**
+ * Maps a tool's output to the block the model sees: the tool's own mapping, the empty-result marker,
+ * and the budget. Results with images are never persisted.
+ */
+export async function toToolResultBlock(
+  tool: Tool,
+  output: unknown,
+  toolUseId: string,
+  toolResultsDir: string,
+): Promise<{ block: ToolResultBlock; persistedPath?: string }> {
+  const mapped = tool.mapToolResultToToolResultBlockParam(output, toolUseId);
+  const block: ToolResultBlock = { ...mapped, tool_use_id: toolUseId };
+  if (isEmptyContent(block.content)) {
+    return { block: { ...block, content: `(${tool.name} completed with no output)` } };
+  }
+  const hasImage = typeof block.content !== "string" && block.content.some((part) => part.type === "image");
+  if (hasImage || resultTextLength(block.content) <= resultBudget(tool)) return { block };
+  const persisted = await persistLargeResult(block, toolResultsDir);
+  return { block: persisted.block, persistedPath: persisted.path };
+}

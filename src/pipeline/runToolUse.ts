@@ -1,0 +1,377 @@
+// One call through every step of DESIGN.md, in order. Yields progress, then exactly one result.
+// Nothing a tool (or hook, classifier, prompter) throws escapes: every failure is an is_error result.
+import { decidePermission } from "../permissions/engine.ts";
+import { describeDecider, type DecisionReason, type PermissionDecision } from "../permissions/types.ts";
+import type { ToolUseContext } from "../tool/context.ts";
+import { errorMessage, ToolError } from "../tool/errors.ts";
+import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
+import { findToolByName } from "../tool/registry.ts";
+import type { Tool, ToolResult } from "../tool/Tool.ts";
+import { AsyncQueue } from "./asyncQueue.ts";
+import { formatSchemaError, parseArguments } from "./input.ts";
+import { resolveDecision } from "./resolveDecision.ts";
+import { errorResult, toToolResultBlock } from "./results.ts";
+import type {
+  AuditRecord,
+  ClassifierVerdict,
+  HookOutcome,
+  PipelineServices,
+  PostToolUseHookResult,
+  PreToolUseHookResult,
+} from "./services.ts";
+
+export interface ProgressEvent {
+  type: "progress";
+  toolUseId: string;
+  source: "tool" | "hook";
+  data: unknown;
+}
+
+export interface ResultEvent {
+  type: "result";
+  toolUseId: string;
+  toolName: string;
+  block: ToolResultBlock;
+  isError: boolean;
+  errorCode?: string;
+  /** The permission decision and who made it; absent when the call failed before the permission step. */
+  decision?: { behavior: "allow" | "deny"; decidedBy: string; reason: DecisionReason };
+  output?: unknown;
+  structuredContent?: Record<string, unknown>;
+  contextModifier?: ToolResult<unknown>["contextModifier"];
+  /** Text hooks add for the model beside the result. */
+  additionalContext: string[];
+  /** Messages for the person (hook errors, system messages). */
+  userMessages: string[];
+  preventContinuation?: boolean;
+  stopReason?: string;
+  persistedPath?: string;
+}
+
+export type PipelineEvent = ProgressEvent | ResultEvent;
+
+interface CallState {
+  started: number;
+  permissionMs: number;
+  callMs: number;
+  hooks: HookOutcome[];
+  classifier?: AuditRecord["classifier"];
+  additionalContext: string[];
+  userMessages: string[];
+  preventContinuation?: boolean;
+  stopReason?: string;
+  decision?: ResultEvent["decision"];
+}
+
+function abortMessage(signal: AbortSignal, before: boolean): string {
+  const reason = signal.reason;
+  if (reason instanceof Error && reason.name !== "AbortError" && reason.message) return reason.message;
+  if (typeof reason === "string" && reason) return reason;
+  return before ? "Cancelled before it started: the request was aborted." : "Interrupted: the call was aborted while running.";
+}
+
+/** Runs one tool call through the governed pipeline. */
+export async function* runToolUse(
+  toolUse: ToolUseBlock,
+  context: ToolUseContext,
+  services: PipelineServices = {},
+): AsyncGenerator<PipelineEvent, void, undefined> {
+  const state: CallState = { started: performance.now(), permissionMs: 0, callMs: 0, hooks: [], additionalContext: [], userMessages: [] };
+  const signal = context.abortController.signal;
+  const finish = (tool: Tool | undefined, block: ToolResultBlock, extra: Partial<ResultEvent> = {}): ResultEvent => {
+    const event: ResultEvent = {
+      type: "result",
+      toolUseId: toolUse.id,
+      toolName: tool?.name ?? toolUse.name,
+      block,
+      isError: block.is_error === true,
+      additionalContext: state.additionalContext,
+      userMessages: state.userMessages,
+      ...(state.decision ? { decision: state.decision } : {}),
+      ...(state.preventContinuation ? { preventContinuation: true, stopReason: state.stopReason } : {}),
+      ...extra,
+    };
+    recordAudit(services, context, toolUse, tool, event, state);
+    return event;
+  };
+  const fail = (tool: Tool | undefined, code: string, message: string, extra: Partial<ResultEvent> = {}) =>
+    finish(tool, errorResult(toolUse.id, message), { errorCode: code, ...extra });
+
+  // 1. Look up the tool.
+  const tool = findToolByName(context.options.tools, toolUse.name);
+  if (!tool) {
+    const names = context.options.tools.map((t) => t.name).join(", ") || "(none)";
+    yield fail(undefined, "unknown_tool", `No tool named "${toolUse.name}". Available tools: ${names}.`);
+    return;
+  }
+  // 2. Stop at once if already aborted.
+  if (signal.aborted) {
+    yield fail(tool, "aborted", abortMessage(signal, true));
+    return;
+  }
+  // 3. Parse the raw JSON arguments.
+  const parsed = parseArguments(toolUse.input);
+  if (!parsed.ok) {
+    yield fail(tool, "invalid_json", `${tool.name}: ${parsed.message}`);
+    return;
+  }
+  // 4. Validate against the schema.
+  const checked = tool.inputSchema.safeParse(parsed.value);
+  if (!checked.success) {
+    yield fail(tool, "invalid_input", formatSchemaError(tool.name, checked.error));
+    return;
+  }
+  let input: unknown = checked.data;
+  // 5. The tool's own validation.
+  const validation = await guard(() => tool.validateInput?.(input, context));
+  if (!validation.ok) {
+    yield fail(tool, "validation_failed", `${tool.name} could not validate its input: ${errorMessage(validation.error)}`);
+    return;
+  }
+  if (validation.value && validation.value.result === false) {
+    yield fail(tool, validation.value.errorCode ?? "validation_failed", validation.value.message);
+    return;
+  }
+  // 6. The speculative classifier starts now, beside steps 7-9.
+  const classifierAbort = new AbortController();
+  const classifier = startClassifier(services, tool, input, context, classifierAbort.signal, state);
+  try {
+    // 7. Permission check. 8. PreToolUse hooks. 9. Resolve.
+    const permissionStart = performance.now();
+    const decide = services.decidePermission ?? decidePermission;
+    let decision = await decideSafely(decide, tool, input, context);
+    let hook: PreToolUseHookResult | undefined;
+    if (decision.behavior !== "deny" && services.hooks) {
+      const hookRun = await guard(() => services.hooks!.preToolUse({ tool, input, toolUseId: toolUse.id, context, signal }));
+      if (!hookRun.ok) state.userMessages.push(`PreToolUse hooks failed: ${errorMessage(hookRun.error)}`);
+      hook = hookRun.ok ? hookRun.value : undefined;
+      if (hook) absorbHook(state, hook);
+      if (hook?.updatedInput && hook.decision !== "deny") {
+        // A rewritten input passes the schema and the rules again: a hook cannot smuggle a call past them.
+        const recheck = tool.inputSchema.safeParse(hook.updatedInput);
+        if (!recheck.success) {
+          yield fail(tool, "invalid_input", `A hook rewrote the input into something invalid: ${formatSchemaError(tool.name, recheck.error)}`);
+          return;
+        }
+        input = recheck.data;
+        decision = await decideSafely(decide, tool, input, context);
+      }
+    }
+    const final = await resolveDecision({ tool, input, toolUseId: toolUse.id, decision, hook, classifier, services, context });
+    state.permissionMs = performance.now() - permissionStart;
+    state.decision = { behavior: final.behavior, decidedBy: describeDecider(final.reason), reason: final.reason };
+    context.toolDecisions?.set(toolUse.id, { behavior: final.behavior, decidedBy: state.decision.decidedBy });
+    if (final.behavior === "deny") {
+      yield fail(tool, hook?.decision === "deny" ? "hook_blocked" : "permission_denied", final.message);
+      return;
+    }
+    input = final.input;
+    if (hook?.preventContinuation) {
+      yield fail(tool, "hook_blocked", `A hook stopped the session before ${tool.name} ran: ${hook.stopReason ?? "continue: false"}`);
+      return;
+    }
+    // 10-15. Gate, call, output check, post hooks, result.
+    yield* callTool(tool, input, toolUse, context, services, state, finish, fail);
+  } finally {
+    classifierAbort.abort();
+  }
+}
+
+async function* callTool(
+  tool: Tool,
+  input: unknown,
+  toolUse: ToolUseBlock,
+  context: ToolUseContext,
+  services: PipelineServices,
+  state: CallState,
+  finish: (tool: Tool, block: ToolResultBlock, extra?: Partial<ResultEvent>) => ResultEvent,
+  fail: (tool: Tool, code: string, message: string, extra?: Partial<ResultEvent>) => ResultEvent,
+): AsyncGenerator<PipelineEvent, void, undefined> {
+  const signal = context.abortController.signal;
+  const release = services.gate ? await services.gate(tool, input, signal) : undefined;
+  const callStart = performance.now();
+  let outcome: { ok: true; value: ToolResult<unknown> } | { ok: false; error: unknown };
+  try {
+    if (signal.aborted) {
+      yield fail(tool, "aborted", abortMessage(signal, true));
+      return;
+    }
+    const queue = new AsyncQueue<ProgressEvent>();
+    const running = Promise.resolve()
+      .then(() =>
+        tool.call(input, context, allowAlreadyDecided, toolUse, (progress) =>
+          queue.push({ type: "progress", toolUseId: toolUse.id, source: "tool", data: progress.data }),
+        ),
+      )
+      .then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    const aborted = new Promise<{ ok: false; error: unknown }>((resolve) => {
+      const onAbort = () => resolve({ ok: false, error: new ToolError("aborted", abortMessage(signal, false)) });
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+      void running.finally(() => signal.removeEventListener("abort", onAbort));
+    });
+    const done = Promise.race([running, aborted]).finally(() => queue.close());
+    for await (const progress of queue) yield progress;
+    outcome = await done;
+  } finally {
+    state.callMs = performance.now() - callStart;
+    release?.();
+  }
+  const hookArgs = { tool, input, toolUseId: toolUse.id, context, signal };
+  if (outcome.ok && tool.outputSchema) {
+    const valid = tool.outputSchema.safeParse(outcome.value.data);
+    if (!valid.success) outcome = { ok: false, error: new ToolError("invalid_output", `${tool.name} returned output that does not match its output schema: ${valid.error.message}`) };
+  }
+  if (!outcome.ok) {
+    const error = outcome.error;
+    const code = error instanceof ToolError ? error.code : "tool_failed";
+    const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error)}`;
+    if (services.hooks) {
+      const post = await guard(() =>
+        services.hooks!.postToolUseFailure({ ...hookArgs, error: message, isInterrupt: code === "aborted" }),
+      );
+      if (post.ok && post.value) absorbPostHook(state, post.value);
+    }
+    yield fail(tool, code, message);
+    return;
+  }
+  const result = outcome.value;
+  let extra: Partial<ResultEvent> = {
+    output: result.data,
+    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    ...(result.contextModifier ? { contextModifier: result.contextModifier } : {}),
+  };
+  if (services.hooks) {
+    const post = await guard(() => services.hooks!.postToolUse({ ...hookArgs, response: result.data }));
+    if (post.ok && post.value) absorbPostHook(state, post.value);
+    else if (!post.ok) state.userMessages.push(`PostToolUse hooks failed: ${errorMessage(post.error)}`);
+  }
+  const mapped = await guard(() => toToolResultBlock(tool, result.data, toolUse.id, context.options.toolResultsDir));
+  if (!mapped.ok) {
+    yield fail(tool, "tool_failed", `${tool.name} produced a result that could not be delivered: ${errorMessage(mapped.error)}`);
+    return;
+  }
+  if (mapped.value.persistedPath) extra = { ...extra, persistedPath: mapped.value.persistedPath };
+  yield finish(tool, mapped.value.block, extra);
+}
+
+/** The pipeline has already decided; a tool asking again (e.g. for a nested call) gets that answer. */
+const allowAlreadyDecided = async () => ({ behavior: "allow" as const });
+
+async function decideSafely(
+  decide: NonNullable<PipelineServices["decidePermission"]>,
+  tool: Tool,
+  input: unknown,
+  context: ToolUseContext,
+): Promise<PermissionDecision> {
+  try {
+    return await decide(tool, input, context);
+  } catch (error) {
+    return {
+      behavior: "ask",
+      message: `The permission check for ${tool.name} failed (${errorMessage(error)}), so it needs approval`,
+      decisionReason: { type: "default", reason: `permission check failed: ${errorMessage(error)}` },
+    };
+  }
+}
+
+function startClassifier(
+  services: PipelineServices,
+  tool: Tool,
+  input: unknown,
+  context: ToolUseContext,
+  signal: AbortSignal,
+  state: CallState,
+): Promise<ClassifierVerdict | undefined> | undefined {
+  const classifier = services.classifier;
+  if (!classifier) return undefined;
+  const started = performance.now();
+  return Promise.resolve()
+    .then(() => classifier.classify({ tool, input, context, signal }))
+    .then(
+      (verdict) => {
+        state.classifier = { ...verdict, durationMs: performance.now() - started };
+        return verdict;
+      },
+      (error: unknown) => {
+        state.classifier = { behavior: "ask", reason: `classifier failed: ${errorMessage(error)}`, durationMs: performance.now() - started };
+        return undefined;
+      },
+    );
+}
+
+function absorbHook(state: CallState, hook: PreToolUseHookResult): void {
+  state.hooks.push(...hook.outcomes);
+  state.additionalContext.push(...hook.additionalContext);
+  state.userMessages.push(...hook.userMessages);
+  if (hook.preventContinuation) {
+    state.preventContinuation = true;
+    state.stopReason = hook.stopReason;
+  }
+}
+
+function absorbPostHook(state: CallState, hook: PostToolUseHookResult): void {
+  state.hooks.push(...hook.outcomes);
+  state.additionalContext.push(...hook.additionalContext);
+  if (hook.blockReason) state.additionalContext.push(hook.blockReason);
+  state.userMessages.push(...hook.userMessages);
+  if (hook.preventContinuation) {
+    state.preventContinuation = true;
+    state.stopReason = hook.stopReason;
+  }
+}
+
+async function guard<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function summarizeInput(input: unknown): string {
+  let text: string;
+  try {
+    text = typeof input === "string" ? input : JSON.stringify(input);
+  } catch {
+    text = String(input);
+  }
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+function recordAudit(
+  services: PipelineServices,
+  context: ToolUseContext,
+  toolUse: ToolUseBlock,
+  tool: Tool | undefined,
+  event: ResultEvent,
+  state: CallState,
+): void {
+  if (!services.audit) return;
+  const content = event.block.content;
+  const entry: AuditRecord = {
+    time: new Date().toISOString(),
+    sessionId: context.options.sessionId,
+    toolUseId: toolUse.id,
+    tool: tool?.name ?? toolUse.name,
+    inputSummary: summarizeInput(toolUse.input),
+    behavior: event.decision?.behavior ?? "none",
+    decidedBy: event.decision?.decidedBy ?? "not reached (the call failed before the permission step)",
+    ...(event.decision ? { decisionReason: event.decision.reason } : {}),
+    hooks: state.hooks,
+    ...(state.classifier ? { classifier: state.classifier } : {}),
+    durationMs: { total: performance.now() - state.started, permission: state.permissionMs, call: state.callMs },
+    resultChars: typeof content === "string" ? content.length : JSON.stringify(content).length,
+    isError: event.isError,
+    ...(event.errorCode ? { errorCode: event.errorCode } : {}),
+    ...(context.agentId ? { agentId: context.agentId } : {}),
+  };
+  try {
+    services.audit.record(entry);
+  } catch {
+    // An audit sink that fails must not fail the call; the sink reports its own errors.
+  }
+}
