@@ -1,0 +1,196 @@
+// Background shell tasks: a per-session registry of commands that run on after their Bash call
+// returned. Output streams to a file that stays after the task (and the session) ends.
+import { randomBytes } from "node:crypto";
+import { mkdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
+import { interpretExitCode } from "./execSemantics.ts";
+import { BASH_MAX_OUTPUT_CHARS, summarizeOutputFile } from "./output.ts";
+
+export type BackgroundTaskStatus = "running" | "completed" | "failed" | "killed";
+
+export interface BackgroundTaskInfo {
+  id: string;
+  command: string;
+  description?: string;
+  cwd: string;
+  outputPath: string;
+  status: BackgroundTaskStatus;
+  exitCode: number | null;
+  /** Why the exit code is not an error (grep 1 = no matches), when it is one of those. */
+  exitNote?: string;
+  startedAt: number;
+  endedAt?: number;
+}
+
+interface BackgroundTask {
+  info: BackgroundTaskInfo;
+  process: ShellProcess;
+  /** Bytes of output already returned by readTaskOutput. */
+  readOffset: number;
+  ended: Promise<void>;
+}
+
+/** Tasks by session id, then by task id: TaskOutput/TaskStop reach them through the context's sessionId. */
+const sessions = new Map<string, Map<string, BackgroundTask>>();
+
+function tasksOf(sessionId: string): Map<string, BackgroundTask> {
+  let tasks = sessions.get(sessionId);
+  if (!tasks) {
+    tasks = new Map();
+    sessions.set(sessionId, tasks);
+  }
+  return tasks;
+}
+
+function settle(task: BackgroundTask, exit: ShellExit): void {
+  const info = task.info;
+  info.endedAt = Date.now();
+  info.exitCode = exit.exitCode;
+  if (exit.interrupted) {
+    info.status = "killed";
+    return;
+  }
+  const meaning = interpretExitCode(info.command, exit.exitCode);
+  info.status = meaning.isError ? "failed" : "completed";
+  if (meaning.note) info.exitNote = meaning.note;
+}
+
+export interface StartBackgroundOptions {
+  command: string;
+  description?: string;
+  cwd: string;
+  /** Folder for the output file (the session's tool-results folder). */
+  outputDir: string;
+  launcher?: CommandLauncher;
+}
+
+/** Starts a command in the background and returns at once with its task id. */
+export async function startBackgroundTask(
+  sessionId: string,
+  options: StartBackgroundOptions,
+): Promise<BackgroundTaskInfo> {
+  const tasks = tasksOf(sessionId);
+  let id: string;
+  do id = `bash_${randomBytes(4).toString("hex")}`;
+  while (tasks.has(id));
+  await mkdir(options.outputDir, { recursive: true });
+  const outputPath = join(options.outputDir, `${id}.log`);
+  const process = await startShellCommand({
+    command: options.command,
+    cwd: options.cwd,
+    outputPath,
+    ...(options.launcher ? { launcher: options.launcher } : {}),
+  });
+  const info: BackgroundTaskInfo = {
+    id,
+    command: options.command,
+    ...(options.description ? { description: options.description } : {}),
+    cwd: options.cwd,
+    outputPath,
+    status: "running",
+    exitCode: null,
+    startedAt: Date.now(),
+  };
+  const task: BackgroundTask = { info, process, readOffset: 0, ended: Promise.resolve() };
+  task.ended = process.done.then((exit) => settle(task, exit));
+  tasks.set(id, task);
+  return { ...info };
+}
+
+export function getBackgroundTask(sessionId: string, taskId: string): BackgroundTaskInfo | undefined {
+  const task = sessions.get(sessionId)?.get(taskId);
+  return task ? { ...task.info } : undefined;
+}
+
+export function listBackgroundTasks(sessionId: string): BackgroundTaskInfo[] {
+  return [...(sessions.get(sessionId)?.values() ?? [])].map((task) => ({ ...task.info }));
+}
+
+export interface TaskOutputRead {
+  task: BackgroundTaskInfo;
+  /** Output written since the previous read, ANSI stripped and capped. */
+  output: string;
+  newBytes: number;
+  truncated: boolean;
+  /** True when a blocking read gave up waiting and the task is still running. */
+  waitTimedOut: boolean;
+}
+
+export interface ReadTaskOutputOptions {
+  /** Wait for the task to end (up to timeoutMs) before reading. */
+  block: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  maxChars?: number;
+}
+
+function waitFor(ended: Promise<void>, timeoutMs: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const finish = (value: boolean) => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(value);
+    };
+    const onAbort = () => finish(false);
+    const timer = setTimeout(() => finish(false), timeoutMs);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    ended.then(() => finish(true));
+  });
+}
+
+/** New output of a task since the last read, optionally waiting for the task to end first. */
+export async function readTaskOutput(
+  sessionId: string,
+  taskId: string,
+  options: ReadTaskOutputOptions,
+): Promise<TaskOutputRead | undefined> {
+  const task = sessions.get(sessionId)?.get(taskId);
+  if (!task) return undefined;
+  let waitTimedOut = false;
+  if (options.block && task.info.status === "running") {
+    waitTimedOut = !(await waitFor(task.ended, options.timeoutMs, options.signal));
+  }
+  const start = task.readOffset;
+  const end = await stat(task.info.outputPath).then(
+    (stats) => stats.size,
+    () => start,
+  );
+  task.readOffset = Math.max(start, end);
+  const summary =
+    end > start
+      ? await summarizeOutputFile(task.info.outputPath, {
+          maxChars: options.maxChars ?? BASH_MAX_OUTPUT_CHARS,
+          range: { start, end },
+          savedPath: task.info.outputPath,
+        })
+      : { text: "", totalBytes: 0, truncated: false };
+  return {
+    task: { ...task.info },
+    output: summary.text,
+    newBytes: summary.totalBytes,
+    truncated: summary.truncated,
+    waitTimedOut: waitTimedOut && task.info.status === "running",
+  };
+}
+
+/** Ends a task's whole process group; resolves when it is gone. */
+export async function stopBackgroundTask(
+  sessionId: string,
+  taskId: string,
+): Promise<BackgroundTaskInfo | undefined> {
+  const task = sessions.get(sessionId)?.get(taskId);
+  if (!task) return undefined;
+  if (task.info.status === "running") task.process.kill("stop");
+  await task.ended;
+  return { ...task.info };
+}
+
+/** Ends every background task of a session (at session end). Output files remain. */
+export async function killAllBackgroundTasks(sessionId: string): Promise<void> {
+  const tasks = sessions.get(sessionId);
+  if (!tasks) return;
+  await Promise.all([...tasks.keys()].map((id) => stopBackgroundTask(sessionId, id)));
+  sessions.delete(sessionId);
+}

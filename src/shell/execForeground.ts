@@ -1,0 +1,99 @@
+// One command run to its end: output to a file in the results folder, progress while it runs, and
+// a bounded summary when it is done. The file is kept only when the model cannot see it all.
+import { randomBytes } from "node:crypto";
+import { mkdir, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { type CommandLauncher, type ShellExit, startShellCommand } from "./exec.ts";
+import { BASH_MAX_OUTPUT_CHARS, type OutputSummary, readLatestLines, summarizeOutputFile } from "./output.ts";
+
+export interface CommandProgress {
+  /** The latest lines of output, ANSI stripped. */
+  output: string;
+  elapsedMs: number;
+  totalBytes: number;
+}
+
+export interface ForegroundOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  /** Where the output file goes (the session's tool-results folder). */
+  outputDir: string;
+  signal?: AbortSignal;
+  launcher?: CommandLauncher;
+  maxChars?: number;
+  onProgress?: (progress: CommandProgress) => void;
+  /** First progress report after this long, then every `progressEveryMs`. */
+  progressAfterMs?: number;
+  progressEveryMs?: number;
+  killGraceMs?: number;
+}
+
+export interface ForegroundResult {
+  exit: ShellExit;
+  summary: OutputSummary;
+  /** The full output on disk, present when the summary is not all of it. */
+  outputPath?: string;
+}
+
+function startProgress(outputPath: string, options: ForegroundOptions): () => void {
+  const onProgress = options.onProgress;
+  if (!onProgress) return () => {};
+  const started = Date.now();
+  let busy = false;
+  let interval: NodeJS.Timeout | undefined;
+  const report = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const [output, size] = await Promise.all([
+        readLatestLines(outputPath),
+        stat(outputPath).then(
+          (stats) => stats.size,
+          () => 0,
+        ),
+      ]);
+      onProgress({ output, elapsedMs: Date.now() - started, totalBytes: size });
+    } catch {
+      // A progress report is best effort; the command goes on.
+    } finally {
+      busy = false;
+    }
+  };
+  const first = setTimeout(() => {
+    void report();
+    interval = setInterval(() => void report(), options.progressEveryMs ?? 1_000);
+  }, options.progressAfterMs ?? 2_000);
+  return () => {
+    clearTimeout(first);
+    if (interval) clearInterval(interval);
+  };
+}
+
+export async function runForegroundCommand(options: ForegroundOptions): Promise<ForegroundResult> {
+  await mkdir(options.outputDir, { recursive: true });
+  const outputPath = join(options.outputDir, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+  const shell = await startShellCommand({
+    command: options.command,
+    cwd: options.cwd,
+    outputPath,
+    timeoutMs: options.timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.launcher ? { launcher: options.launcher } : {}),
+    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+  });
+  const stopProgress = startProgress(outputPath, options);
+  let exit: ShellExit;
+  try {
+    exit = await shell.done;
+  } finally {
+    stopProgress();
+  }
+  const summary = await summarizeOutputFile(outputPath, {
+    maxChars: options.maxChars ?? BASH_MAX_OUTPUT_CHARS,
+    savedPath: outputPath,
+  });
+  if (summary.truncated || summary.binary) return { exit, summary, outputPath };
+  await rm(outputPath, { force: true });
+  return { exit, summary };
+}

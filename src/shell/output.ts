@@ -1,0 +1,150 @@
+// What a model sees of a command's output: the output lives whole in a file on disk; only a bounded
+// head and tail window is ever read back, ANSI-stripped, binary summarized, capped with a note.
+import { open, stat } from "node:fs/promises";
+import stripAnsi from "strip-ansi";
+
+/** Bash's model-facing cap (DESIGN.md: output cap 30,000 chars). */
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+
+/** Room kept under the cap for the truncation note and the tool's own notes. */
+const NOTE_ROOM_CHARS = 1_000;
+/** Bytes read from each end of a large output: bounded memory whatever the output size. */
+const WINDOW_BYTES = 256 * 1024;
+const BINARY_SAMPLE_BYTES = 8 * 1024;
+
+export interface OutputSummary {
+  /** Model-facing text: ANSI stripped, at most `maxChars` characters including the truncation note. */
+  text: string;
+  /** Bytes in the summarized range. */
+  totalBytes: number;
+  truncated: boolean;
+  binary: boolean;
+}
+
+export interface OutputRange {
+  /** First byte of the range (default 0). */
+  start?: number;
+  /** End of the range, exclusive (default: the file's current size). */
+  end?: number;
+}
+
+async function readBytes(path: string, start: number, length: number): Promise<Buffer> {
+  if (length <= 0) return Buffer.alloc(0);
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, start);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** NUL bytes or many non-text control bytes mean binary; valid UTF-8 text with ANSI codes is text. */
+export function looksBinary(sample: Buffer): boolean {
+  if (sample.length === 0) return false;
+  let control = 0;
+  for (const byte of sample) {
+    if (byte === 0) return true;
+    // tab, LF, CR, ESC (ANSI), backspace and form feed are normal in terminal output
+    if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 13 && byte !== 27 && byte !== 8 && byte !== 12)
+      control++;
+  }
+  if (control / sample.length > 0.1) return true;
+  const decoded = new TextDecoder("utf-8").decode(sample);
+  let replacement = 0;
+  for (const char of decoded) if (char === "\uFFFD") replacement++;
+  // A window may cut one multi-byte character at each end; more than that is not UTF-8 text.
+  return replacement > 4 && replacement / decoded.length > 0.05;
+}
+
+/** Text for the model: escape sequences removed, carriage-return progress redraws collapsed. */
+export function cleanTerminalText(text: string): string {
+  return stripAnsi(text)
+    .replace(/\r+\n/g, "\n")
+    .replace(/[^\n]*\r(?=[^\n])/g, "");
+}
+
+function formatBytes(bytes: number): string {
+  return `${bytes.toLocaleString("en-US")} bytes`;
+}
+
+/** Cut the head at a line end and the tail at a line start when one is near, so lines stay whole. */
+function trimHead(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const cut = text.slice(0, chars);
+  const lastNewline = cut.lastIndexOf("\n");
+  return lastNewline > chars * 0.8 ? cut.slice(0, lastNewline + 1) : cut;
+}
+
+function trimTail(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const cut = text.slice(text.length - chars);
+  const firstNewline = cut.indexOf("\n");
+  return firstNewline !== -1 && firstNewline < chars * 0.2 ? cut.slice(firstNewline + 1) : cut;
+}
+
+function truncationNote(totalBytes: number, shownBytes: number, savedPath: string | undefined): string {
+  const cut = Math.max(0, totalBytes - shownBytes);
+  const where = savedPath
+    ? ` Full output (${formatBytes(totalBytes)}) saved to ${savedPath}; read it with offsets or grep it.`
+    : "";
+  return `\n\n[... output truncated: about ${formatBytes(cut)} cut from the middle, first and last parts shown.${where} ...]\n\n`;
+}
+
+/**
+ * Summarizes a byte range of an output file for the model. Reads at most two windows of
+ * WINDOW_BYTES, so a 200 MB output costs the same memory as a 600 KB one.
+ */
+export async function summarizeOutputFile(
+  path: string,
+  options: { maxChars?: number; range?: OutputRange; savedPath?: string } = {},
+): Promise<OutputSummary> {
+  const maxChars = options.maxChars ?? BASH_MAX_OUTPUT_CHARS;
+  const start = options.range?.start ?? 0;
+  const end = options.range?.end ?? (await stat(path)).size;
+  const totalBytes = Math.max(0, end - start);
+  if (totalBytes === 0) return { text: "", totalBytes, truncated: false, binary: false };
+
+  const whole = totalBytes <= 2 * WINDOW_BYTES;
+  const head = await readBytes(path, start, whole ? totalBytes : WINDOW_BYTES);
+  const tail = whole ? head : await readBytes(path, end - WINDOW_BYTES, WINDOW_BYTES);
+  const binary =
+    looksBinary(head.subarray(0, BINARY_SAMPLE_BYTES)) || looksBinary(tail.subarray(-BINARY_SAMPLE_BYTES));
+  if (binary) {
+    const where = options.savedPath ? `; saved to ${options.savedPath}` : "";
+    return {
+      text: `[binary output: ${formatBytes(totalBytes)}${where}]`,
+      totalBytes,
+      truncated: true,
+      binary,
+    };
+  }
+
+  const headText = cleanTerminalText(head.toString("utf8"));
+  if (whole && headText.length <= maxChars) return { text: headText, totalBytes, truncated: false, binary };
+
+  const budget = Math.max(200, maxChars - NOTE_ROOM_CHARS);
+  const headPart = trimHead(headText, Math.floor(budget / 2));
+  const tailText = whole ? headText : cleanTerminalText(tail.toString("utf8"));
+  const tailPart = trimTail(tailText, budget - headPart.length);
+  const shownBytes = Buffer.byteLength(headPart) + Buffer.byteLength(tailPart);
+  const text = headPart + truncationNote(totalBytes, shownBytes, options.savedPath) + tailPart;
+  return { text, totalBytes, truncated: true, binary };
+}
+
+/** The last few non-empty lines of an output file, for progress reports. */
+export async function readLatestLines(path: string, maxLines = 5, maxBytes = 4096): Promise<string> {
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    return "";
+  }
+  const bytes = await readBytes(path, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
+  if (looksBinary(bytes)) return `[binary output: ${formatBytes(size)} so far]`;
+  const lines = cleanTerminalText(bytes.toString("utf8"))
+    .split("\n")
+    .filter((line) => line.trim() !== "");
+  return lines.slice(-maxLines).join("\n");
+}

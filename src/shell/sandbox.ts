@@ -1,0 +1,151 @@
+// The optional OS sandbox for shell commands, on @anthropic-ai/sandbox-runtime (bubblewrap + proxies
+// on Linux, sandbox-exec on macOS): writes only inside the working dirs and temp, network only to
+// allowed domains. Asked for and unable to start means refuse, never run unsandboxed.
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { rgPath } from "@vscode/ripgrep";
+import { listRules } from "../permissions/matchers.ts";
+import { resolveSymlinks } from "../permissions/paths.ts";
+import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
+import { ToolError } from "../tool/errors.ts";
+import type { CommandLauncher } from "./exec.ts";
+
+export interface SandboxPolicy {
+  allowWrite: string[];
+  denyWrite: string[];
+  allowedDomains: string[];
+  deniedDomains: string[];
+}
+
+/** Folders and files inside a working dir that a sandboxed command must not change (its own rules, hooks). */
+const PROTECTED_IN_WORKING_DIRS = [
+  ".keel",
+  ".claude",
+  ".git/hooks",
+  ".git/config",
+  ".mcp.json",
+  ".gitmodules",
+];
+
+/** Network access follows the session's `WebFetch(domain:host)` rules. */
+function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "deny"): string[] {
+  const domains = new Set<string>();
+  for (const rule of listRules(context, behavior)) {
+    const content = rule.value.ruleContent;
+    if (rule.value.toolName === "WebFetch" && content?.startsWith("domain:")) {
+      const host = content.slice("domain:".length).trim();
+      if (host) domains.add(host);
+    }
+  }
+  return [...domains].sort();
+}
+
+function withResolvedForms(paths: readonly string[]): string[] {
+  const forms = new Set<string>();
+  for (const path of paths) {
+    forms.add(resolve(path));
+    forms.add(resolveSymlinks(resolve(path)));
+  }
+  return [...forms];
+}
+
+/** What the sandbox lets a command of this session do. */
+export function sandboxPolicy(context: ToolPermissionContext): SandboxPolicy {
+  const dirs = withResolvedForms(workingDirectories(context));
+  return {
+    allowWrite: [...dirs, ...withResolvedForms([tmpdir(), "/tmp"])],
+    denyWrite: dirs.flatMap((dir) => PROTECTED_IN_WORKING_DIRS.map((name) => join(dir, name))),
+    allowedDomains: domainsFromRules(context, "allow"),
+    deniedDomains: domainsFromRules(context, "deny"),
+  };
+}
+
+// The runtime is a process-wide singleton: started once, its network lists swapped live per call.
+let starting: Promise<void> | undefined;
+/** Sandboxed commands running now: placeholders are removed only when none is (a running one needs them). */
+let running = 0;
+
+function baseConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
+  return {
+    ripgrep: { command: rgPath },
+    network: { allowedDomains: policy.allowedDomains, deniedDomains: policy.deniedDomains },
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+  };
+}
+
+function unavailable(reason: string): ToolError {
+  return new ToolError(
+    "sandbox_unavailable",
+    `The OS sandbox is enabled for this session but cannot start: ${reason}. The command was not run. ` +
+      "Ask the user to install what is missing (on Debian/Ubuntu: apt-get install bubblewrap socat) or to turn the sandbox off.",
+  );
+}
+
+/** Why the sandbox cannot run here, or undefined when it can. Does not start anything. */
+export function sandboxUnavailableReason(): string | undefined {
+  if (!SandboxManager.isSupportedPlatform()) return `platform ${process.platform} is not supported`;
+  const { errors } = SandboxManager.checkDependencies({ command: rgPath });
+  return errors.length > 0 ? errors.join("; ") : undefined;
+}
+
+async function ensureStarted(policy: SandboxPolicy): Promise<void> {
+  const reason = sandboxUnavailableReason();
+  if (reason) throw unavailable(reason);
+  starting ??= SandboxManager.initialize(baseConfig(policy)).catch(async (error: unknown) => {
+    starting = undefined;
+    await SandboxManager.reset().catch(() => {});
+    throw unavailable(error instanceof Error ? error.message : String(error));
+  });
+  await starting;
+  const current = SandboxManager.getConfig();
+  const wanted = baseConfig(policy).network;
+  if (
+    current &&
+    (current.network.allowedDomains.join("\n") !== wanted.allowedDomains.join("\n") ||
+      current.network.deniedDomains.join("\n") !== wanted.deniedDomains.join("\n"))
+  ) {
+    SandboxManager.updateConfig({ ...current, network: { ...current.network, ...wanted } });
+  }
+}
+
+/** A launcher that runs commands inside the sandbox; throws `sandbox_unavailable` when it cannot. */
+export async function createSandboxLauncher(context: ToolPermissionContext): Promise<CommandLauncher> {
+  const policy = sandboxPolicy(context);
+  await ensureStarted(policy);
+  let counted = false;
+  return {
+    prepare: async (script, cwd) => {
+      try {
+        if (!counted) running++;
+        counted = true;
+        return await SandboxManager.wrapWithSandboxArgv(
+          script,
+          "bash",
+          {
+            filesystem: { denyRead: [], allowWrite: policy.allowWrite, denyWrite: policy.denyWrite },
+            network: { allowedDomains: policy.allowedDomains, deniedDomains: policy.deniedDomains },
+          },
+          undefined,
+          cwd,
+        );
+      } catch (error) {
+        throw unavailable(error instanceof Error ? error.message : String(error));
+      }
+    },
+    // Removes the mount-point placeholders bubblewrap leaves on the host for denied paths.
+    release: () => {
+      if (!counted) return;
+      counted = false;
+      running--;
+      if (running === 0) SandboxManager.cleanupAfterCommand();
+    },
+  };
+}
+
+/** Stops the sandbox's proxies (end of the process or of the last sandboxed session). */
+export async function stopSandbox(): Promise<void> {
+  if (!starting) return;
+  starting = undefined;
+  await SandboxManager.reset();
+}

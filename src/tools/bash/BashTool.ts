@@ -1,0 +1,282 @@
+// The Bash tool: runs a command in the session's shell directory, in its own process group, with
+// its output capped for the model and kept whole on disk; or starts it as a background task.
+import { readFileSync, statSync } from "node:fs";
+import { z } from "zod";
+import { isInWorkingDirectories } from "../../permissions/paths.ts";
+import type { PermissionResult } from "../../permissions/types.ts";
+import { isReadOnlyBashCommand } from "../../shell/analyze.ts";
+import { startBackgroundTask } from "../../shell/background.ts";
+import type { CommandLauncher } from "../../shell/exec.ts";
+import { type CommandProgress, runForegroundCommand } from "../../shell/execForeground.ts";
+import { interpretExitCode } from "../../shell/execSemantics.ts";
+import { BASH_MAX_OUTPUT_CHARS } from "../../shell/output.ts";
+import { initBashParser, isBashParserReady } from "../../shell/parse.ts";
+import { createSandboxLauncher } from "../../shell/sandbox.ts";
+import type { ToolUseContext } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
+import type { ToolResultBlock } from "../../tool/messages.ts";
+import { buildTool, safeFlag } from "../../tool/Tool.ts";
+import { checkBashPermissions } from "./bashPermissions.ts";
+
+const inputSchema = z.object({
+  command: z.string().min(1).describe("The bash command to run"),
+  timeout: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Optional timeout in milliseconds (default 120000, max 600000)"),
+  description: z
+    .string()
+    .optional()
+    .describe("What the command does, in 5-10 words, e.g. 'List files in the current directory'"),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Run the command as a background task; read its output later with TaskOutput"),
+});
+
+export type BashInput = z.infer<typeof inputSchema>;
+
+export interface BashOutput {
+  /** Model-facing output: ANSI stripped, capped at 30,000 characters with the middle cut. */
+  output: string;
+  exitCode: number | null;
+  /** The signal that ended bash, if one did. */
+  signal?: string;
+  isError: boolean;
+  /** Why a non-zero exit code is not an error ("No matches found"). */
+  exitNote?: string;
+  timedOut?: boolean;
+  timeoutMs?: number;
+  /** The whole output on disk, when the model sees only part of it (or it is binary). */
+  outputPath?: string;
+  totalBytes: number;
+  binary?: boolean;
+  /** The shell directory after the command. */
+  cwd: string;
+  /** Set when the shell directory was reset to the project root, saying why. */
+  cwdNote?: string;
+  backgroundTaskId?: string;
+}
+
+export type BashProgress = CommandProgress & { command: string };
+
+function envMs(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** Timeout limits, configurable by environment (KEEL_BASH_DEFAULT_TIMEOUT_MS, KEEL_BASH_MAX_TIMEOUT_MS). */
+export function bashTimeouts(): { defaultMs: number; maxMs: number } {
+  const maxMs = envMs("KEEL_BASH_MAX_TIMEOUT_MS", 600_000);
+  return { defaultMs: Math.min(envMs("KEEL_BASH_DEFAULT_TIMEOUT_MS", 120_000), maxMs), maxMs };
+}
+
+let promptTemplate: string | undefined;
+
+function renderPrompt(): string {
+  promptTemplate ??= readFileSync(new URL("./prompt.md", import.meta.url), "utf8");
+  const { defaultMs, maxMs } = bashTimeouts();
+  return promptTemplate
+    .replaceAll("{{DEFAULT_TIMEOUT_MS}}", `${defaultMs} ms (${Math.round(defaultMs / 60_000)} min)`)
+    .replaceAll("{{MAX_TIMEOUT_MS}}", `${maxMs} ms (${Math.round(maxMs / 60_000)} min)`)
+    .replaceAll("{{MAX_OUTPUT_CHARS}}", BASH_MAX_OUTPUT_CHARS.toLocaleString("en-US"))
+    .trim();
+}
+
+/** Read-only commands run without asking and in parallel; unknown until the parser is ready (fail closed). */
+function readOnly(input: BashInput): boolean {
+  return safeFlag(() => isBashParserReady() && isReadOnlyBashCommand(input.command), false);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The directory to run in: the session's shell cwd, unless it is gone or no longer allowed. */
+function startingCwd(context: ToolUseContext): { cwd: string; note?: string } {
+  const { cwd, toolPermissionContext } = context.getAppState();
+  const root = toolPermissionContext.projectRoot;
+  if (cwd !== root && !(isDirectory(cwd) && isInWorkingDirectories(cwd, toolPermissionContext))) {
+    context.setAppState((state) => ({ ...state, cwd: root }));
+    return {
+      cwd: root,
+      note: `Shell cwd was reset to ${root}: ${cwd} no longer exists or is not a working directory.`,
+    };
+  }
+  return { cwd };
+}
+
+/** Keeps a `cd` inside the working directories; anything else goes back to the project root. */
+function persistCwd(
+  context: ToolUseContext,
+  finalCwd: string | undefined,
+  cwd: string,
+): { cwd: string; note?: string } {
+  if (finalCwd === undefined) return { cwd };
+  const permissionContext = context.getAppState().toolPermissionContext;
+  if (isInWorkingDirectories(finalCwd, permissionContext)) {
+    context.setAppState((state) => ({ ...state, cwd: finalCwd }));
+    return { cwd: finalCwd };
+  }
+  const root = permissionContext.projectRoot;
+  context.setAppState((state) => ({ ...state, cwd: root }));
+  return {
+    cwd: root,
+    note: `Shell cwd was reset to ${root}: ${finalCwd} is outside the working directories. Use absolute paths there instead of cd.`,
+  };
+}
+
+async function launcherFor(context: ToolUseContext): Promise<CommandLauncher | undefined> {
+  const permissionContext = context.getAppState().toolPermissionContext;
+  return permissionContext.sandbox.enabled ? createSandboxLauncher(permissionContext) : undefined;
+}
+
+function resultText(output: BashOutput): string {
+  if (output.backgroundTaskId !== undefined) {
+    return (
+      `Command running in the background with task id ${output.backgroundTaskId}. ` +
+      `Its output is written to ${output.outputPath}. Read new output with TaskOutput and end it with TaskStop.`
+    );
+  }
+  const notes: string[] = [];
+  if (output.timedOut) {
+    notes.push(
+      `Command timed out after ${output.timeoutMs} ms and was killed with everything it started. ` +
+        "Give a larger timeout or use run_in_background for long-running commands.",
+    );
+  } else if (output.exitNote) notes.push(`Exit code ${output.exitCode}: ${output.exitNote}`);
+  else if (output.isError)
+    notes.push(
+      output.exitCode === null ? `Killed by ${output.signal ?? "a signal"}` : `Exit code ${output.exitCode}`,
+    );
+  if (output.outputPath && !output.output.includes(output.outputPath))
+    notes.push(`Full output saved to ${output.outputPath}`);
+  if (output.cwdNote) notes.push(output.cwdNote);
+  return [output.output.replace(/\n+$/, ""), ...notes].filter((part) => part !== "").join("\n");
+}
+
+function withFullInput(
+  result: PermissionResult<{ command: string }>,
+  input: BashInput,
+): PermissionResult<BashInput> {
+  if ((result.behavior === "allow" || result.behavior === "passthrough") && result.updatedInput)
+    return { ...result, updatedInput: { ...input, ...result.updatedInput } };
+  return result as PermissionResult<BashInput>;
+}
+
+export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
+  name: "Bash",
+  searchHint: "run shell commands, build, test, git",
+  inputSchema,
+  maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,
+  prompt: () => renderPrompt(),
+  description: (input) => input.description?.trim() || `Run ${input.command.slice(0, 80)}`,
+  userFacingName: () => "Bash",
+  isReadOnly: readOnly,
+  isConcurrencySafe: readOnly,
+  interruptBehavior: () => "cancel",
+  toAutoClassifierInput: (input) => input.command,
+  checkPermissions: async (input, context) =>
+    withFullInput(await checkBashPermissions(input, context), input),
+
+  validateInput: (input) => {
+    const { maxMs } = bashTimeouts();
+    if (input.timeout !== undefined && input.timeout > maxMs)
+      return {
+        result: false,
+        errorCode: "timeout_too_large",
+        message: `timeout ${input.timeout} ms is over the maximum of ${maxMs} ms. Use a smaller timeout, or run_in_background: true for commands that run longer.`,
+      };
+    return { result: true };
+  },
+
+  async call(input, context, _canUseTool, parentMessage, onProgress) {
+    if (!isBashParserReady()) await initBashParser().catch(() => {});
+    const start = startingCwd(context);
+    const launcher = await launcherFor(context);
+    const outputDir = context.options.toolResultsDir;
+
+    if (input.run_in_background) {
+      const task = await startBackgroundTask(context.options.sessionId, {
+        command: input.command,
+        ...(input.description ? { description: input.description } : {}),
+        cwd: start.cwd,
+        outputDir,
+        ...(launcher ? { launcher } : {}),
+      });
+      return {
+        data: {
+          output: "",
+          exitCode: null,
+          isError: false,
+          totalBytes: 0,
+          outputPath: task.outputPath,
+          cwd: start.cwd,
+          backgroundTaskId: task.id,
+          ...(start.note ? { cwdNote: start.note } : {}),
+        },
+      };
+    }
+
+    const timeoutMs = input.timeout ?? bashTimeouts().defaultMs;
+    const toolUseId = parentMessage?.id ?? "";
+    const { exit, summary, outputPath } = await runForegroundCommand({
+      command: input.command,
+      cwd: start.cwd,
+      timeoutMs,
+      outputDir,
+      signal: context.abortController.signal,
+      ...(launcher ? { launcher } : {}),
+      onProgress: (progress) => onProgress({ toolUseId, data: { ...progress, command: input.command } }),
+    });
+
+    if (exit.interrupted === "abort") {
+      const tail = summary.text.slice(-2_000);
+      throw new ToolError(
+        "aborted",
+        `The command was interrupted and killed.${tail ? ` Output so far:\n${tail}` : ""}`,
+      );
+    }
+    const after = exit.interrupted ? { cwd: start.cwd } : persistCwd(context, exit.finalCwd, start.cwd);
+    const meaning = interpretExitCode(input.command, exit.exitCode);
+    const cwdNote = after.note ?? start.note;
+    const data: BashOutput = {
+      output: summary.text,
+      exitCode: exit.exitCode,
+      ...(exit.signal ? { signal: exit.signal } : {}),
+      isError: exit.interrupted === "timeout" || meaning.isError,
+      ...(meaning.note ? { exitNote: meaning.note } : {}),
+      ...(exit.interrupted === "timeout" ? { timedOut: true, timeoutMs } : {}),
+      ...(outputPath ? { outputPath } : {}),
+      totalBytes: summary.totalBytes,
+      ...(summary.binary ? { binary: true } : {}),
+      cwd: after.cwd,
+      ...(cwdNote ? { cwdNote } : {}),
+    };
+    return { data };
+  },
+
+  mapToolResultToToolResultBlockParam(output, toolUseId): ToolResultBlock {
+    return {
+      type: "tool_result",
+      tool_use_id: toolUseId,
+      content: resultText(output),
+      ...(output.isError ? { is_error: true } : {}),
+    };
+  },
+
+  renderToolUse: (input) => ({ kind: "command", command: input.command }),
+  renderToolResult: (output, input) => ({
+    kind: "command",
+    command: input.command,
+    output: resultText(output),
+    ...(output.exitCode === null ? {} : { exitCode: output.exitCode }),
+  }),
+  renderToolProgress: (progress) => ({ kind: "command", command: progress.command, output: progress.output }),
+});
