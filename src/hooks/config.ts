@@ -1,0 +1,125 @@
+// The hooks section of a settings file (the Claude Code shape), and the flat list the runner works on.
+import { z } from "zod";
+import type { RuleSource } from "../permissions/types.ts";
+
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "SessionStart",
+  "SessionEnd",
+  "Notification",
+  "PreCompact",
+] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+export function isHookEvent(name: string): name is HookEvent {
+  return (HOOK_EVENTS as readonly string[]).includes(name);
+}
+
+/** Seconds. Tool hooks may take long (a test suite); SessionEnd must not hold up exit. */
+export const DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
+export const SESSION_END_TIMEOUT_SECONDS = 1.5;
+
+export function defaultTimeoutSeconds(event: HookEvent): number {
+  return event === "SessionEnd" ? SESSION_END_TIMEOUT_SECONDS : DEFAULT_HOOK_TIMEOUT_SECONDS;
+}
+
+const timeout = z.number().positive().max(86_400).optional();
+const ifRule = z.string().min(1).optional();
+
+export const CommandHookSchema = z.looseObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  timeout,
+  if: ifRule,
+  statusMessage: z.string().optional(),
+});
+
+export const HttpHookSchema = z.looseObject({
+  type: z.literal("http"),
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Only these environment variables may be interpolated into headers ($VAR / ${VAR}). */
+  allowedEnvVars: z.array(z.string()).optional(),
+  timeout,
+  if: ifRule,
+  statusMessage: z.string().optional(),
+});
+
+/** Model-run handler types of the reference: accepted as data, reported as unsupported. */
+const PromptHookSchema = z.looseObject({ type: z.literal("prompt") });
+const AgentHookSchema = z.looseObject({ type: z.literal("agent") });
+
+export const HookHandlerSchema = z.discriminatedUnion("type", [
+  CommandHookSchema,
+  HttpHookSchema,
+  PromptHookSchema,
+  AgentHookSchema,
+]);
+
+export const HookMatcherSchema = z.looseObject({
+  matcher: z.string().optional(),
+  hooks: z.array(HookHandlerSchema),
+});
+
+export const HooksConfigSchema = z.record(z.string(), z.array(HookMatcherSchema));
+
+export type CommandHook = z.infer<typeof CommandHookSchema>;
+export type HttpHook = z.infer<typeof HttpHookSchema>;
+export type HookHandler = CommandHook | HttpHook;
+export type HooksConfig = z.infer<typeof HooksConfigSchema>;
+
+/** One hook as configured, with where it came from. */
+export interface ConfiguredHook {
+  event: HookEvent;
+  /** "" or "*" = every query. */
+  matcher: string;
+  handler: HookHandler;
+  source: RuleSource;
+  /** The settings file it was read from, for `keel hooks`. */
+  file?: string;
+}
+
+export function hookDisplayName(handler: HookHandler): string {
+  return handler.type === "command" ? handler.command : `${handler.type} ${handler.url}`;
+}
+
+/** Flattens one file's hooks section. Unknown events and handler types become warnings, not hooks. */
+export function flattenHooks(
+  config: HooksConfig | undefined,
+  source: RuleSource,
+  file?: string,
+): { hooks: ConfiguredHook[]; warnings: string[] } {
+  const hooks: ConfiguredHook[] = [];
+  const warnings: string[] = [];
+  const where = file ?? `${source} settings`;
+  for (const [event, groups] of Object.entries(config ?? {})) {
+    if (!isHookEvent(event)) {
+      warnings.push(`${where}: unknown hook event "${event}" ignored (known: ${HOOK_EVENTS.join(", ")})`);
+      continue;
+    }
+    for (const group of groups) {
+      for (const handler of group.hooks) {
+        if (handler.type !== "command" && handler.type !== "http") {
+          warnings.push(
+            `${where}: ${event} hook of type "${handler.type}" is not supported by Keel and was ignored`,
+          );
+          continue;
+        }
+        hooks.push({
+          event,
+          matcher: group.matcher ?? "",
+          handler,
+          source,
+          ...(file === undefined ? {} : { file }),
+        });
+      }
+    }
+  }
+  return { hooks, warnings };
+}

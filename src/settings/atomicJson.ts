@@ -1,0 +1,50 @@
+// JSON files Keel itself writes (local settings, user config): read as objects, written atomically
+// (temp file in the same folder, then rename) so a crash never leaves half a file.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { JsonSyntaxError, parseJsonWithPositions } from "./jsonPositions.ts";
+
+/** The object in a JSON file; {} when the file is missing. Throws when it holds something else. */
+export function readJsonObject(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw error;
+  }
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = parseJsonWithPositions(text).value;
+  } catch (error) {
+    if (error instanceof JsonSyntaxError)
+      throw new Error(
+        `${path}:${error.position.line}:${error.position.column}: invalid JSON: ${error.message}`,
+      );
+    throw error;
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`${path}:1:1: expected a JSON object; fix or remove the file`);
+  return value as Record<string, unknown>;
+}
+
+/** Writes via a temp file and rename; an existing file keeps its permission bits. */
+export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o600): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let mode = newFileMode;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    // A new file.
+  }
+  const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: "wx" });
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}

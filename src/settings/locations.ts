@@ -1,0 +1,69 @@
+// Where settings live, per source. Keel's own file comes first in each pair and wins on conflicts;
+// the `.claude` twin is read so existing Claude Code configuration works unchanged.
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { RuleSource } from "../permissions/types.ts";
+
+/** The user's home for Keel's purposes. `KEEL_HOME` moves it (tests, sandboxes). */
+export function userHomeDir(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env.KEEL_HOME;
+  return override && override.trim() !== "" ? resolve(override) : homedir();
+}
+
+/** `~/.keel`: user settings, trust store, audit log. */
+export function keelUserDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(userHomeDir(env), ".keel");
+}
+
+export function managedSettingsPaths(env: NodeJS.ProcessEnv = process.env): string[] {
+  const override = env.KEEL_MANAGED_SETTINGS;
+  if (override && override.trim() !== "") return [resolve(override)];
+  return ["/etc/keel/managed-settings.json", "/etc/claude-code/managed-settings.json"];
+}
+
+export type FileSource = Exclude<RuleSource, "cliArg" | "session">;
+
+export interface SettingsLocation {
+  source: FileSource;
+  path: string;
+}
+
+/** Every settings file, highest precedence first: policy, local, project, user. */
+export function settingsLocations(
+  projectRoot: string,
+  env: NodeJS.ProcessEnv = process.env,
+): SettingsLocation[] {
+  const home = userHomeDir(env);
+  const root = resolve(projectRoot);
+  const user = [join(home, ".keel", "settings.json"), join(home, ".claude", "settings.json")];
+  const locations: SettingsLocation[] = [
+    ...managedSettingsPaths(env).map((path) => ({ source: "policy" as const, path })),
+    { source: "local", path: join(root, ".keel", "settings.local.json") },
+    { source: "local", path: join(root, ".claude", "settings.local.json") },
+    { source: "project", path: join(root, ".keel", "settings.json") },
+    { source: "project", path: join(root, ".claude", "settings.json") },
+    ...user.map((path) => ({ source: "user" as const, path })),
+  ];
+  // Started in the home folder, the project files are the user files: read them once, as user settings.
+  return locations.filter((location) => location.source === "user" || !user.includes(location.path));
+}
+
+/** Where "always allow" answers are written. */
+export function localSettingsPath(projectRoot: string): string {
+  return join(resolve(projectRoot), ".keel", "settings.local.json");
+}
+
+export function projectMcpJsonPath(projectRoot: string): string {
+  return join(resolve(projectRoot), ".mcp.json");
+}
+
+/** Where `/relative` path rules of each source are anchored. */
+export function ruleRootFor(
+  source: RuleSource,
+  projectRoot: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  if (source === "user") return userHomeDir(env);
+  if (source === "policy") return "/";
+  return resolve(projectRoot);
+}

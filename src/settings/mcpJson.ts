@@ -1,0 +1,49 @@
+// A project's `.mcp.json` (servers the repository asks to start). It starts programs, so it is read
+// only for trusted folders; otherwise its presence is reported and nothing else is done with it.
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
+import { JsonSyntaxError, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
+import { projectMcpJsonPath } from "./locations.ts";
+import type { McpServerEntry } from "./merge.ts";
+import { formatJsonPath, SettingsError } from "./readSettingsFile.ts";
+import { McpServerSettingsSchema } from "./schema.ts";
+
+const McpJsonSchema = z.looseObject({ mcpServers: z.record(z.string(), McpServerSettingsSchema).optional() });
+
+export interface ProjectMcpServers {
+  servers: McpServerEntry[];
+  /** Set when the file exists but the folder is not trusted. */
+  ignored?: { file: string; ignored: string[] };
+}
+
+export function readProjectMcpJson(projectRoot: string, options: { trusted: boolean }): ProjectMcpServers {
+  const file = projectMcpJsonPath(projectRoot);
+  if (!existsSync(file)) return { servers: [] };
+  if (!options.trusted) return { servers: [], ignored: { file, ignored: ["MCP servers (.mcp.json)"] } };
+  const text = readFileSync(file, "utf8");
+  let parsed: ReturnType<typeof parseJsonWithPositions>;
+  try {
+    parsed = parseJsonWithPositions(text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    const { line, column } = error.position;
+    throw new SettingsError([{ file, line, column, path: "", message: `invalid JSON: ${error.message}` }]);
+  }
+  const result = McpJsonSchema.safeParse(parsed.value);
+  if (!result.success) {
+    throw new SettingsError(
+      result.error.issues.map((issue) => {
+        const { line, column } = positionOf(parsed, issue.path);
+        return { file, line, column, path: formatJsonPath(issue.path), message: issue.message };
+      }),
+    );
+  }
+  return {
+    servers: Object.entries(result.data.mcpServers ?? {}).map(([name, config]) => ({
+      name,
+      config,
+      source: "project" as const,
+      file,
+    })),
+  };
+}

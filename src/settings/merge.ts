@@ -1,0 +1,156 @@
+// Merging the sources. Rules of every source merge (the engine applies deny > ask > allow); single
+// values (defaultMode, env keys, sandbox keys) come from the highest-precedence source that sets them.
+import { isAbsolute, join, resolve } from "node:path";
+import { type ConfiguredHook, flattenHooks } from "../hooks/config.ts";
+import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import type { RulesBySource, WorkingDirectory } from "../tool/context.ts";
+import type { McpServerSettings, SandboxSettings, SettingsFile } from "./schema.ts";
+
+export interface SourceSettings {
+  source: RuleSource;
+  /** The file these came from; absent for CLI flags. */
+  file?: string;
+  settings: SettingsFile;
+}
+
+export interface McpServerEntry {
+  name: string;
+  config: McpServerSettings;
+  source: RuleSource;
+  file?: string;
+}
+
+export interface MergedSettings {
+  allow: RulesBySource;
+  deny: RulesBySource;
+  ask: RulesBySource;
+  defaultMode?: { mode: PermissionMode; source: RuleSource; file?: string };
+  additionalDirectories: WorkingDirectory[];
+  /** Who turned bypassPermissions off, if anyone. */
+  bypassDisabledBy?: string;
+  hooks: ConfiguredHook[];
+  env: Record<string, string>;
+  sandbox: SandboxSettings;
+  mcpServers: McpServerEntry[];
+  /** Keys read as data for other parts (the MCP layer): later sources do not override earlier ones. */
+  mcpSettings: Pick<
+    SettingsFile,
+    "enableAllProjectMcpServers" | "enabledMcpjsonServers" | "disabledMcpjsonServers"
+  >;
+  warnings: string[];
+}
+
+function label(entry: SourceSettings): string {
+  return entry.file ?? `${entry.source} settings`;
+}
+
+function expandDir(dir: string, base: string, home: string): string {
+  if (dir === "~") return home;
+  if (dir.startsWith("~/")) return join(home, dir.slice(2));
+  return isAbsolute(dir) ? resolve(dir) : resolve(base, dir);
+}
+
+/**
+ * Merges sources given highest precedence first. `anchors` tells where relative directories of each
+ * source resolve (the project root, or home for user settings).
+ */
+export function mergeSettings(
+  sources: readonly SourceSettings[],
+  anchors: { projectRoot: string; home: string },
+): MergedSettings {
+  const policy = sources.filter((entry) => entry.source === "policy");
+  const managedRulesOnly = policy.some((entry) => entry.settings.allowManagedPermissionRulesOnly === true);
+  const managedHooksOnly = policy.some((entry) => entry.settings.allowManagedHooksOnly === true);
+  const allHooksOff = policy.some((entry) => entry.settings.disableAllHooks === true);
+  const ownHooksOff = sources.some(
+    (entry) => entry.source !== "policy" && entry.settings.disableAllHooks === true,
+  );
+
+  const merged: MergedSettings = {
+    allow: {},
+    deny: {},
+    ask: {},
+    additionalDirectories: [],
+    hooks: [],
+    env: {},
+    sandbox: {},
+    mcpServers: [],
+    mcpSettings: {},
+    warnings: [],
+  };
+  const ignoredRuleSources = new Set<string>();
+  const ignoredHookSources = new Set<string>();
+
+  for (const entry of sources) {
+    const { settings, source } = entry;
+    const permissions = settings.permissions;
+    const rulesAllowed = !managedRulesOnly || source === "policy";
+    for (const behavior of ["allow", "deny", "ask"] as const) {
+      const rules = permissions?.[behavior];
+      if (!rules?.length) continue;
+      if (!rulesAllowed) {
+        ignoredRuleSources.add(label(entry));
+        continue;
+      }
+      merged[behavior][source] = [...(merged[behavior][source] ?? []), ...rules];
+    }
+    if (permissions?.defaultMode && !merged.defaultMode) {
+      merged.defaultMode = {
+        mode: permissions.defaultMode,
+        source,
+        ...(entry.file ? { file: entry.file } : {}),
+      };
+    }
+    const base = source === "user" ? anchors.home : source === "policy" ? "/" : anchors.projectRoot;
+    for (const dir of permissions?.additionalDirectories ?? []) {
+      const path = expandDir(dir, base, anchors.home);
+      if (!merged.additionalDirectories.some((known) => known.path === path))
+        merged.additionalDirectories.push({ path, source });
+    }
+    if (permissions?.disableBypassPermissionsMode === "disable" && !merged.bypassDisabledBy)
+      merged.bypassDisabledBy = label(entry);
+
+    const hooksAllowed =
+      source === "policy" ? !allHooksOff : !allHooksOff && !ownHooksOff && !managedHooksOnly;
+    if (settings.hooks && Object.keys(settings.hooks).length > 0) {
+      if (hooksAllowed) {
+        const flat = flattenHooks(settings.hooks, source, entry.file);
+        merged.hooks.push(...flat.hooks);
+        merged.warnings.push(...flat.warnings);
+      } else {
+        ignoredHookSources.add(label(entry));
+      }
+    }
+
+    for (const [key, value] of Object.entries(settings.env ?? {}))
+      if (!(key in merged.env)) merged.env[key] = value;
+    for (const [key, value] of Object.entries(settings.sandbox ?? {}))
+      if (!(key in merged.sandbox)) (merged.sandbox as Record<string, unknown>)[key] = value;
+    for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
+      if (merged.mcpServers.some((known) => known.name === name)) continue;
+      merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });
+    }
+    for (const key of [
+      "enableAllProjectMcpServers",
+      "enabledMcpjsonServers",
+      "disabledMcpjsonServers",
+    ] as const) {
+      if (settings[key] !== undefined && merged.mcpSettings[key] === undefined)
+        (merged.mcpSettings as Record<string, unknown>)[key] = settings[key];
+    }
+  }
+
+  if (ignoredRuleSources.size > 0)
+    merged.warnings.push(
+      `Managed policy allows only its own permission rules; rules from ${[...ignoredRuleSources].join(", ")} were ignored`,
+    );
+  if (ignoredHookSources.size > 0) {
+    const why = allHooksOff
+      ? "managed policy disables all hooks"
+      : managedHooksOnly
+        ? "managed policy allows only its own hooks"
+        : "disableAllHooks is set";
+    merged.warnings.push(`Hooks from ${[...ignoredHookSources].join(", ")} were not loaded: ${why}`);
+  }
+  return merged;
+}

@@ -1,0 +1,156 @@
+// Reading one settings file: JSON syntax, the shape, rule strings and hook matchers, each error naming
+// file:line:column. Keel refuses to start on a half-read policy, so every problem here is fatal.
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { getRuleMatcher } from "../permissions/matchers.ts";
+import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
+import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
+import { type SettingsFile, SettingsFileSchema } from "./schema.ts";
+
+export interface SettingsProblem {
+  file: string;
+  line: number;
+  column: number;
+  /** The JSON path of the bad value, e.g. permissions.allow[2]. */
+  path: string;
+  message: string;
+}
+
+export class SettingsError extends Error {
+  readonly code = "settings_invalid";
+  readonly problems: SettingsProblem[];
+
+  constructor(problems: SettingsProblem[]) {
+    super(
+      problems
+        .map((p) => `${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ""}${p.message}`)
+        .join("\n") +
+        "\nFix the settings file (or move it away); Keel does not start with a half-read policy.",
+    );
+    this.name = "SettingsError";
+    this.problems = problems;
+  }
+}
+
+export interface ReadSettings {
+  path: string;
+  settings: SettingsFile;
+  /** Problems that do not stop Keel (a rule its matcher finds odd). */
+  warnings: string[];
+}
+
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  let text = "";
+  for (const part of path) {
+    if (typeof part === "number") text += `[${part}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(String(part))) text += text === "" ? String(part) : `.${String(part)}`;
+    else text += `[${JSON.stringify(String(part))}]`;
+  }
+  return text;
+}
+
+/** Reads and checks a settings file; undefined when it does not exist. Throws SettingsError. */
+export function readSettingsFile(path: string): ReadSettings | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw new SettingsError([
+      { file: path, line: 1, column: 1, path: "", message: `cannot be read (${code ?? String(error)})` },
+    ]);
+  }
+  return parseSettingsText(text, path);
+}
+
+/** Checks settings text as if read from `file`. Throws SettingsError. */
+export function parseSettingsText(text: string, file: string): ReadSettings {
+  let parsed: ParsedJson;
+  try {
+    parsed = parseJsonWithPositions(text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    const { line, column } = error.position;
+    throw new SettingsError([{ file, line, column, path: "", message: `invalid JSON: ${error.message}` }]);
+  }
+  const problem = (path: readonly PropertyKey[], message: string): SettingsProblem => {
+    const { line, column } = positionOf(parsed, path);
+    return { file, line, column, path: formatJsonPath(path), message };
+  };
+  const result = SettingsFileSchema.safeParse(parsed.value);
+  if (!result.success)
+    throw new SettingsError(result.error.issues.slice(0, 10).map((i) => problem(i.path, describeIssue(i))));
+  const warnings: string[] = [];
+  const problems = [...checkRules(result.data, problem, warnings), ...checkHooks(result.data, problem)];
+  if (problems.length > 0) throw new SettingsError(problems);
+  return { path: file, settings: result.data, warnings };
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_union" && "discriminator" in issue) return issue.message;
+  if (issue.path.length === 0 && issue.code === "invalid_type")
+    return "the settings file must hold a JSON object";
+  return issue.message;
+}
+
+type ProblemAt = (path: readonly PropertyKey[], message: string) => SettingsProblem;
+
+function checkRules(settings: SettingsFile, problem: ProblemAt, warnings: string[]): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  for (const behavior of ["allow", "deny", "ask"] as const) {
+    settings.permissions?.[behavior]?.forEach((rule, index) => {
+      const path = ["permissions", behavior, index];
+      try {
+        const value = parseRuleValue(rule);
+        const invalid =
+          value.ruleContent === undefined
+            ? undefined
+            : getRuleMatcher(value.toolName)?.validate?.(value.ruleContent);
+        if (invalid) {
+          const at = problem(path, invalid);
+          warnings.push(`${at.file}:${at.line}:${at.column}: rule "${rule}": ${invalid}`);
+        }
+      } catch (error) {
+        problems.push(problem(path, error instanceof RuleParseError ? error.message : String(error)));
+      }
+    });
+  }
+  return problems;
+}
+
+function checkHooks(settings: SettingsFile, problem: ProblemAt): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  for (const [event, groups] of Object.entries(settings.hooks ?? {})) {
+    groups.forEach((group, groupIndex) => {
+      const matcher = group.matcher ?? "";
+      if (matcher !== "" && matcher !== "*" && !/^[A-Za-z0-9_|]+$/.test(matcher)) {
+        try {
+          new RegExp(matcher);
+        } catch (error) {
+          problems.push(
+            problem(
+              ["hooks", event, groupIndex, "matcher"],
+              `not a valid regular expression: ${String(error)}`,
+            ),
+          );
+        }
+      }
+      group.hooks.forEach((handler, handlerIndex) => {
+        const rule = (handler as { if?: unknown }).if;
+        if (typeof rule !== "string") return;
+        try {
+          parseRuleValue(rule);
+        } catch (error) {
+          problems.push(
+            problem(
+              ["hooks", event, groupIndex, "hooks", handlerIndex, "if"],
+              String((error as Error).message),
+            ),
+          );
+        }
+      });
+    });
+  }
+  return problems;
+}

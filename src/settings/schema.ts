@@ -1,0 +1,48 @@
+// The settings file shape (Claude Code compatible). Keys Keel does not use are kept, not rejected:
+// one file serves both programs. Keys Keel reads must have the right type, or the file is an error.
+import { z } from "zod";
+import { HooksConfigSchema } from "../hooks/config.ts";
+import { PERMISSION_MODES } from "../permissions/types.ts";
+
+const ruleList = z.array(z.string());
+
+export const PermissionsSettingsSchema = z.looseObject({
+  allow: ruleList.optional(),
+  deny: ruleList.optional(),
+  ask: ruleList.optional(),
+  defaultMode: z.enum(PERMISSION_MODES).optional(),
+  additionalDirectories: z.array(z.string()).optional(),
+  disableBypassPermissionsMode: z.literal("disable").optional(),
+});
+
+export const SandboxSettingsSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  autoAllowBashIfSandboxed: z.boolean().optional(),
+  excludedCommands: z.array(z.string()).optional(),
+  allowUnsandboxedCommands: z.boolean().optional(),
+  network: z.looseObject({}).optional(),
+  filesystem: z.looseObject({}).optional(),
+});
+
+/** An MCP server entry: passed through to the MCP layer as data. */
+export const McpServerSettingsSchema = z.looseObject({});
+
+export const SettingsFileSchema = z.looseObject({
+  permissions: PermissionsSettingsSchema.optional(),
+  hooks: HooksConfigSchema.optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  sandbox: SandboxSettingsSchema.optional(),
+  allowManagedPermissionRulesOnly: z.boolean().optional(),
+  allowManagedHooksOnly: z.boolean().optional(),
+  disableAllHooks: z.boolean().optional(),
+  mcpServers: z.record(z.string(), McpServerSettingsSchema).optional(),
+  enableAllProjectMcpServers: z.boolean().optional(),
+  enabledMcpjsonServers: z.array(z.string()).optional(),
+  disabledMcpjsonServers: z.array(z.string()).optional(),
+  apiKeyHelper: z.string().optional(),
+});
+
+export type SettingsFile = z.infer<typeof SettingsFileSchema>;
+export type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
+export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
+export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;

@@ -1,0 +1,44 @@
+// The trust question, asked once per folder on a terminal. The answer "yes" is remembered in the user
+// config; "no" is not, so the user is asked again next time (and the project's loosening parts stay off).
+import { createInterface } from "node:readline/promises";
+import type { Readable, Writable } from "node:stream";
+import type { UntrustedReport } from "./load.ts";
+import { trustFolder } from "./trust.ts";
+
+export interface TrustQuestion {
+  projectRoot: string;
+  untrusted: readonly UntrustedReport[];
+  input: Readable;
+  output: Writable;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export function describeUntrusted(projectRoot: string, untrusted: readonly UntrustedReport[]): string {
+  const lines = [
+    `Do you trust the files in ${projectRoot}?`,
+    "They ask for settings that loosen what Keel allows:",
+  ];
+  for (const report of untrusted) lines.push(`  ${report.file}: ${report.ignored.join("; ")}`);
+  lines.push("Until you trust this folder these parts are ignored. Hooks and MCP servers run programs.");
+  return lines.join("\n");
+}
+
+/** Asks; true (and remembered) only on an explicit yes. */
+export async function askToTrustFolder(question: TrustQuestion): Promise<boolean> {
+  const rl = createInterface({ input: question.input, output: question.output, terminal: false });
+  try {
+    question.output.write(`${describeUntrusted(question.projectRoot, question.untrusted)}\n`);
+    const answer = await rl.question(
+      "Trust this folder? [y/N] ",
+      question.signal ? { signal: question.signal } : {},
+    );
+    if (!/^\s*y(es)?\s*$/i.test(answer)) return false;
+    trustFolder(question.projectRoot, question.env);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rl.close();
+  }
+}
