@@ -60,6 +60,21 @@ function workingDirForms(context: ToolPermissionContext): string[] {
   return [...forms];
 }
 
+/** The working directory holding a path (given and resolved form both inside it), or undefined. */
+export function workingDirectoryOf(
+  path: string,
+  context: ToolPermissionContext,
+  cwd?: string,
+): string | undefined {
+  const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
+  for (const dir of workingDirectories(context)) {
+    const forms = [resolve(dir), resolveSymlinks(resolve(dir))];
+    if (forms.some((form) => isPathWithin(given, form)) && forms.some((form) => isPathWithin(resolved, form)))
+      return resolve(dir);
+  }
+  return undefined;
+}
+
 /** Inside only if both the given and the resolved path are inside some working directory. */
 export function isInWorkingDirectories(path: string, context: ToolPermissionContext, cwd?: string): boolean {
   const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
@@ -67,12 +82,24 @@ export function isInWorkingDirectories(path: string, context: ToolPermissionCont
   return dirs.some((dir) => isPathWithin(given, dir)) && dirs.some((dir) => isPathWithin(resolved, dir));
 }
 
-const PROTECTED_DIRS = [".git", ".keel", ".claude", ".vscode", ".idea", ".ssh", ".gnupg", ".aws", ".kube", ".docker"];
+const PROTECTED_DIRS = [
+  ".git",
+  ".keel",
+  ".claude",
+  ".vscode",
+  ".idea",
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".kube",
+  ".docker",
+];
 const PROTECTED_FILES = [
   ".bashrc",
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  ".bash_aliases",
   ".profile",
   ".zshrc",
   ".zshenv",
@@ -91,10 +118,23 @@ const PROTECTED_FILES = [
   ".npmrc",
   ".pypirc",
   ".netrc",
+  ".hgrc",
   ".envrc",
   "authorized_keys",
 ];
-const PROTECTED_ROOTS = ["/etc", "/usr", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/sys", "/proc", "/dev", "/var/spool/cron"];
+const PROTECTED_ROOTS = [
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib64",
+  "/boot",
+  "/sys",
+  "/proc",
+  "/dev",
+  "/var/spool/cron",
+];
 
 /** Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms. */
 export function protectedPathReason(path: string, cwd: string): string | undefined {
@@ -105,7 +145,11 @@ export function protectedPathReason(path: string, cwd: string): string | undefin
     if (dir) return `${form} is inside a protected ${dir}/ folder`;
     const name = segments.at(-1) ?? "";
     if (PROTECTED_FILES.includes(name)) return `${form} is a protected file (${name})`;
-    if (/^\.(bash|zsh)rc\..+/.test(name) || name === ".config" || form.includes(`${sep}.config${sep}fish${sep}`))
+    if (
+      /^\.(bash|zsh)rc\..+/.test(name) ||
+      name === ".config" ||
+      form.includes(`${sep}.config${sep}fish${sep}`)
+    )
       return `${form} is a shell configuration file`;
     const root = PROTECTED_ROOTS.find((dir) => isPathWithin(form, dir));
     if (root) return `${form} is inside the system folder ${root}`;

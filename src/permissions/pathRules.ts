@@ -1,0 +1,237 @@
+// Path rules: `Read(...)`, `Edit(...)`, `Write(...)` specifiers with gitignore semantics. Anchors:
+// `//abs` (filesystem root), `~/` (home), `/x` (the settings file's folder), `./x` or bare (the project).
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { relative, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import picomatch from "picomatch";
+import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
+import { listRules, type RuleMatchArgs, registerRuleMatcher } from "./matchers.ts";
+import { isPathWithin, pathForms, toAbsolutePath } from "./paths.ts";
+import type { PermissionRule, RuleBehavior, RuleSource } from "./types.ts";
+
+/** Rule families whose specifiers are paths. Edit rules cover every editing tool (tools list "Edit" among their names). */
+export const PATH_RULE_NAMES = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"] as const;
+
+/** A specifier made concrete: a gitignore pattern and the folder it is relative to. */
+export interface CompiledPathRule {
+  root: string;
+  /** gitignore pattern relative to root; a leading "/" anchors it at root. */
+  pattern: string;
+  /** No "/" except a trailing one: gitignore matches it at any depth. */
+  anyDepth: boolean;
+}
+
+export function validatePathRuleContent(content: string): string | undefined {
+  if (content.trim() === "") return "a path rule needs a pattern";
+  if (content.startsWith("!"))
+    return "negated patterns (!) are not supported in permission rules; use an allow rule";
+  if (content.includes("\0")) return "a path cannot contain a NUL byte";
+  return undefined;
+}
+
+function anchored(rest: string): string {
+  const trimmed = rest.replace(/^\/+/, "");
+  return trimmed === "" ? "**" : `/${trimmed}`;
+}
+
+/** Where a specifier is anchored, per the rule's source (settings file folder for `/x`). */
+export function compilePathRule(
+  content: string,
+  source: RuleSource,
+  permissionContext: ToolPermissionContext,
+): CompiledPathRule {
+  const projectRoot = permissionContext.projectRoot;
+  let root: string;
+  let pattern: string;
+  if (content.startsWith("//")) {
+    root = "/";
+    pattern = anchored(content.slice(2));
+  } else if (content === "~" || content.startsWith("~/")) {
+    root = homedir();
+    pattern = anchored(content.slice(1));
+  } else if (content.startsWith("/")) {
+    root = permissionContext.ruleRoots[source] ?? projectRoot;
+    pattern = anchored(content);
+  } else if (content === "." || content.startsWith("./")) {
+    root = projectRoot;
+    pattern = anchored(content.slice(1));
+  } else {
+    root = projectRoot;
+    pattern = content;
+  }
+  const body = pattern.endsWith("/") ? pattern.slice(0, -1) : pattern;
+  return { root, pattern, anyDepth: !body.includes("/") && pattern !== "**" };
+}
+
+const matcherCache = new Map<string, Ignore>();
+
+function gitignoreMatcher(pattern: string, ignoreCase: boolean): Ignore {
+  const key = `${ignoreCase ? "i" : "c"}:${pattern}`;
+  let matcher = matcherCache.get(key);
+  if (!matcher) {
+    matcher = ignore({ ignorecase: ignoreCase, allowRelativePaths: false }).add(pattern);
+    if (matcherCache.size > 2_000) matcherCache.clear();
+    matcherCache.set(key, matcher);
+  }
+  return matcher;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Does one compiled rule cover one absolute path? Deny and ask rules are read broadly (case-insensitive,
+ * any-depth patterns also outside their root); allow rules narrowly (case-sensitive, inside their root only).
+ */
+export function compiledRuleMatches(
+  rule: CompiledPathRule,
+  absolutePath: string,
+  behavior: RuleBehavior,
+): boolean {
+  const broad = behavior !== "allow";
+  let rel = relative(rule.root, absolutePath);
+  if (!isPathWithin(absolutePath, rule.root)) {
+    if (!(broad && rule.anyDepth)) return false;
+    rel = relative("/", absolutePath);
+  }
+  if (rel === "") return rule.pattern === "**";
+  const posix = sep === "/" ? rel : rel.split(sep).join("/");
+  const matcher = gitignoreMatcher(rule.pattern, broad);
+  if (matcher.ignores(posix)) return true;
+  return isDirectory(absolutePath) && matcher.ignores(`${posix}/`);
+}
+
+/** Deny/ask: either form of the path matching is enough. Allow: every form must match (a symlink cannot widen an allow). */
+export function pathRuleMatches(
+  content: string,
+  source: RuleSource,
+  behavior: RuleBehavior,
+  path: string,
+  permissionContext: ToolPermissionContext,
+  cwd: string,
+): boolean {
+  const compiled = compilePathRule(content, source, permissionContext);
+  const { given, resolved } = pathForms(path, cwd);
+  const forms = given === resolved ? [given] : [given, resolved];
+  const hits = forms.map((form) => compiledRuleMatches(compiled, form, behavior));
+  return behavior === "allow" ? hits.every(Boolean) : hits.some(Boolean);
+}
+
+function matchPathRule({ tool, input, context, permissionContext, rule }: RuleMatchArgs): boolean {
+  const content = rule.value.ruleContent;
+  if (content === undefined) return true;
+  const cwd = context.getAppState().cwd;
+  let path: string | undefined;
+  try {
+    path = tool.getPath ? (tool.getPath(input) ?? cwd) : undefined;
+  } catch {
+    path = undefined;
+  }
+  // A tool that cannot say which path it touches: deny and ask rules apply, allow rules do not.
+  if (path === undefined || path === "") return rule.behavior !== "allow";
+  return pathRuleMatches(content, rule.source, rule.behavior, path, permissionContext, cwd);
+}
+
+let registered = false;
+
+/** Registers the path matcher for every path rule family. Idempotent; runs when this module loads. */
+export function registerPathRuleMatchers(): void {
+  if (registered) return;
+  registered = true;
+  for (const name of PATH_RULE_NAMES) {
+    registerRuleMatcher({ ruleToolName: name, matches: matchPathRule, validate: validatePathRuleContent });
+  }
+}
+
+registerPathRuleMatchers();
+
+function permissionContextOf(context: ToolUseContext | ToolPermissionContext): {
+  permissionContext: ToolPermissionContext;
+  cwd: string;
+} {
+  if ("getAppState" in context) {
+    const state = context.getAppState();
+    return { permissionContext: state.toolPermissionContext, cwd: state.cwd };
+  }
+  return { permissionContext: context, cwd: context.projectRoot };
+}
+
+/** The first `Read(...)` deny rule (or blanket `Read` deny) covering a path, for tools that read on their own. */
+export function isPathDeniedForRead(
+  path: string,
+  context: ToolUseContext | ToolPermissionContext,
+): PermissionRule | undefined {
+  const { permissionContext, cwd } = permissionContextOf(context);
+  const absolute = toAbsolutePath(path, cwd);
+  for (const rule of listRules(permissionContext, "deny")) {
+    if (rule.value.toolName !== "Read") continue;
+    const content = rule.value.ruleContent;
+    if (content === undefined || validatePathRuleContent(content) !== undefined) return rule;
+    if (pathRuleMatches(content, rule.source, "deny", absolute, permissionContext, cwd)) return rule;
+  }
+  return undefined;
+}
+
+function segmentMatches(patternSegment: string, name: string): boolean {
+  if (patternSegment === name) return true;
+  return picomatch.isMatch(name, patternSegment, { dot: true, nocase: true });
+}
+
+/** The part of an anchored pattern (segments) that applies below `searchRoot`, which lies under its root. */
+function patternBelow(segments: string[], below: string[]): string[] {
+  let index = 0;
+  for (const name of below) {
+    const segment = segments[index];
+    // The pattern named an ancestor of the search root (or a `dir/` did): all of it is covered.
+    if (segment === undefined || (segment === "" && index === segments.length - 1)) return ["**"];
+    if (segment === "**") return segments.slice(index);
+    if (!segmentMatches(segment, name)) return [];
+    index++;
+  }
+  const rest = segments.slice(index);
+  return rest.length === 0 || (rest.length === 1 && rest[0] === "") ? ["**"] : rest;
+}
+
+function globsForRule(rule: CompiledPathRule, searchRoot: string): string[] {
+  if (rule.anyDepth) return [rule.pattern];
+  const body = rule.pattern.replace(/^\//, "");
+  if (isPathWithin(rule.root, searchRoot)) {
+    const relRoot = relative(searchRoot, rule.root);
+    const prefix = relRoot === "" ? "" : `${relRoot.split(sep).join("/")}/`;
+    return [`/${prefix}${body}`];
+  }
+  if (!isPathWithin(searchRoot, rule.root)) return [];
+  const rest = patternBelow(body.split("/"), relative(rule.root, searchRoot).split(sep));
+  if (rest.length === 0) return [];
+  return rest[0] === "**" ? [rest.join("/")] : [`/${rest.join("/")}`];
+}
+
+/**
+ * Read deny rules as gitignore-style globs relative to a search root, so search tools can exclude
+ * denied files from the search itself (`rg --glob '!<glob>'` run with cwd = searchRoot). A leading "/"
+ * anchors at the search root; the globs may over-exclude, never under-exclude. A blanket `Read` deny gives ["**"].
+ */
+export function readDenyGlobs(permissionContext: ToolPermissionContext, searchRoot: string): string[] {
+  const roots = new Set([toAbsolutePath(searchRoot, permissionContext.projectRoot)]);
+  for (const root of [...roots]) roots.add(pathForms(root, root).resolved);
+  const globs = new Set<string>();
+  for (const rule of listRules(permissionContext, "deny")) {
+    if (rule.value.toolName !== "Read") continue;
+    const content = rule.value.ruleContent;
+    if (content === undefined || validatePathRuleContent(content) !== undefined) return ["**"];
+    const compiled = compilePathRule(content, rule.source, permissionContext);
+    const ruleRoots = new Set([compiled.root, pathForms(compiled.root, compiled.root).resolved]);
+    for (const ruleRoot of ruleRoots) {
+      for (const root of roots) {
+        for (const glob of globsForRule({ ...compiled, root: ruleRoot }, root)) globs.add(glob);
+      }
+    }
+  }
+  return [...globs];
+}

@@ -1,0 +1,130 @@
+// The path policy of the file tools: reads inside the working directories are allowed, writes inside
+// them ask (allowed in acceptEdits), anything outside asks, protected paths ask even in bypass mode.
+// Deny, ask and allow rules are applied by the engine through the path rule matchers.
+import { dirname, relative, sep } from "node:path";
+import { findContentRule } from "../../permissions/matchers.ts";
+import "../../permissions/pathRules.ts";
+import {
+  isInWorkingDirectories,
+  protectedPathReason,
+  toAbsolutePath,
+  workingDirectoryOf,
+} from "../../permissions/paths.ts";
+import { escapeRuleContent } from "../../permissions/rules.ts";
+import type { PermissionResult, RuleSuggestion } from "../../permissions/types.ts";
+import { type ToolUseContext, workingDirectories } from "../../tool/context.ts";
+import type { Tool } from "../../tool/Tool.ts";
+
+export type FileAccess = "read" | "write";
+
+function folderRule(ruleName: string, absolutePath: string, context: ToolUseContext): string {
+  const permissionContext = context.getAppState().toolPermissionContext;
+  const folder = dirname(absolutePath);
+  const root = permissionContext.ruleRoots.session ?? permissionContext.projectRoot;
+  const rel = relative(root, folder);
+  const insideRoot = workingDirectoryOf(absolutePath, permissionContext) === permissionContext.projectRoot;
+  const specifier = insideRoot
+    ? rel === ""
+      ? "/**"
+      : `/${rel.split(sep).join("/")}/**`
+    : `/${folder.split(sep).join("/")}/**`;
+  return `${ruleName}(${escapeRuleContent(specifier)})`;
+}
+
+function suggestions(ruleName: string, absolutePath: string, context: ToolUseContext): RuleSuggestion[] {
+  return [{ behavior: "allow", rule: folderRule(ruleName, absolutePath, context), destination: "session" }];
+}
+
+async function allowRuleCovers(tool: Tool, input: unknown, context: ToolUseContext): Promise<boolean> {
+  const permissionContext = context.getAppState().toolPermissionContext;
+  return (await findContentRule(context, permissionContext, tool, input, "allow")) !== undefined;
+}
+
+function outsideMessage(tool: Tool, verb: string, absolutePath: string, context: ToolUseContext): string {
+  const dirs = workingDirectories(context.getAppState().toolPermissionContext).join(", ");
+  return `${tool.name} wants to ${verb} ${absolutePath}, which is outside the working directories (${dirs}). Approve it, or add its folder with --add-dir.`;
+}
+
+/** Read-only access: allowed inside the working directories; outside asks unless an allow rule covers it. */
+export async function checkReadPermission<I>(
+  tool: Tool<I>,
+  input: I,
+  path: string,
+  context: ToolUseContext,
+): Promise<PermissionResult<I>> {
+  const state = context.getAppState();
+  const absolutePath = toAbsolutePath(path, state.cwd);
+  if (isInWorkingDirectories(absolutePath, state.toolPermissionContext, state.cwd)) {
+    return {
+      behavior: "allow",
+      updatedInput: input,
+      decisionReason: {
+        type: "tool",
+        reason: "reading inside the working directories",
+        check: "inside-working-dirs",
+      },
+    };
+  }
+  if (await allowRuleCovers(tool as Tool, input, context))
+    return { behavior: "passthrough", updatedInput: input };
+  return {
+    behavior: "ask",
+    message: outsideMessage(tool as Tool, "read", absolutePath, context),
+    decisionReason: {
+      type: "tool",
+      reason: `${absolutePath} is outside the working directories`,
+      check: "outside-working-dirs",
+    },
+    suggestions: suggestions("Read", absolutePath, context),
+  };
+}
+
+/**
+ * Changing access: protected paths ask (a safety check: even in bypass mode); inside the working
+ * directories acceptEdits allows and other modes leave it to the rules (no rule: ask); outside asks.
+ */
+export async function checkWritePermission<I>(
+  tool: Tool<I>,
+  input: I,
+  path: string,
+  context: ToolUseContext,
+): Promise<PermissionResult<I>> {
+  const state = context.getAppState();
+  const permissionContext = state.toolPermissionContext;
+  const absolutePath = toAbsolutePath(path, state.cwd);
+  const protectedReason = protectedPathReason(absolutePath, state.cwd);
+  if (protectedReason) {
+    return {
+      behavior: "ask",
+      message: `${tool.name} wants to change a protected path: ${protectedReason}. This always needs approval.`,
+      decisionReason: { type: "safetyCheck", reason: protectedReason, check: "protected-path" },
+    };
+  }
+  if (isInWorkingDirectories(absolutePath, permissionContext, state.cwd)) {
+    if (permissionContext.mode === "acceptEdits") {
+      return {
+        behavior: "allow",
+        updatedInput: input,
+        decisionReason: { type: "mode", mode: "acceptEdits" },
+      };
+    }
+    return {
+      behavior: "passthrough",
+      updatedInput: input,
+      message: `${tool.name} wants to change ${absolutePath}.`,
+      suggestions: suggestions("Edit", absolutePath, context),
+    };
+  }
+  if (await allowRuleCovers(tool as Tool, input, context))
+    return { behavior: "passthrough", updatedInput: input };
+  return {
+    behavior: "ask",
+    message: outsideMessage(tool as Tool, "change", absolutePath, context),
+    decisionReason: {
+      type: "tool",
+      reason: `${absolutePath} is outside the working directories`,
+      check: "outside-working-dirs",
+    },
+    suggestions: suggestions("Edit", absolutePath, context),
+  };
+}
