@@ -23,7 +23,7 @@ describe("partitionToolCalls", () => {
 
   it("groups [R,R,W,R,R] as [R,R] [W] [R,R]", () => {
     const calls = ["R", "R", "W", "R", "R"].map((name, i) => call(name, { id: String(i) }));
-    expect(partitionToolCalls(calls, tools).map((b) => [b.parallel, b.calls.map((c) => c.input.id)])).toEqual([
+    expect(partitionToolCalls(calls, tools).map((b) => [b.parallel, b.calls.map((c) => (c.input as { id: string }).id)])).toEqual([
       [true, ["0", "1"]],
       [false, ["2"]],
       [true, ["3", "4"]],

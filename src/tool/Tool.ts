@@ -79,6 +79,8 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   checkPermissions(input: Input, context: ToolUseContext): Promise<PermissionResult<Input>>;
   /** A tool that only a person can answer (AskUserQuestion): its ask is never auto-approved. */
   requiresUserInteraction?(): boolean;
+  /** Extra facts for `keel check` (Bash: the parsed parts and which check fired). */
+  explainPermission?(input: Input, context: ToolUseContext): Promise<Record<string, unknown>>;
   /** The file or folder a call touches, for path rules. */
   getPath?(input: Input): string | undefined;
   isEnabled(): boolean;

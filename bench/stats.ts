@@ -1,0 +1,25 @@
+// Small statistics helpers shared by the benchmarks.
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index]!;
+}
+
+export function summarize(samples: readonly number[]): { median: number; p99: number; mean: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((sum, value) => sum + value, 0) / Math.max(1, sorted.length);
+  return { median: percentile(sorted, 50), p99: percentile(sorted, 99), mean };
+}
+
+export function ratio(value: number, reference: number): string {
+  return `${(value / reference).toFixed(2)}x`;
+}
+
+export function printTable(rows: Array<Record<string, string | number>>): void {
+  if (rows.length === 0) return;
+  const keys = Object.keys(rows[0]!);
+  const cell = (value: string | number) => (typeof value === "number" ? value.toFixed(value < 10 ? 2 : 1) : value);
+  const widths = keys.map((key) => Math.max(key.length, ...rows.map((row) => String(cell(row[key] ?? "")).length)));
+  process.stdout.write(`${keys.map((key, i) => key.padEnd(widths[i]!)).join("  ")}\n`);
+  for (const row of rows) process.stdout.write(`${keys.map((key, i) => String(cell(row[key] ?? "")).padEnd(widths[i]!)).join("  ")}\n`);
+}

@@ -1,0 +1,23 @@
+// A tool's JSON input from the command line: an argument, `-` for stdin, or stdin when piped.
+import { readFileSync } from "node:fs";
+import { CliError } from "./exitCodes.ts";
+
+export function readJsonInput(arg: string | undefined): unknown {
+  let text: string;
+  if (arg === undefined || arg === "-") {
+    if (arg === undefined && process.stdin.isTTY) return {};
+    try {
+      text = readFileSync(0, "utf8");
+    } catch (error) {
+      throw new CliError(`Could not read the tool input from stdin: ${(error as Error).message}`);
+    }
+  } else text = arg;
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new CliError(
+      `The tool input is not valid JSON (${(error as Error).message}). Pass one JSON object, e.g. '{"file_path": "/abs/path"}'.`,
+    );
+  }
+}
