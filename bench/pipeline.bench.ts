@@ -40,10 +40,19 @@ async function timePerCall(run: (i: number) => Promise<void>, iterations: number
 }
 
 const direct = await timePerCall(async (i) => {
-  await noop.call({ n: i }, context, async () => ({ behavior: "allow" }), undefined, () => {});
+  await noop.call(
+    { n: i },
+    context,
+    async () => ({ behavior: "allow" }),
+    undefined,
+    () => {},
+  );
 }, 20_000);
 const piped = await timePerCall(async (i) => {
-  for await (const _event of runToolUse({ type: "tool_use", id: `t${i}`, name: "Noop", input: { n: i } }, context));
+  for await (const _event of runToolUse(
+    { type: "tool_use", id: `t${i}`, name: "Noop", input: { n: i } },
+    context,
+  ));
 }, 20_000);
 const d = summarize(direct);
 const p = summarize(piped);
@@ -52,7 +61,9 @@ printTable([
   { path: "tool.call() directly (reference)", median: d.median, p99: d.p99 },
   { path: "runToolUse (whole pipeline)", median: p.median, p99: p.p99 },
 ]);
-process.stdout.write(`pipeline overhead: ${(p.median - d.median).toFixed(1)} µs per call; ratio ${ratio(p.median, d.median)} vs direct; target < 50 µs: ${p.median < 50 ? "met" : "NOT met"}\n\n`);
+process.stdout.write(
+  `pipeline overhead: ${(p.median - d.median).toFixed(1)} µs per call; ratio ${ratio(p.median, d.median)} vs direct; target < 50 µs: ${p.median < 50 ? "met" : "NOT met"}\n\n`,
+);
 
 const sleeper = buildTool<{ n: number }, string>({
   name: "Sleep",
@@ -65,7 +76,12 @@ const sleeper = buildTool<{ n: number }, string>({
   checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
   call: () => new Promise((resolve) => setTimeout(() => resolve({ data: "slept" }), 50)),
 });
-const calls: ToolUseBlock[] = Array.from({ length: 10 }, (_, i) => ({ type: "tool_use", id: `s${i}`, name: "Sleep", input: { n: i } }));
+const calls: ToolUseBlock[] = Array.from({ length: 10 }, (_, i) => ({
+  type: "tool_use",
+  id: `s${i}`,
+  name: "Sleep",
+  input: { n: i },
+}));
 const sleepContext = createToolUseContext({ tools: [sleeper], cwd: process.cwd() });
 
 async function wall(maxConcurrency: number): Promise<number> {
@@ -86,4 +102,6 @@ printTable([
   { run: "forced serial (reference)", ms: serial },
   { run: "batched (max 10 at once)", ms: batched },
 ]);
-process.stdout.write(`speedup: ${ratio(serial, batched)}; target >= 8x: ${serial / batched >= 8 ? "met" : "NOT met"}\n`);
+process.stdout.write(
+  `speedup: ${ratio(serial, batched)}; target >= 8x: ${serial / batched >= 8 ? "met" : "NOT met"}\n`,
+);

@@ -17,8 +17,13 @@ for (const file of files) {
   const started = performance.now();
   const run = spawnSync(process.execPath, [join(dir, file)], { stdio: "inherit", env: process.env });
   const seconds = (performance.now() - started) / 1000;
-  summary.push({ name: file, status: run.status === 0 ? "ok" : `failed (${run.status ?? run.signal})`, seconds });
+  summary.push({
+    name: file,
+    status: run.status === 0 ? "ok" : `failed (${run.status ?? run.signal})`,
+    seconds,
+  });
 }
 process.stdout.write("\n=== summary ===\n");
-for (const row of summary) process.stdout.write(`${row.name.padEnd(32)} ${row.status.padEnd(14)} ${row.seconds.toFixed(1)} s\n`);
+for (const row of summary)
+  process.stdout.write(`${row.name.padEnd(32)} ${row.status.padEnd(14)} ${row.seconds.toFixed(1)} s\n`);
 process.exitCode = summary.every((row) => row.status === "ok") ? 0 : 1;

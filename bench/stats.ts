@@ -18,8 +18,14 @@ export function ratio(value: number, reference: number): string {
 export function printTable(rows: Array<Record<string, string | number>>): void {
   if (rows.length === 0) return;
   const keys = Object.keys(rows[0]!);
-  const cell = (value: string | number) => (typeof value === "number" ? value.toFixed(value < 10 ? 2 : 1) : value);
-  const widths = keys.map((key) => Math.max(key.length, ...rows.map((row) => String(cell(row[key] ?? "")).length)));
+  const cell = (value: string | number) =>
+    typeof value === "number" ? value.toFixed(value < 10 ? 2 : 1) : value;
+  const widths = keys.map((key) =>
+    Math.max(key.length, ...rows.map((row) => String(cell(row[key] ?? "")).length)),
+  );
   process.stdout.write(`${keys.map((key, i) => key.padEnd(widths[i]!)).join("  ")}\n`);
-  for (const row of rows) process.stdout.write(`${keys.map((key, i) => String(cell(row[key] ?? "")).padEnd(widths[i]!)).join("  ")}\n`);
+  for (const row of rows)
+    process.stdout.write(
+      `${keys.map((key, i) => String(cell(row[key] ?? "")).padEnd(widths[i]!)).join("  ")}\n`,
+    );
 }

@@ -9,16 +9,22 @@ const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
   const pinned = fileURLToPath(new URL("../node_modules/node/bin/node", import.meta.url));
   if (existsSync(pinned) && process.execPath !== pinned) {
-    const run = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" });
+    const run = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+      stdio: "inherit",
+    });
     process.exit(run.status ?? 1);
   }
-  process.stderr.write(`keel needs Node.js 22 or newer (this is ${process.version}). Install a newer Node, or run \`npm install\` in the keel folder to get its pinned Node.\n`);
+  process.stderr.write(
+    `keel needs Node.js 22 or newer (this is ${process.version}). Install a newer Node, or run \`npm install\` in the keel folder to get its pinned Node.\n`,
+  );
   process.exit(2);
 }
 
 const entry = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
-  process.stderr.write("keel is not built yet: run `npm install` (or `npm run build`) in the keel folder first.\n");
+  process.stderr.write(
+    "keel is not built yet: run `npm install` (or `npm run build`) in the keel folder first.\n",
+  );
   process.exit(2);
 }
 const { main } = await import(entry.href);

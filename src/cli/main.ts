@@ -35,7 +35,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT.ok;
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help"
+      )
+        return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof CliError) {

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
-import { loadSettings, type LoadedSettings } from "../settings/load.ts";
+import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
@@ -50,12 +50,16 @@ export function loadCliSettings(flags: PolicyFlags): LoadedSettings {
     });
   } catch (error) {
     if (error instanceof SettingsError) throw new CliError(error.message);
-    if (error instanceof Error && /Unknown permission mode/.test(error.message)) throw new CliError(error.message);
+    if (error instanceof Error && /Unknown permission mode/.test(error.message))
+      throw new CliError(error.message);
     throw error;
   }
 }
 
-export function openSession(flags: PolicyFlags, options: { extraServices?: PipelineServices } = {}): CliSession {
+export function openSession(
+  flags: PolicyFlags,
+  options: { extraServices?: PipelineServices } = {},
+): CliSession {
   const settings = loadCliSettings(flags);
   for (const warning of settings.warnings) process.stderr.write(`keel: ${warning}\n`);
   const tools = assembleToolPool(builtinTools(), [], settings.permissionContext);

@@ -8,7 +8,8 @@ import { formatRuleValue } from "./rules.ts";
 import type { PermissionDecision, PermissionResult, PermissionRule } from "./types.ts";
 
 function ruleMessage(rule: PermissionRule, tool: Tool): string {
-  const verb = rule.behavior === "deny" ? "denied" : rule.behavior === "ask" ? "requires approval" : "allowed";
+  const verb =
+    rule.behavior === "deny" ? "denied" : rule.behavior === "ask" ? "requires approval" : "allowed";
   return `${tool.name} ${verb} by the ${rule.source} rule ${rule.behavior}: ${formatRuleValue(rule.value)}`;
 }
 
@@ -20,7 +21,11 @@ function fromRule<I>(rule: PermissionRule, tool: Tool): PermissionDecision<I> {
   return { behavior: "allow", decisionReason, message };
 }
 
-async function toolOwnCheck<I>(tool: Tool<I>, input: I, context: ToolUseContext): Promise<PermissionResult<I>> {
+async function toolOwnCheck<I>(
+  tool: Tool<I>,
+  input: I,
+  context: ToolUseContext,
+): Promise<PermissionResult<I>> {
   try {
     return await tool.checkPermissions(input, context);
   } catch (error) {
@@ -73,7 +78,9 @@ async function decideBeforeMode<I>(
   if (blanketAsk) return fromRule(blanketAsk, anyTool);
 
   const own = await toolOwnCheck(tool, input, context);
-  const checkedInput = ("updatedInput" in own && own.updatedInput !== undefined ? own.updatedInput : input) as I;
+  const checkedInput = (
+    "updatedInput" in own && own.updatedInput !== undefined ? own.updatedInput : input
+  ) as I;
   if (own.behavior === "deny") return own;
 
   const mode = permissionContext.mode;
@@ -102,20 +109,25 @@ async function decideBeforeMode<I>(
   }
 
   const blanketAllow = findBlanketRule(permissionContext, anyTool, "allow");
-  if (blanketAllow) return { ...fromRule<I>(blanketAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
+  if (blanketAllow)
+    return { ...fromRule<I>(blanketAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
 
   if (own.behavior === "allow") {
     return {
       behavior: "allow",
       updatedInput: checkedInput,
-      decisionReason: own.decisionReason ?? { type: "tool", reason: own.message ?? `${tool.name} allowed this call` },
+      decisionReason: own.decisionReason ?? {
+        type: "tool",
+        reason: own.message ?? `${tool.name} allowed this call`,
+      },
       ...(own.message === undefined ? {} : { message: own.message }),
     };
   }
   if (own.behavior === "ask") return withReason(own, tool);
 
   const contentAllow = await findContentRule(context, permissionContext, anyTool, checkedInput, "allow");
-  if (contentAllow) return { ...fromRule<I>(contentAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
+  if (contentAllow)
+    return { ...fromRule<I>(contentAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
 
   return {
     behavior: "ask",
@@ -125,9 +137,15 @@ async function decideBeforeMode<I>(
   };
 }
 
-function withReason<I>(own: Extract<PermissionResult<I>, { behavior: "ask" }>, tool: Tool<I>): PermissionDecision<I> {
+function withReason<I>(
+  own: Extract<PermissionResult<I>, { behavior: "ask" }>,
+  tool: Tool<I>,
+): PermissionDecision<I> {
   return {
     ...own,
-    decisionReason: own.decisionReason ?? { type: "tool", reason: own.message || `${tool.name} asked for approval` },
+    decisionReason: own.decisionReason ?? {
+      type: "tool",
+      reason: own.message || `${tool.name} asked for approval`,
+    },
   };
 }

@@ -32,7 +32,8 @@ export function parseRuleValue(rule: string): RuleValue {
   const open = findUnescaped(text, "(");
   if (open === -1) {
     if (findUnescaped(text, ")") !== -1) throw new RuleParseError(rule, "a ')' without '('");
-    if (!TOOL_NAME.test(text)) throw new RuleParseError(rule, "a tool name has only letters, digits, _ and -");
+    if (!TOOL_NAME.test(text))
+      throw new RuleParseError(rule, "a tool name has only letters, digits, _ and -");
     return { toolName: text };
   }
   const toolName = text.slice(0, open);
@@ -56,7 +57,9 @@ function findUnescaped(text: string, char: string): number {
 }
 
 export function formatRuleValue(value: RuleValue): string {
-  return value.ruleContent === undefined ? value.toolName : `${value.toolName}(${escapeRuleContent(value.ruleContent)})`;
+  return value.ruleContent === undefined
+    ? value.toolName
+    : `${value.toolName}(${escapeRuleContent(value.ruleContent)})`;
 }
 
 const parsedCache = new Map<string, RuleValue | RuleParseError>();

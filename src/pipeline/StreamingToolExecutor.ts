@@ -41,7 +41,11 @@ export class StreamingToolExecutor {
   /** Bumped on every change, so a wait never misses one that happened while the consumer was busy. */
   #version = 0;
 
-  constructor(context: ToolUseContext, services: PipelineServices = {}, options: StreamingToolExecutorOptions = {}) {
+  constructor(
+    context: ToolUseContext,
+    services: PipelineServices = {},
+    options: StreamingToolExecutorOptions = {},
+  ) {
     this.#context = context;
     this.#services = services;
     this.#maxConcurrency = Math.max(1, options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY);

@@ -11,7 +11,10 @@ import type { PipelineServices } from "./services.ts";
 export const DEFAULT_MAX_CONCURRENCY = 10;
 
 /** The tool and parsed input when a call can be judged at all; undefined otherwise. */
-export function resolveCall(call: ToolUseBlock, tools: readonly Tool[]): { tool: Tool; input: unknown } | undefined {
+export function resolveCall(
+  call: ToolUseBlock,
+  tools: readonly Tool[],
+): { tool: Tool; input: unknown } | undefined {
   const tool = findToolByName(tools, call.name);
   if (!tool) return undefined;
   const parsed = parseArguments(call.input);
@@ -38,11 +41,16 @@ function shortInput(input: unknown): string {
 export function siblingCancellation(call: ToolUseBlock, tools: readonly Tool[]): Error | undefined {
   const resolved = resolveCall(call, tools);
   if (!resolved?.tool.errorCancelsSiblings) return undefined;
-  return new Error(`Cancelled: parallel tool call ${resolved.tool.name}(${shortInput(resolved.input)}) errored`);
+  return new Error(
+    `Cancelled: parallel tool call ${resolved.tool.name}(${shortInput(resolved.input)}) errored`,
+  );
 }
 
 /** An abort controller that also fires when any of the given signals fire; dispose unlinks it. */
-export function linkedController(...signals: AbortSignal[]): { controller: AbortController; dispose: () => void } {
+export function linkedController(...signals: AbortSignal[]): {
+  controller: AbortController;
+  dispose: () => void;
+} {
   const controller = new AbortController();
   const unlinks: Array<() => void> = [];
   for (const signal of signals) {
@@ -54,7 +62,12 @@ export function linkedController(...signals: AbortSignal[]): { controller: Abort
     signal.addEventListener("abort", onAbort, { once: true });
     unlinks.push(() => signal.removeEventListener("abort", onAbort));
   }
-  return { controller, dispose: () => unlinks.forEach((unlink) => unlink()) };
+  return {
+    controller,
+    dispose: () => {
+      for (const unlink of unlinks) unlink();
+    },
+  };
 }
 
 /** Runs one call to completion, forwarding progress; resolves to its result. */
@@ -75,7 +88,12 @@ export async function runOneCall(
       type: "result",
       toolUseId: call.id,
       toolName: call.name,
-      block: { type: "tool_result", tool_use_id: call.id, content: "The call ended without a result.", is_error: true },
+      block: {
+        type: "tool_result",
+        tool_use_id: call.id,
+        content: "The call ended without a result.",
+        is_error: true,
+      },
       isError: true,
       errorCode: "tool_failed",
       additionalContext: [],

@@ -20,20 +20,28 @@ export function parseArguments(raw: unknown): ParsedArguments {
   }
   if (value === undefined || value === null) value = {};
   if (typeof value !== "object" || Array.isArray(value)) {
-    return { ok: false, message: `the arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : typeof value}.` };
+    return {
+      ok: false,
+      message: `the arguments must be a JSON object, not ${Array.isArray(value) ? "an array" : typeof value}.`,
+    };
   }
   return { ok: true, value };
 }
 
 function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "(input)";
-  return path.map((key, index) => (typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`)).join("");
+  return path
+    .map((key, index) =>
+      typeof key === "number" ? `[${key}]` : index === 0 ? String(key) : `.${String(key)}`,
+    )
+    .join("");
 }
 
 /** "InputValidationError: Read: `file_path`: expected string, received number; ..." */
 export function formatSchemaError(toolName: string, error: z.ZodError): string {
   const problems = error.issues.map((issue) => {
-    const extra = issue.code === "unrecognized_keys" ? ` (${(issue as { keys?: string[] }).keys?.join(", ")})` : "";
+    const extra =
+      issue.code === "unrecognized_keys" ? ` (${(issue as { keys?: string[] }).keys?.join(", ")})` : "";
     return `\`${fieldName(issue.path)}\`: ${issue.message}${extra}`;
   });
   return `InputValidationError: ${toolName} was called with invalid arguments.\n- ${problems.join("\n- ")}\nFix these fields and call it again.`;

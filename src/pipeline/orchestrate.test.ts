@@ -23,7 +23,12 @@ describe("partitionToolCalls", () => {
 
   it("groups [R,R,W,R,R] as [R,R] [W] [R,R]", () => {
     const calls = ["R", "R", "W", "R", "R"].map((name, i) => call(name, { id: String(i) }));
-    expect(partitionToolCalls(calls, tools).map((b) => [b.parallel, b.calls.map((c) => (c.input as { id: string }).id)])).toEqual([
+    expect(
+      partitionToolCalls(calls, tools).map((b) => [
+        b.parallel,
+        b.calls.map((c) => (c.input as { id: string }).id),
+      ]),
+    ).toEqual([
       [true, ["0", "1"]],
       [false, ["2"]],
       [true, ["3", "4"]],
@@ -31,7 +36,13 @@ describe("partitionToolCalls", () => {
   });
 
   it("puts unknown tools, unparseable and invalid input alone", () => {
-    const calls = [call("R", { id: "a" }), call("Nope", {}), call("R", "{bad json"), call("R", { id: 5 }), call("R", { id: "b" })];
+    const calls = [
+      call("R", { id: "a" }),
+      call("Nope", {}),
+      call("R", "{bad json"),
+      call("R", { id: 5 }),
+      call("R", { id: "b" }),
+    ];
     expect(partitionToolCalls(calls, tools).map((b) => b.calls.length)).toEqual([1, 1, 1, 1, 1]);
   });
 
@@ -108,7 +119,14 @@ describe("runToolCalls", () => {
     const other = gatedTool("R", { safe: true });
     const context = testContext([shell.tool, other.tool]);
     const running = drain(
-      runToolCalls([call("Shell", { id: "s", fail: true }, "s"), call("R", { id: "a" }, "a"), call("R", { id: "b" }, "b")], context),
+      runToolCalls(
+        [
+          call("Shell", { id: "s", fail: true }, "s"),
+          call("R", { id: "a" }, "a"),
+          call("R", { id: "b" }, "b"),
+        ],
+        context,
+      ),
     );
     await until(() => shell.running() === 1 && other.running() === 2, "all running");
     shell.release("s");
@@ -118,7 +136,9 @@ describe("runToolCalls", () => {
     expect(results[2]!.block.content).toBe("Cancelled: parallel tool call Shell(s) errored");
 
     const plain = gatedTool("P", { safe: true });
-    const calm = drain(runToolCalls([call("P", { id: "x", fail: true }), call("P", { id: "y" })], testContext([plain.tool])));
+    const calm = drain(
+      runToolCalls([call("P", { id: "x", fail: true }), call("P", { id: "y" })], testContext([plain.tool])),
+    );
     await until(() => plain.running() === 2, "both running");
     plain.release("x");
     await until(() => plain.log.includes("end x"), "x ended");
@@ -138,13 +158,18 @@ describe("runToolCalls", () => {
           seen.push(`${input.text} sees ${context.getAppState().cwd}`);
           return {
             data: input.text,
-            contextModifier: (ctx) => ({ ...ctx, messages: [...ctx.messages, { role: "user", content: input.text }] }),
+            contextModifier: (ctx) => ({
+              ...ctx,
+              messages: [...ctx.messages, { role: "user", content: input.text }],
+            }),
           };
         },
       });
     const a = marker("A");
     const context = testContext([a]);
-    const { context: after } = await drain(runToolCalls([call("A", { text: "one" }), call("A", { text: "two" })], context));
+    const { context: after } = await drain(
+      runToolCalls([call("A", { text: "one" }), call("A", { text: "two" })], context),
+    );
     expect(after.messages.map((m) => m.content)).toEqual(["one", "two"]);
   });
 });
@@ -161,13 +186,16 @@ describe("StreamingToolExecutor", () => {
     expect(w.log).toEqual([]);
     r.release("r1");
     await until(() => r.log.includes("end r1"), "r1 done");
-    expect([...executor.getCompletedResults()].filter((e) => e.type === "result").map((e) => e.toolUseId)).toEqual(["1"]);
+    expect(
+      [...executor.getCompletedResults()].filter((e) => e.type === "result").map((e) => e.toolUseId),
+    ).toEqual(["1"]);
     expect(w.log).toEqual([]);
     r.release("r2");
     await until(() => w.running() === 1, "write started after both reads");
     w.release("w");
     const rest: string[] = [];
-    for await (const event of executor.getRemainingResults()) if (event.type === "result") rest.push(event.toolUseId);
+    for await (const event of executor.getRemainingResults())
+      if (event.type === "result") rest.push(event.toolUseId);
     expect(rest).toEqual(["2", "3"]);
   });
 
@@ -200,7 +228,8 @@ describe("StreamingToolExecutor", () => {
     await until(() => cancellable.running() === 1, "running");
     executor.interrupt();
     const byId: Record<string, string> = {};
-    for await (const event of executor.getRemainingResults()) if (event.type === "result") byId[event.toolUseId] = String(event.block.content);
+    for await (const event of executor.getRemainingResults())
+      if (event.type === "result") byId[event.toolUseId] = String(event.block.content);
     expect(byId.c).toBe("Interrupted by the user");
     expect(byId.b).toBe("finished b");
   });
@@ -226,7 +255,8 @@ describe("StreamingToolExecutor", () => {
     await until(() => r.running() === 1 && shell.running() === 1, "running");
     shell.release("s");
     const byId: Record<string, string> = {};
-    for await (const event of executor.getRemainingResults()) if (event.type === "result") byId[event.toolUseId] = String(event.block.content);
+    for await (const event of executor.getRemainingResults())
+      if (event.type === "result") byId[event.toolUseId] = String(event.block.content);
     expect(byId.r).toBe("Cancelled: parallel tool call Shell(s) errored");
   });
 });

@@ -94,19 +94,19 @@ async function* runBatch(
       const call = calls[index]!;
       running++;
       const { controller, dispose } = linkedController(context.abortController.signal, siblings.signal);
-      void runOneCall(call, { ...context, abortController: controller }, services, (event) => queue.push(event)).then(
-        (result) => {
-          dispose();
-          running--;
-          results[index] = result;
-          if (result.isError && result.errorCode !== "aborted" && !siblings.signal.aborted) {
-            const reason = siblingCancellation(call, context.options.tools);
-            if (reason) siblings.abort(reason);
-          }
-          flush();
-          startMore();
-        },
-      );
+      void runOneCall(call, { ...context, abortController: controller }, services, (event) =>
+        queue.push(event),
+      ).then((result) => {
+        dispose();
+        running--;
+        results[index] = result;
+        if (result.isError && result.errorCode !== "aborted" && !siblings.signal.aborted) {
+          const reason = siblingCancellation(call, context.options.tools);
+          if (reason) siblings.abort(reason);
+        }
+        flush();
+        startMore();
+      });
     }
   };
 

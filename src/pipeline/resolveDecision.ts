@@ -1,6 +1,6 @@
 // Step 9: the permission decision, the hooks' word, the classifier's verdict and, for what is left to
 // ask, a person. A hook "allow" never overrides a deny or an ask rule; nobody to ask means deny.
-import { describeDecider, type DecisionReason, type PermissionDecision } from "../permissions/types.ts";
+import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
@@ -21,7 +21,9 @@ export function isHardAsk(decision: PermissionDecision, tool: Tool): boolean {
   if (decision.behavior !== "ask") return false;
   const type = decision.decisionReason.type;
   return (
-    (type === "rule" && decision.decisionReason.type === "rule" && decision.decisionReason.rule.behavior === "ask") ||
+    (type === "rule" &&
+      decision.decisionReason.type === "rule" &&
+      decision.decisionReason.rule.behavior === "ask") ||
     type === "safetyCheck" ||
     (tool.requiresUserInteraction?.() ?? false)
   );
@@ -45,7 +47,11 @@ export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision>
 
   if (hook?.decision === "deny") {
     const reason = hook.reason ?? "blocked by a PreToolUse hook";
-    return refuse(input, { type: "hook", hookName: hook.hookName ?? "PreToolUse", reason }, `${tool.name} was blocked by a hook: ${reason}`);
+    return refuse(
+      input,
+      { type: "hook", hookName: hook.hookName ?? "PreToolUse", reason },
+      `${tool.name} was blocked by a hook: ${reason}`,
+    );
   }
   if (decision.behavior === "allow" && hook?.decision !== "ask") return allow(input, decision.decisionReason);
 
@@ -55,17 +61,29 @@ export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision>
       : {
           behavior: "ask",
           message: hook?.reason ?? `A hook asks for approval of ${tool.name}`,
-          decisionReason: { type: "hook", hookName: hook?.hookName ?? "PreToolUse", reason: hook?.reason ?? "ask" },
+          decisionReason: {
+            type: "hook",
+            hookName: hook?.hookName ?? "PreToolUse",
+            reason: hook?.reason ?? "ask",
+          },
         };
 
   if (hook?.decision === "allow" && !isHardAsk(ask, tool)) {
-    return allow(input, { type: "hook", hookName: hook.hookName ?? "PreToolUse", reason: hook.reason ?? "allowed by hook" });
+    return allow(input, {
+      type: "hook",
+      hookName: hook.hookName ?? "PreToolUse",
+      reason: hook.reason ?? "allowed by hook",
+    });
   }
 
   if (!isHardAsk(ask, tool) && hook?.decision !== "ask" && args.classifier) {
     const verdict = await args.classifier;
     if (verdict?.behavior === "allow") {
-      return allow(input, { type: "classifier", classifier: args.services.classifier?.name ?? "classifier", reason: verdict.reason });
+      return allow(input, {
+        type: "classifier",
+        classifier: args.services.classifier?.name ?? "classifier",
+        reason: verdict.reason,
+      });
     }
     if (verdict?.behavior === "deny") {
       const reason: DecisionReason = {
@@ -79,7 +97,10 @@ export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision>
   return askPerson(args, ask);
 }
 
-async function askPerson(args: ResolveArgs, ask: Extract<PermissionDecision, { behavior: "ask" }>): Promise<FinalDecision> {
+async function askPerson(
+  args: ResolveArgs,
+  ask: Extract<PermissionDecision, { behavior: "ask" }>,
+): Promise<FinalDecision> {
   const { tool, input, services, context } = args;
   const askedBecause = `${ask.message} (${describeDecider(ask.decisionReason)})`;
   const prompter = services.prompter;
@@ -100,7 +121,11 @@ async function askPerson(args: ResolveArgs, ask: Extract<PermissionDecision, { b
     });
     if (answer.behavior === "allow") {
       return {
-        ...allow(answer.updatedInput ?? input, { type: "user", prompter: prompter.name, choice: answer.choice }),
+        ...allow(answer.updatedInput ?? input, {
+          type: "user",
+          prompter: prompter.name,
+          choice: answer.choice,
+        }),
         askedBecause,
       };
     }
@@ -108,14 +133,22 @@ async function askPerson(args: ResolveArgs, ask: Extract<PermissionDecision, { b
     return {
       ...refuse(
         input,
-        { type: "user", prompter: prompter.name, choice: "reject", ...(answer.reason ? { reason: answer.reason } : {}) },
+        {
+          type: "user",
+          prompter: prompter.name,
+          choice: "reject",
+          ...(answer.reason ? { reason: answer.reason } : {}),
+        },
         `The user refused this ${tool.name} call${why}. Do not retry it as is; ask what they want instead.`,
       ),
       askedBecause,
     };
   } catch (error) {
     const reason = `could not ask for approval: ${errorMessage(error)}`;
-    return { ...refuse(input, { type: "noPrompter", reason }, `${tool.name} was refused: ${reason}`), askedBecause };
+    return {
+      ...refuse(input, { type: "noPrompter", reason }, `${tool.name} was refused: ${reason}`),
+      askedBecause,
+    };
   }
 }
 

@@ -2,7 +2,12 @@
 // (over it, the full output goes to disk and the model gets a notice with the path and a preview).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ToolResultBlock, type ToolResultContent, resultText, resultTextLength } from "../tool/messages.ts";
+import {
+  resultText,
+  resultTextLength,
+  type ToolResultBlock,
+  type ToolResultContent,
+} from "../tool/messages.ts";
 import type { Tool } from "../tool/Tool.ts";
 
 /** The most any tool's result may take in the conversation before it is persisted. */

@@ -9,7 +9,9 @@ import { type PipelineEvent, type ResultEvent, runToolUse } from "./runToolUse.t
 import type { AuditRecord, PipelineServices, PreToolUseHookResult, ToolHookRunner } from "./services.ts";
 import { call, echoTool, Latch, testContext } from "./testing/tools.ts";
 
-async function collect(events: AsyncGenerator<PipelineEvent>): Promise<{ result: ResultEvent; progress: unknown[] }> {
+async function collect(
+  events: AsyncGenerator<PipelineEvent>,
+): Promise<{ result: ResultEvent; progress: unknown[] }> {
   const progress: unknown[] = [];
   let result: ResultEvent | undefined;
   for await (const event of events) {
@@ -55,7 +57,9 @@ describe("runToolUse: every error path is a result", () => {
 
   it("finds a tool by alias", async () => {
     const aliased = echoTool({ aliases: ["Say"] });
-    const { result } = await collect(runToolUse(call("Say", { text: "hi" }), testContext([aliased], allowAll)));
+    const { result } = await collect(
+      runToolUse(call("Say", { text: "hi" }), testContext([aliased], allowAll)),
+    );
     expect(result.block.content).toBe("hi");
   });
 
@@ -67,13 +71,17 @@ describe("runToolUse: every error path is a result", () => {
   });
 
   it("reports malformed JSON without crashing", async () => {
-    const { result } = await collect(runToolUse(call("Echo", '{"text": "unterminated'), testContext([echo], allowAll)));
+    const { result } = await collect(
+      runToolUse(call("Echo", '{"text": "unterminated'), testContext([echo], allowAll)),
+    );
     expect(result.errorCode).toBe("invalid_json");
     expect(result.block.content).toMatch(/not valid JSON/);
   });
 
   it("accepts JSON text arguments", async () => {
-    const { result } = await collect(runToolUse(call("Echo", '{"text":"from json"}'), testContext([echo], allowAll)));
+    const { result } = await collect(
+      runToolUse(call("Echo", '{"text":"from json"}'), testContext([echo], allowAll)),
+    );
     expect(result.block.content).toBe("from json");
   });
 
@@ -95,7 +103,9 @@ describe("runToolUse: every error path is a result", () => {
   });
 
   it("reports a validateInput failure with its code", async () => {
-    const tool = echoTool({ validateInput: () => ({ result: false, message: "Read the file first.", errorCode: "not_read" }) });
+    const tool = echoTool({
+      validateInput: () => ({ result: false, message: "Read the file first.", errorCode: "not_read" }),
+    });
     const { result } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([tool], allowAll)));
     expect(result.errorCode).toBe("not_read");
     expect(result.block.content).toBe("Read the file first.");
@@ -112,7 +122,9 @@ describe("runToolUse: every error path is a result", () => {
   });
 
   it("refuses when a rule denies, with who decided", async () => {
-    const { result } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([echo], { deny: ["Echo"] })));
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "x" }), testContext([echo], { deny: ["Echo"] })),
+    );
     expect(result.errorCode).toBe("permission_denied");
     expect(result.decision?.behavior).toBe("deny");
     expect(result.decision?.decidedBy).toContain("deny rule Echo from cliArg");
@@ -143,7 +155,9 @@ describe("runToolUse: every error path is a result", () => {
   });
 
   it("reports a user refusal", async () => {
-    const services: PipelineServices = { prompter: { name: "test", ask: async () => ({ behavior: "deny", reason: "not now" }) } };
+    const services: PipelineServices = {
+      prompter: { name: "test", ask: async () => ({ behavior: "deny", reason: "not now" }) },
+    };
     const { result } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([echo]), services));
     expect(result.isError).toBe(true);
     expect(result.block.content).toMatch(/refused.*not now/);
@@ -190,7 +204,9 @@ describe("runToolUse: every error path is a result", () => {
     const tool = echoTool({
       async call(_input, context) {
         started.open();
-        await new Promise<void>((resolve) => context.abortController.signal.addEventListener("abort", () => resolve()));
+        await new Promise<void>((resolve) =>
+          context.abortController.signal.addEventListener("abort", () => resolve()),
+        );
         sawAbort = true;
         return { data: "late" };
       },
@@ -224,7 +240,9 @@ describe("runToolUse: every error path is a result", () => {
         return { data: input.text };
       },
     });
-    const { progress } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([tool], allowAll)));
+    const { progress } = await collect(
+      runToolUse(call("Echo", { text: "x" }), testContext([tool], allowAll)),
+    );
     expect(progress).toEqual(["step 1", "step 2"]);
   });
 });
@@ -255,24 +273,40 @@ describe("runToolUse: step order", () => {
 
   it("never runs hooks for a call a rule denies", async () => {
     const log: string[] = [];
-    await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { deny: ["Echo"] }), { hooks: recordingHooks(log) }));
+    await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { deny: ["Echo"] }), {
+        hooks: recordingHooks(log),
+      }),
+    );
     expect(log).toEqual([]);
   });
 
   it("a hook allow approves an ordinary ask but never overrides an ask rule or a deny rule", async () => {
     const hooks = recordingHooks([], { decision: "allow", hookName: "approve.sh" });
-    const plain = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), { hooks }));
+    const plain = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), { hooks }),
+    );
     expect(plain.result.block.content).toBe("a");
     expect(plain.result.decision?.reason).toMatchObject({ type: "hook", hookName: "approve.sh" });
-    const askRule = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { ask: ["Echo"] }), { hooks }));
+    const askRule = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { ask: ["Echo"] }), { hooks }),
+    );
     expect(askRule.result.errorCode).toBe("permission_denied");
-    const denyRule = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { deny: ["Echo"] }), { hooks }));
+    const denyRule = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { deny: ["Echo"] }), { hooks }),
+    );
     expect(denyRule.result.decision?.reason.type).toBe("rule");
   });
 
   it("a hook deny blocks an allowed call", async () => {
-    const hooks = recordingHooks([], { decision: "deny", reason: "no echo on Fridays", hookName: "policy.py" });
-    const { result } = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { allow: ["Echo"] }), { hooks }));
+    const hooks = recordingHooks([], {
+      decision: "deny",
+      reason: "no echo on Fridays",
+      hookName: "policy.py",
+    });
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { allow: ["Echo"] }), { hooks }),
+    );
     expect(result.errorCode).toBe("hook_blocked");
     expect(result.block.content).toContain("no echo on Fridays");
   });
@@ -282,21 +316,29 @@ describe("runToolUse: step order", () => {
     const tool = echoTool({
       checkPermissions: async (input) => {
         seen.push(input.text);
-        return input.text === "safe" ? { behavior: "allow", updatedInput: input } : { behavior: "passthrough" };
+        return input.text === "safe"
+          ? { behavior: "allow", updatedInput: input }
+          : { behavior: "passthrough" };
       },
     });
     const rewrite = recordingHooks([], { decision: "allow", updatedInput: { text: "rewritten" } });
-    const { result } = await collect(runToolUse(call("Echo", { text: "safe" }), testContext([tool], { deny: [] }), { hooks: rewrite }));
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "safe" }), testContext([tool], { deny: [] }), { hooks: rewrite }),
+    );
     expect(seen).toEqual(["safe", "rewritten"]);
     expect(result.block.content).toBe("rewritten");
     const invalid = recordingHooks([], { updatedInput: { text: 5 } as unknown as Record<string, unknown> });
-    const bad = await collect(runToolUse(call("Echo", { text: "safe" }), testContext([tool]), { hooks: invalid }));
+    const bad = await collect(
+      runToolUse(call("Echo", { text: "safe" }), testContext([tool]), { hooks: invalid }),
+    );
     expect(bad.result.errorCode).toBe("invalid_input");
   });
 
   it("a hook ask forces a prompt even when a rule allows", async () => {
     const hooks = recordingHooks([], { decision: "ask", reason: "double check" });
-    const { result } = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { allow: ["Echo"] }), { hooks }));
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { allow: ["Echo"] }), { hooks }),
+    );
     expect(result.errorCode).toBe("permission_denied");
     expect(result.decision?.reason.type).toBe("noPrompter");
   });
@@ -308,13 +350,19 @@ describe("runToolUse: step order", () => {
         throw new Error("kaput");
       },
     });
-    await collect(runToolUse(call("Echo", { text: "a" }), testContext([tool], { allow: ["Echo"] }), { hooks: recordingHooks(log) }));
+    await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([tool], { allow: ["Echo"] }), {
+        hooks: recordingHooks(log),
+      }),
+    );
     expect(log.at(-1)).toContain("failure-hook Echo failed: kaput");
   });
 
   it("post hook context reaches the result", async () => {
     const { result } = await collect(
-      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { allow: ["Echo"] }), { hooks: recordingHooks([]) }),
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { allow: ["Echo"] }), {
+        hooks: recordingHooks([]),
+      }),
     );
     expect(result.additionalContext).toEqual(["post context"]);
   });
@@ -344,12 +392,20 @@ describe("runToolUse: the speculative classifier", () => {
     };
     const { result } = await collect(runToolUse(call("Echo", { text: "a" }), testContext([tool]), services));
     expect(result.block.content).toBe("a");
-    expect(result.decision?.reason).toEqual({ type: "classifier", classifier: "test-classifier", reason: "harmless echo" });
+    expect(result.decision?.reason).toEqual({
+      type: "classifier",
+      classifier: "test-classifier",
+      reason: "harmless echo",
+    });
   });
 
   it("cannot override an ask rule", async () => {
-    const services: PipelineServices = { classifier: { name: "c", classify: async () => ({ behavior: "allow", reason: "ok" }) } };
-    const { result } = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { ask: ["Echo"] }), services));
+    const services: PipelineServices = {
+      classifier: { name: "c", classify: async () => ({ behavior: "allow", reason: "ok" }) },
+    };
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { ask: ["Echo"] }), services),
+    );
     expect(result.isError).toBe(true);
   });
 
@@ -362,7 +418,9 @@ describe("runToolUse: the speculative classifier", () => {
         },
       },
     };
-    const { result } = await collect(runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), services));
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), services),
+    );
     expect(result.decision?.reason.type).toBe("noPrompter");
   });
 });
@@ -378,7 +436,10 @@ describe("runToolUse: results over budget and the audit", () => {
     const big = `${"line of output\n".repeat(5000)}`;
     const tool = echoTool({ maxResultSizeChars: 1000 });
     const { result } = await collect(
-      runToolUse(call("Echo", { text: big }, "call_1"), testContext([tool], { allow: ["Echo"], toolResultsDir: dir })),
+      runToolUse(
+        call("Echo", { text: big }, "call_1"),
+        testContext([tool], { allow: ["Echo"], toolResultsDir: dir }),
+      ),
     );
     const text = String(result.block.content);
     expect(text).toContain("<persisted-output>");
@@ -394,7 +455,12 @@ describe("runToolUse: results over budget and the audit", () => {
     dir = await mkdtemp(join(tmpdir(), "keel-results-"));
     const reader = echoTool({ maxResultSizeChars: Number.POSITIVE_INFINITY });
     const big = "x".repeat(200_000);
-    const { result } = await collect(runToolUse(call("Echo", { text: big }), testContext([reader], { allow: ["Echo"], toolResultsDir: dir })));
+    const { result } = await collect(
+      runToolUse(
+        call("Echo", { text: big }),
+        testContext([reader], { allow: ["Echo"], toolResultsDir: dir }),
+      ),
+    );
     expect(result.block.content).toBe(big);
     const image = echoTool({
       maxResultSizeChars: 10,
@@ -407,7 +473,9 @@ describe("runToolUse: results over budget and the audit", () => {
         ],
       }),
     });
-    const images = await collect(runToolUse(call("Echo", { text: "i" }), testContext([image], { allow: ["Echo"], toolResultsDir: dir })));
+    const images = await collect(
+      runToolUse(call("Echo", { text: "i" }), testContext([image], { allow: ["Echo"], toolResultsDir: dir })),
+    );
     expect(Array.isArray(images.result.block.content)).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 // One call through every step of DESIGN.md, in order. Yields progress, then exactly one result.
 // Nothing a tool (or hook, classifier, prompter) throws escapes: every failure is an is_error result.
 import { decidePermission } from "../permissions/engine.ts";
-import { describeDecider, type DecisionReason, type PermissionDecision } from "../permissions/types.ts";
+import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage, ToolError } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
@@ -67,7 +67,9 @@ function abortMessage(signal: AbortSignal, before: boolean): string {
   const reason = signal.reason;
   if (reason instanceof Error && reason.name !== "AbortError" && reason.message) return reason.message;
   if (typeof reason === "string" && reason) return reason;
-  return before ? "Cancelled before it started: the request was aborted." : "Interrupted: the call was aborted while running.";
+  return before
+    ? "Cancelled before it started: the request was aborted."
+    : "Interrupted: the call was aborted while running.";
 }
 
 /** Runs one tool call through the governed pipeline. */
@@ -76,9 +78,20 @@ export async function* runToolUse(
   context: ToolUseContext,
   services: PipelineServices = {},
 ): AsyncGenerator<PipelineEvent, void, undefined> {
-  const state: CallState = { started: performance.now(), permissionMs: 0, callMs: 0, hooks: [], additionalContext: [], userMessages: [] };
+  const state: CallState = {
+    started: performance.now(),
+    permissionMs: 0,
+    callMs: 0,
+    hooks: [],
+    additionalContext: [],
+    userMessages: [],
+  };
   const signal = context.abortController.signal;
-  const finish = (tool: Tool | undefined, block: ToolResultBlock, extra: Partial<ResultEvent> = {}): ResultEvent => {
+  const finish = (
+    tool: Tool | undefined,
+    block: ToolResultBlock,
+    extra: Partial<ResultEvent> = {},
+  ): ResultEvent => {
     const event: ResultEvent = {
       type: "result",
       toolUseId: toolUse.id,
@@ -125,7 +138,11 @@ export async function* runToolUse(
   // 5. The tool's own validation.
   const validation = await guard(() => tool.validateInput?.(input, context));
   if (!validation.ok) {
-    yield fail(tool, "validation_failed", `${tool.name} could not validate its input: ${errorMessage(validation.error)}`);
+    yield fail(
+      tool,
+      "validation_failed",
+      `${tool.name} could not validate its input: ${errorMessage(validation.error)}`,
+    );
     return;
   }
   if (validation.value && validation.value.result === false) {
@@ -142,7 +159,9 @@ export async function* runToolUse(
     let decision = await decideSafely(decide, tool, input, context);
     let hook: PreToolUseHookResult | undefined;
     if (decision.behavior !== "deny" && services.hooks) {
-      const hookRun = await guard(() => services.hooks!.preToolUse({ tool, input, toolUseId: toolUse.id, context, signal }));
+      const hookRun = await guard(() =>
+        services.hooks!.preToolUse({ tool, input, toolUseId: toolUse.id, context, signal }),
+      );
       if (!hookRun.ok) state.userMessages.push(`PreToolUse hooks failed: ${errorMessage(hookRun.error)}`);
       hook = hookRun.ok ? hookRun.value : undefined;
       if (hook) absorbHook(state, hook);
@@ -150,16 +169,33 @@ export async function* runToolUse(
         // A rewritten input passes the schema and the rules again: a hook cannot smuggle a call past them.
         const recheck = tool.inputSchema.safeParse(hook.updatedInput);
         if (!recheck.success) {
-          yield fail(tool, "invalid_input", `A hook rewrote the input into something invalid: ${formatSchemaError(tool.name, recheck.error)}`);
+          yield fail(
+            tool,
+            "invalid_input",
+            `A hook rewrote the input into something invalid: ${formatSchemaError(tool.name, recheck.error)}`,
+          );
           return;
         }
         input = recheck.data;
         decision = await decideSafely(decide, tool, input, context);
       }
     }
-    const final = await resolveDecision({ tool, input, toolUseId: toolUse.id, decision, hook, classifier, services, context });
+    const final = await resolveDecision({
+      tool,
+      input,
+      toolUseId: toolUse.id,
+      decision,
+      hook,
+      classifier,
+      services,
+      context,
+    });
     state.permissionMs = performance.now() - permissionStart;
-    state.decision = { behavior: final.behavior, decidedBy: describeDecider(final.reason), reason: final.reason };
+    state.decision = {
+      behavior: final.behavior,
+      decidedBy: describeDecider(final.reason),
+      reason: final.reason,
+    };
     context.toolDecisions?.set(toolUse.id, { behavior: final.behavior, decidedBy: state.decision.decidedBy });
     if (final.behavior === "deny") {
       yield fail(tool, hook?.decision === "deny" ? "hook_blocked" : "permission_denied", final.message);
@@ -167,7 +203,11 @@ export async function* runToolUse(
     }
     input = final.input;
     if (hook?.preventContinuation) {
-      yield fail(tool, "hook_blocked", `A hook stopped the session before ${tool.name} ran: ${hook.stopReason ?? "continue: false"}`);
+      yield fail(
+        tool,
+        "hook_blocked",
+        `A hook stopped the session before ${tool.name} ran: ${hook.stopReason ?? "continue: false"}`,
+      );
       return;
     }
     // 10-15. Gate, call, output check, post hooks, result.
@@ -208,7 +248,8 @@ async function* callTool(
         (error: unknown) => ({ ok: false as const, error }),
       );
     const aborted = new Promise<{ ok: false; error: unknown }>((resolve) => {
-      const onAbort = () => resolve({ ok: false, error: new ToolError("aborted", abortMessage(signal, false)) });
+      const onAbort = () =>
+        resolve({ ok: false, error: new ToolError("aborted", abortMessage(signal, false)) });
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
       void running.finally(() => signal.removeEventListener("abort", onAbort));
@@ -223,12 +264,20 @@ async function* callTool(
   const hookArgs = { tool, input, toolUseId: toolUse.id, context, signal };
   if (outcome.ok && tool.outputSchema) {
     const valid = tool.outputSchema.safeParse(outcome.value.data);
-    if (!valid.success) outcome = { ok: false, error: new ToolError("invalid_output", `${tool.name} returned output that does not match its output schema: ${valid.error.message}`) };
+    if (!valid.success)
+      outcome = {
+        ok: false,
+        error: new ToolError(
+          "invalid_output",
+          `${tool.name} returned output that does not match its output schema: ${valid.error.message}`,
+        ),
+      };
   }
   if (!outcome.ok) {
     const error = outcome.error;
     const code = error instanceof ToolError ? error.code : "tool_failed";
-    const message = error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error)}`;
+    const message =
+      error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error)}`;
     if (services.hooks) {
       const post = await guard(() =>
         services.hooks!.postToolUseFailure({ ...hookArgs, error: message, isInterrupt: code === "aborted" }),
@@ -249,9 +298,15 @@ async function* callTool(
     if (post.ok && post.value) absorbPostHook(state, post.value);
     else if (!post.ok) state.userMessages.push(`PostToolUse hooks failed: ${errorMessage(post.error)}`);
   }
-  const mapped = await guard(() => toToolResultBlock(tool, result.data, toolUse.id, context.options.toolResultsDir));
+  const mapped = await guard(() =>
+    toToolResultBlock(tool, result.data, toolUse.id, context.options.toolResultsDir),
+  );
   if (!mapped.ok) {
-    yield fail(tool, "tool_failed", `${tool.name} produced a result that could not be delivered: ${errorMessage(mapped.error)}`);
+    yield fail(
+      tool,
+      "tool_failed",
+      `${tool.name} produced a result that could not be delivered: ${errorMessage(mapped.error)}`,
+    );
     return;
   }
   if (mapped.value.persistedPath) extra = { ...extra, persistedPath: mapped.value.persistedPath };
@@ -297,7 +352,11 @@ function startClassifier(
         return verdict;
       },
       (error: unknown) => {
-        state.classifier = { behavior: "ask", reason: `classifier failed: ${errorMessage(error)}`, durationMs: performance.now() - started };
+        state.classifier = {
+          behavior: "ask",
+          reason: `classifier failed: ${errorMessage(error)}`,
+          durationMs: performance.now() - started,
+        };
         return undefined;
       },
     );
@@ -324,7 +383,9 @@ function absorbPostHook(state: CallState, hook: PostToolUseHookResult): void {
   }
 }
 
-async function guard<T>(run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+async function guard<T>(
+  run: () => T | Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
@@ -363,7 +424,11 @@ function recordAudit(
     ...(event.decision ? { decisionReason: event.decision.reason } : {}),
     hooks: state.hooks,
     ...(state.classifier ? { classifier: state.classifier } : {}),
-    durationMs: { total: performance.now() - state.started, permission: state.permissionMs, call: state.callMs },
+    durationMs: {
+      total: performance.now() - state.started,
+      permission: state.permissionMs,
+      call: state.callMs,
+    },
     resultChars: typeof content === "string" ? content.length : JSON.stringify(content).length,
     isError: event.isError,
     ...(event.errorCode ? { errorCode: event.errorCode } : {}),

@@ -50,7 +50,9 @@ export interface ToolHookArgs {
 export interface ToolHookRunner {
   preToolUse(args: ToolHookArgs): Promise<PreToolUseHookResult>;
   postToolUse(args: ToolHookArgs & { response: unknown }): Promise<PostToolUseHookResult>;
-  postToolUseFailure(args: ToolHookArgs & { error: string; isInterrupt: boolean }): Promise<PostToolUseHookResult>;
+  postToolUseFailure(
+    args: ToolHookArgs & { error: string; isInterrupt: boolean },
+  ): Promise<PostToolUseHookResult>;
 }
 
 export interface ApprovalRequest {
@@ -84,7 +86,12 @@ export interface ClassifierVerdict {
 /** Started beside the permission and hook steps; its verdict joins the decision. */
 export interface SpeculativeClassifier {
   readonly name: string;
-  classify(args: { tool: Tool; input: unknown; context: ToolUseContext; signal: AbortSignal }): Promise<ClassifierVerdict>;
+  classify(args: {
+    tool: Tool;
+    input: unknown;
+    context: ToolUseContext;
+    signal: AbortSignal;
+  }): Promise<ClassifierVerdict>;
 }
 
 export interface AuditRecord {
@@ -112,7 +119,11 @@ export interface AuditSink {
 /** Serializes a call with others (the orchestrator's gate); resolves to a release function. */
 export type ConcurrencyGate = (tool: Tool, input: unknown, signal: AbortSignal) => Promise<() => void>;
 
-export type PermissionDecider = <I>(tool: Tool<I>, input: I, context: ToolUseContext) => Promise<PermissionDecision<I>>;
+export type PermissionDecider = <I>(
+  tool: Tool<I>,
+  input: I,
+  context: ToolUseContext,
+) => Promise<PermissionDecision<I>>;
 
 export interface PipelineServices {
   decidePermission?: PermissionDecider;

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { getEmptyToolPermissionContext, updatePermissionContext } from "./context.ts";
 import { ToolDefinitionError } from "./errors.ts";
-import { assembleToolPool, filterToolProgressMessages, findToolByName, partitionDeferredTools, toolMatchesName } from "./registry.ts";
+import {
+  assembleToolPool,
+  filterToolProgressMessages,
+  findToolByName,
+  partitionDeferredTools,
+  toolMatchesName,
+} from "./registry.ts";
 import { toolInputJSONSchema } from "./schema.ts";
 import { buildTool, TOOL_DEFAULTS, type ToolDef } from "./Tool.ts";
 
@@ -27,12 +33,19 @@ describe("buildTool", () => {
     expect(tool.userFacingName(input)).toBe("Minimal");
     expect(tool.toAutoClassifierInput(input)).toBe("");
     // "No objection from the tool": the engine still decides, and without a rule that means ask.
-    expect(await tool.checkPermissions(input, undefined as never)).toEqual({ behavior: "passthrough", updatedInput: input });
+    expect(await tool.checkPermissions(input, undefined as never)).toEqual({
+      behavior: "passthrough",
+      updatedInput: input,
+    });
     expect(TOOL_DEFAULTS.isConcurrencySafe()).toBe(false);
   });
 
   it("keeps what the definition declares", () => {
-    const tool = buildTool({ ...minimal, isReadOnly: true, isConcurrencySafe: (input: { path: string }) => input.path === "safe" });
+    const tool = buildTool({
+      ...minimal,
+      isReadOnly: true,
+      isConcurrencySafe: (input: { path: string }) => input.path === "safe",
+    });
     expect(tool.isReadOnly({ path: "a" })).toBe(true);
     expect(tool.isConcurrencySafe({ path: "safe" })).toBe(true);
     expect(tool.isConcurrencySafe({ path: "other" })).toBe(false);
@@ -49,7 +62,9 @@ describe("buildTool", () => {
   );
 
   it("flags a tool declared both read-only and destructive at build time", () => {
-    expect(() => buildTool({ ...minimal, isReadOnly: true, isDestructive: true })).toThrow(/read-only and destructive/);
+    expect(() => buildTool({ ...minimal, isReadOnly: true, isDestructive: true })).toThrow(
+      /read-only and destructive/,
+    );
   });
 
   it("rejects bad names, budgets and aliases", () => {
@@ -67,7 +82,12 @@ describe("buildTool", () => {
 describe("registry", () => {
   const a = buildTool({ ...minimal, name: "Alpha", aliases: ["A"] });
   const b = buildTool({ ...minimal, name: "Beta", aliases: ["Alpha2"] });
-  const mcp = buildTool({ ...minimal, name: "mcp__srv__Alpha", isMcp: true, mcpInfo: { serverName: "srv", toolName: "Alpha" } });
+  const mcp = buildTool({
+    ...minimal,
+    name: "mcp__srv__Alpha",
+    isMcp: true,
+    mcpInfo: { serverName: "srv", toolName: "Alpha" },
+  });
 
   it("finds tools by name, then alias", () => {
     expect(findToolByName([a, b], "A")).toBe(a);
@@ -85,11 +105,20 @@ describe("registry", () => {
   it("assembles a pool: deduped, blanket-denied tools hidden, built-ins first", () => {
     const dup = buildTool({ ...minimal, name: "Alpha" });
     const disabled = buildTool({ ...minimal, name: "Off", isEnabled: () => false });
-    const context = updatePermissionContext(getEmptyToolPermissionContext("/p"), { alwaysDenyRules: { user: ["Beta"] } });
-    expect(assembleToolPool([b, a, disabled], [dup, mcp], context).map((t) => t.name)).toEqual(["Alpha", "mcp__srv__Alpha"]);
-    const denyServer = updatePermissionContext(getEmptyToolPermissionContext("/p"), { alwaysDenyRules: { user: ["mcp__srv"] } });
+    const context = updatePermissionContext(getEmptyToolPermissionContext("/p"), {
+      alwaysDenyRules: { user: ["Beta"] },
+    });
+    expect(assembleToolPool([b, a, disabled], [dup, mcp], context).map((t) => t.name)).toEqual([
+      "Alpha",
+      "mcp__srv__Alpha",
+    ]);
+    const denyServer = updatePermissionContext(getEmptyToolPermissionContext("/p"), {
+      alwaysDenyRules: { user: ["mcp__srv"] },
+    });
     expect(assembleToolPool([a], [mcp], denyServer).map((t) => t.name)).toEqual(["Alpha"]);
-    const denyContent = updatePermissionContext(getEmptyToolPermissionContext("/p"), { alwaysDenyRules: { user: ["Alpha(x)"] } });
+    const denyContent = updatePermissionContext(getEmptyToolPermissionContext("/p"), {
+      alwaysDenyRules: { user: ["Alpha(x)"] },
+    });
     expect(assembleToolPool([a], [], denyContent).map((t) => t.name)).toEqual(["Alpha"]);
   });
 
@@ -114,19 +143,29 @@ describe("registry", () => {
 describe("schema conversion", () => {
   it("converts zod to JSON Schema with zod's own converter", () => {
     const schema = toolInputJSONSchema(buildTool(minimal));
-    expect(schema).toMatchObject({ type: "object", properties: { path: { type: "string", description: "where" } }, required: ["path"] });
+    expect(schema).toMatchObject({
+      type: "object",
+      properties: { path: { type: "string", description: "where" } },
+      required: ["path"],
+    });
     expect(schema.$schema).toBeUndefined();
   });
 
   it("prefers a raw JSON Schema when the tool has one", () => {
-    const raw = { type: "object", properties: { q: { $ref: "#/$defs/Q" } }, $defs: { Q: { type: "string" } } };
+    const raw = {
+      type: "object",
+      properties: { q: { $ref: "#/$defs/Q" } },
+      $defs: { Q: { type: "string" } },
+    };
     expect(toolInputJSONSchema(buildTool({ ...minimal, inputJSONSchema: raw }))).toBe(raw);
   });
 });
 
 describe("permission context", () => {
   it("is deeply immutable", () => {
-    const context = updatePermissionContext(getEmptyToolPermissionContext("/p"), { alwaysAllowRules: { user: ["Read"] } });
+    const context = updatePermissionContext(getEmptyToolPermissionContext("/p"), {
+      alwaysAllowRules: { user: ["Read"] },
+    });
     expect(Object.isFrozen(context)).toBe(true);
     expect(Object.isFrozen(context.alwaysAllowRules)).toBe(true);
     expect(Object.isFrozen(context.alwaysAllowRules.user)).toBe(true);

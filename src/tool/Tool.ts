@@ -144,14 +144,18 @@ export const TOOL_DEFAULTS = {
 
 /** Text outputs become text; anything else is shown to the model as JSON. */
 export function defaultMapToolResult(output: unknown, toolUseId: string): ToolResultBlock {
-  const content = typeof output === "string" ? output : output === undefined ? "" : JSON.stringify(output, null, 2);
+  const content =
+    typeof output === "string" ? output : output === undefined ? "" : JSON.stringify(output, null, 2);
   return { type: "tool_result", tool_use_id: toolUseId, content };
 }
 
 const REQUIRED_MEMBERS = ["name", "call", "description", "prompt", "maxResultSizeChars"] as const;
 const TOOL_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,127}$/;
 
-function asFlag<Input>(flag: Flag<Input> | undefined, fallback: (input: Input) => boolean): (input: Input) => boolean {
+function asFlag<Input>(
+  flag: Flag<Input> | undefined,
+  fallback: (input: Input) => boolean,
+): (input: Input) => boolean {
   if (flag === undefined) return fallback;
   if (typeof flag === "boolean") return () => flag;
   return flag;
@@ -159,22 +163,32 @@ function asFlag<Input>(flag: Flag<Input> | undefined, fallback: (input: Input) =
 
 function checkDefinition<Input, Output, Progress>(def: ToolDef<Input, Output, Progress>): void {
   const name = typeof def?.name === "string" ? def.name : "<unnamed>";
-  if (def === null || typeof def !== "object") throw new ToolDefinitionError(name, "the definition is not an object");
+  if (def === null || typeof def !== "object")
+    throw new ToolDefinitionError(name, "the definition is not an object");
   for (const member of REQUIRED_MEMBERS) {
     if ((def as Record<string, unknown>)[member] === undefined)
       throw new ToolDefinitionError(name, `missing required member "${member}"`);
   }
   if (!TOOL_NAME.test(def.name))
-    throw new ToolDefinitionError(name, "name must start with a letter and use only letters, digits, _ and -");
-  if (def.inputSchema === undefined) throw new ToolDefinitionError(name, 'missing required member "inputSchema"');
+    throw new ToolDefinitionError(
+      name,
+      "name must start with a letter and use only letters, digits, _ and -",
+    );
+  if (def.inputSchema === undefined)
+    throw new ToolDefinitionError(name, 'missing required member "inputSchema"');
   for (const member of ["call", "description", "prompt"] as const) {
-    if (typeof def[member] !== "function") throw new ToolDefinitionError(name, `"${member}" must be a function`);
+    if (typeof def[member] !== "function")
+      throw new ToolDefinitionError(name, `"${member}" must be a function`);
   }
   if (typeof def.maxResultSizeChars !== "number" || !(def.maxResultSizeChars > 0))
-    throw new ToolDefinitionError(name, "maxResultSizeChars must be a positive number (Infinity: never persisted)");
+    throw new ToolDefinitionError(
+      name,
+      "maxResultSizeChars must be a positive number (Infinity: never persisted)",
+    );
   if (def.isReadOnly === true && def.isDestructive === true)
     throw new ToolDefinitionError(name, "declared both read-only and destructive; a tool cannot be both");
-  if (def.aliases?.includes(def.name)) throw new ToolDefinitionError(name, "an alias repeats the tool's name");
+  if (def.aliases?.includes(def.name))
+    throw new ToolDefinitionError(name, "an alias repeats the tool's name");
 }
 
 /** Builds a tool from its definition: defaults spread under it, checked now rather than at call time. */

@@ -79,7 +79,8 @@ export function addRules(
   source: RuleSource,
   rules: readonly string[],
 ): ToolPermissionContext {
-  const key = behavior === "allow" ? "alwaysAllowRules" : behavior === "deny" ? "alwaysDenyRules" : "alwaysAskRules";
+  const key =
+    behavior === "allow" ? "alwaysAllowRules" : behavior === "deny" ? "alwaysDenyRules" : "alwaysAskRules";
   const current = context[key];
   return updatePermissionContext(context, {
     [key]: { ...current, [source]: [...(current[source] ?? []), ...rules] },

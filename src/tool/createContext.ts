@@ -60,7 +60,10 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
   const abortController = new AbortController();
   if (options.signal) {
     if (options.signal.aborted) abortController.abort(options.signal.reason);
-    else options.signal.addEventListener("abort", () => abortController.abort(options.signal?.reason), { once: true });
+    else
+      options.signal.addEventListener("abort", () => abortController.abort(options.signal?.reason), {
+        once: true,
+      });
   }
   return {
     options: {

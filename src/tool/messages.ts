@@ -7,7 +7,11 @@ export interface TextBlock {
 
 export interface ImageBlock {
   type: "image";
-  source: { type: "base64"; media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp"; data: string };
+  source: {
+    type: "base64";
+    media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+    data: string;
+  };
 }
 
 export interface ToolUseBlock {

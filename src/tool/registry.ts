@@ -21,7 +21,11 @@ export function filterToolsByDenyRules(tools: Tools, permissionContext: ToolPerm
  * The tools of a session: enabled, not blanket-denied, one per name (built-ins win over MCP tools of
  * the same name), built-ins first then MCP tools, each group sorted by name so the prompt prefix is stable.
  */
-export function assembleToolPool(builtins: Tools, mcpTools: Tools, permissionContext: ToolPermissionContext): Tool[] {
+export function assembleToolPool(
+  builtins: Tools,
+  mcpTools: Tools,
+  permissionContext: ToolPermissionContext,
+): Tool[] {
   const seen = new Set<string>();
   const pool: Tool[] = [];
   const byName = (a: Tool, b: Tool) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -54,7 +58,8 @@ export function partitionDeferredTools(
 ): { loaded: Tool[]; deferred: Tool[] } {
   const loaded: Tool[] = [];
   const deferred: Tool[] = [];
-  for (const tool of tools) (isDeferredTool(tool) && !loadedNames.has(tool.name) ? deferred : loaded).push(tool);
+  for (const tool of tools)
+    (isDeferredTool(tool) && !loadedNames.has(tool.name) ? deferred : loaded).push(tool);
   return { loaded, deferred };
 }
 

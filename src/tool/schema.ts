@@ -34,11 +34,21 @@ export interface OpenAIToolDefinition {
   function: { name: string; description: string; parameters: JSONSchema; strict?: boolean };
 }
 
-export async function toAnthropicToolDefinition(tool: Tool, tools: readonly Tool[]): Promise<AnthropicToolDefinition> {
-  return { name: tool.name, description: await tool.prompt({ tools }), input_schema: toolInputJSONSchema(tool) };
+export async function toAnthropicToolDefinition(
+  tool: Tool,
+  tools: readonly Tool[],
+): Promise<AnthropicToolDefinition> {
+  return {
+    name: tool.name,
+    description: await tool.prompt({ tools }),
+    input_schema: toolInputJSONSchema(tool),
+  };
 }
 
-export async function toOpenAIToolDefinition(tool: Tool, tools: readonly Tool[]): Promise<OpenAIToolDefinition> {
+export async function toOpenAIToolDefinition(
+  tool: Tool,
+  tools: readonly Tool[],
+): Promise<OpenAIToolDefinition> {
   return {
     type: "function",
     function: {

@@ -1,8 +1,8 @@
 // `keel tool <Name> [json|-]`: one call through the whole pipeline, printing what the model would see.
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
+import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
-import { runToolUse, type ResultEvent } from "../../pipeline/runToolUse.ts";
 import { EXIT } from "../exitCodes.ts";
 import { readJsonInput } from "../input.ts";
 import { openSession, type PolicyFlags } from "../session.ts";
@@ -11,14 +11,23 @@ import { withPolicyOptions } from "./policyOptions.ts";
 export function contentAsText(content: ToolResultContent): string {
   if (typeof content === "string") return content;
   return content
-    .map((block) => (block.type === "text" ? block.text : `[image: ${block.source.media_type}, ${Math.round((block.source.data.length * 3) / 4)} bytes]`))
+    .map((block) =>
+      block.type === "text"
+        ? block.text
+        : `[image: ${block.source.media_type}, ${Math.round((block.source.data.length * 3) / 4)} bytes]`,
+    )
     .join("\n");
 }
 
 export function exitCodeFor(result: ResultEvent): number {
   if (!result.isError) return EXIT.ok;
   if (result.errorCode === "permission_denied" || result.errorCode === "hook_blocked") return EXIT.refused;
-  if (result.errorCode === "unknown_tool" || result.errorCode === "invalid_json" || result.errorCode === "invalid_input") return EXIT.usage;
+  if (
+    result.errorCode === "unknown_tool" ||
+    result.errorCode === "invalid_json" ||
+    result.errorCode === "invalid_input"
+  )
+    return EXIT.usage;
   return EXIT.toolError;
 }
 
@@ -32,31 +41,55 @@ export function register(program: Command, setExitCode: (code: number) => void):
   )
     .option("--json", 'print {"is_error", "content", "decision"} as JSON')
     .option("--verbose", "print progress and hook messages on stderr")
-    .addHelpText("after", "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.")
-    .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean; verbose?: boolean }) => {
-      const input = readJsonInput(inputArg);
-      const session = openSession(options);
-      const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
-      process.once("SIGINT", onSignal);
-      let result: ResultEvent | undefined;
-      try {
-        for await (const event of runToolUse({ type: "tool_use", id: `cli_${randomUUID()}`, name, input }, session.context, session.services)) {
-          if (event.type === "result") result = event;
-          else if (options.verbose) process.stderr.write(`[progress] ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n`);
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.",
+    )
+    .action(
+      async (
+        name: string,
+        inputArg: string | undefined,
+        options: PolicyFlags & { json?: boolean; verbose?: boolean },
+      ) => {
+        const input = readJsonInput(inputArg);
+        const session = openSession(options);
+        const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
+        process.once("SIGINT", onSignal);
+        let result: ResultEvent | undefined;
+        try {
+          for await (const event of runToolUse(
+            { type: "tool_use", id: `cli_${randomUUID()}`, name, input },
+            session.context,
+            session.services,
+          )) {
+            if (event.type === "result") result = event;
+            else if (options.verbose)
+              process.stderr.write(
+                `[progress] ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n`,
+              );
+          }
+        } finally {
+          process.off("SIGINT", onSignal);
         }
-      } finally {
-        process.off("SIGINT", onSignal);
-      }
-      if (!result) throw new Error("the pipeline ended without a result");
-      for (const message of result.userMessages) process.stderr.write(`keel: ${message}\n`);
-      if (options.json) {
-        const decision = result.decision ? { behavior: result.decision.behavior, decidedBy: result.decision.decidedBy, reason: result.decision.reason } : null;
-        process.stdout.write(`${JSON.stringify({ is_error: result.isError, content: result.block.content, decision }, null, 2)}\n`);
-      } else {
-        const text = contentAsText(result.block.content);
-        (result.isError ? process.stderr : process.stdout).write(text.endsWith("\n") ? text : `${text}\n`);
-        for (const extra of result.additionalContext) process.stdout.write(`${extra}\n`);
-      }
-      setExitCode(exitCodeFor(result));
-    });
+        if (!result) throw new Error("the pipeline ended without a result");
+        for (const message of result.userMessages) process.stderr.write(`keel: ${message}\n`);
+        if (options.json) {
+          const decision = result.decision
+            ? {
+                behavior: result.decision.behavior,
+                decidedBy: result.decision.decidedBy,
+                reason: result.decision.reason,
+              }
+            : null;
+          process.stdout.write(
+            `${JSON.stringify({ is_error: result.isError, content: result.block.content, decision }, null, 2)}\n`,
+          );
+        } else {
+          const text = contentAsText(result.block.content);
+          (result.isError ? process.stderr : process.stdout).write(text.endsWith("\n") ? text : `${text}\n`);
+          for (const extra of result.additionalContext) process.stdout.write(`${extra}\n`);
+        }
+        setExitCode(exitCodeFor(result));
+      },
+    );
 }

@@ -38,12 +38,16 @@ export function register(program: Command): void {
       const width = Math.max(...described.map((t) => t.name.length));
       process.stdout.write(`${"TOOL".padEnd(width)}  READ-ONLY  PARALLEL  DESTRUCTIVE  PARAMETERS\n`);
       for (const tool of described) {
-        const params = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {}).join(", ");
+        const params = Object.keys(
+          (tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {},
+        ).join(", ");
         const yes = (flag: boolean, pad: number) => (flag ? "yes" : "no").padEnd(pad);
         process.stdout.write(
           `${tool.name.padEnd(width)}  ${yes(tool.readOnly, 9)}  ${yes(tool.concurrencySafe, 8)}  ${yes(tool.destructive, 11)}  ${params}\n`,
         );
       }
-      process.stdout.write("\nFlags shown for an empty input; some tools decide per call (Bash is read-only only for read-only commands).\n");
+      process.stdout.write(
+        "\nFlags shown for an empty input; some tools decide per call (Bash is read-only only for read-only commands).\n",
+      );
     });
 }

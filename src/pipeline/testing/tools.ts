@@ -1,7 +1,7 @@
 // Tools and latches for pipeline tests: real tools built with buildTool, no mocks of the pipeline.
 import { z } from "zod";
-import { type SessionOptions, createToolUseContext } from "../../tool/createContext.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
+import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
 import type { ToolUseBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool, type ToolDef } from "../../tool/Tool.ts";
 
@@ -20,7 +20,9 @@ export class Latch {
   }
 }
 
-export function echoTool(overrides: Partial<ToolDef<{ text: string }, string>> = {}): Tool<{ text: string }, string> {
+export function echoTool(
+  overrides: Partial<ToolDef<{ text: string }, string>> = {},
+): Tool<{ text: string }, string> {
   return buildTool<{ text: string }, string>({
     name: "Echo",
     inputSchema: z.strictObject({ text: z.string() }),
@@ -35,14 +37,20 @@ export function echoTool(overrides: Partial<ToolDef<{ text: string }, string>> =
 }
 
 /** A tool whose calls wait on the test, recording how many run at once. */
-export function gatedTool(name: string, options: { safe: boolean; readOnly?: boolean; cancelSiblings?: boolean }) {
+export function gatedTool(
+  name: string,
+  options: { safe: boolean; readOnly?: boolean; cancelSiblings?: boolean },
+) {
   const log: string[] = [];
   let running = 0;
   let maxRunning = 0;
   const gates = new Map<string, Latch>();
   const gate = (id: string) => {
     let latch = gates.get(id);
-    if (!latch) gates.set(id, (latch = new Latch()));
+    if (!latch) {
+      latch = new Latch();
+      gates.set(id, latch);
+    }
     return latch;
   };
   const tool = buildTool<{ id: string; fail?: boolean }, string>({
@@ -77,10 +85,20 @@ export function gatedTool(name: string, options: { safe: boolean; readOnly?: boo
       }
     },
   });
-  return { tool, log, release: (id: string) => gate(id).open(), maxRunning: () => maxRunning, running: () => running };
+  return {
+    tool,
+    log,
+    release: (id: string) => gate(id).open(),
+    maxRunning: () => maxRunning,
+    running: () => running,
+  };
 }
 
-export function call(name: string, input: unknown, id = `${name}-${Math.random().toString(36).slice(2, 8)}`): ToolUseBlock {
+export function call(
+  name: string,
+  input: unknown,
+  id = `${name}-${Math.random().toString(36).slice(2, 8)}`,
+): ToolUseBlock {
   return { type: "tool_use", id, name, input };
 }
 
