@@ -3,7 +3,7 @@
 // blocks us), the final cwd reported on fd 3, the whole group killed on timeout, abort or stop.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -86,7 +86,33 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Whether any process of the group is still running. kill(-pgid, 0) also counts zombies waiting for
+ * a slow reaper, so on Linux the group's members are read from /proc and zombies ignored.
+ */
+function groupIsRunning(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  if (process.platform !== "linux") return true;
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      } catch {
+        continue;
+      }
+      // Fields after the command name, which is in parentheses and may hold anything: state ppid pgrp ...
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 /** TERM the group, wait until it is gone or the grace period ends, then KILL what is left. */
 async function killGroup(pgid: number, graceMs: number): Promise<void> {
@@ -94,10 +120,10 @@ async function killGroup(pgid: number, graceMs: number): Promise<void> {
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await sleep(25);
-    if (!signalGroup(pgid, 0)) return;
+    if (!groupIsRunning(pgid)) return;
   }
+  // SIGKILL cannot be caught or ignored: once sent, the group is as good as gone.
   signalGroup(pgid, "SIGKILL");
-  for (let i = 0; i < 40 && signalGroup(pgid, 0); i++) await sleep(25);
 }
 
 function waitForExit(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {

@@ -60,9 +60,18 @@ export function looksBinary(sample: Buffer): boolean {
 
 /** Text for the model: escape sequences removed, carriage-return progress redraws collapsed. */
 export function cleanTerminalText(text: string): string {
-  return stripAnsi(text)
-    .replace(/\r+\n/g, "\n")
-    .replace(/[^\n]*\r(?=[^\n])/g, "");
+  const stripped = stripAnsi(text);
+  if (!stripped.includes("\r")) return stripped;
+  // Linear on purpose: a regex with a leading [^\n]* backtracks quadratically on long lines.
+  return stripped
+    .split("\n")
+    .map((line) => {
+      let end = line.length;
+      while (end > 0 && line[end - 1] === "\r") end--;
+      const visible = line.slice(0, end);
+      return visible.slice(visible.lastIndexOf("\r") + 1);
+    })
+    .join("\n");
 }
 
 function formatBytes(bytes: number): string {
