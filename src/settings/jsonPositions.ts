@@ -97,6 +97,8 @@ class Parser {
   #skipWhitespace(): void {
     while (this.#index < this.#text.length && " \t\n\r".includes(this.#text[this.#index] as string))
       this.#index++;
+    const next = this.#text.slice(this.#index, this.#index + 2);
+    if (next === "//" || next === "/*") this.#fail("comments are not allowed in JSON settings files");
   }
 
   #parseValue(path: PropertyKey[]): unknown {
@@ -117,7 +119,6 @@ class Parser {
         return value;
       }
     }
-    if (char === "/") this.#fail("comments are not allowed in JSON settings files");
     if (char === "'") this.#fail("strings must use double quotes");
     return this.#fail(`expected a value but found ${this.#describeHere()}`);
   }
