@@ -1,0 +1,185 @@
+// One Grep search: the rg command for the input, run in the search root, and its output paged.
+import { ToolError } from "../../tool/errors.ts";
+import { MtimeCollector } from "../search-shared/newestFirst.ts";
+import { effectiveLimit, slicePage } from "../search-shared/pagination.ts";
+import { ripgrepErrorText, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
+import {
+  commonSearchArgs,
+  exclusionArgs,
+  MAX_LINE_COLUMNS,
+  splitGlobParameter,
+} from "../search-shared/searchArgs.ts";
+import type { SearchRoot } from "../search-shared/searchRoot.ts";
+import { parseContentOutput, parseCountOutput } from "./parseOutput.ts";
+
+export type GrepOutputMode = "files_with_matches" | "content" | "count";
+
+export interface GrepInput {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  type?: string;
+  output_mode?: GrepOutputMode;
+  "-A"?: number;
+  "-B"?: number;
+  "-C"?: number;
+  context?: number;
+  "-n"?: boolean;
+  "-i"?: boolean;
+  multiline?: boolean;
+  head_limit?: number;
+  offset?: number;
+}
+
+export interface GrepOutput {
+  mode: GrepOutputMode;
+  /** files_with_matches: this page's paths, newest first. count: this page's files. */
+  filenames: string[];
+  /** content and count modes: this page's text. */
+  content?: string;
+  /** Files with a match (files and count modes) or files with output lines (content mode), before paging. */
+  numFiles: number;
+  /** Entries before paging: files, content lines or per-file counts. */
+  totalEntries: number;
+  /** Entries on this page. */
+  shownEntries: number;
+  /** count mode: matching lines over all files. */
+  numMatches?: number;
+  offset: number;
+  /** The head_limit applied, when it cut the results. */
+  appliedLimit?: number;
+  /** Things the model should know: partial output, unreadable files. */
+  notes: string[];
+}
+
+export interface SearchOptions {
+  signal: AbortSignal;
+  timeoutMs?: number;
+  maxOutputBytes?: number;
+}
+
+/** Lines before and after each match: -B / -A win over -C / context for their side. */
+function contextLines(input: GrepInput): { before: number | undefined; after: number | undefined } {
+  const around = input.context ?? input["-C"];
+  return { before: input["-B"] ?? around, after: input["-A"] ?? around };
+}
+
+function contextArgs(input: GrepInput): string[] {
+  const { before, after } = contextLines(input);
+  return [
+    ...(before === undefined ? [] : [`--before-context=${before}`]),
+    ...(after === undefined ? [] : [`--after-context=${after}`]),
+  ];
+}
+
+/** The whole rg command line for an input; the pattern goes through -e so a leading "-" is not a flag. */
+export function grepArgs(input: GrepInput, root: SearchRoot): string[] {
+  const mode = input.output_mode ?? "files_with_matches";
+  const args = commonSearchArgs();
+  if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
+  else if (mode === "count") args.push("--count", "--with-filename", "--null");
+  else {
+    args.push(`--max-columns=${MAX_LINE_COLUMNS}`, "--max-columns-preview", "--no-heading");
+    // A folder's output is regrouped by file (see parseOutput.ts), which needs --null and line numbers.
+    if (root.isDirectory) args.push("--with-filename", "--null", "--line-number");
+    else args.push("--no-filename", input["-n"] === false ? "--no-line-number" : "--line-number");
+    args.push(...contextArgs(input));
+  }
+  if (input["-i"]) args.push("--ignore-case");
+  if (input.multiline) args.push("--multiline", "--multiline-dotall");
+  if (input.type) args.push(`--type=${input.type}`);
+  for (const glob of splitGlobParameter(input.glob ?? "")) args.push(`--glob=${glob}`);
+  args.push(...exclusionArgs(root.denyPatterns));
+  args.push("--regexp", input.pattern, "--", root.target);
+  return args;
+}
+
+function runNotes(
+  run: { exitCode: number; stderr: string; outputCapped: boolean },
+  maxBytes: number,
+): string[] {
+  const notes: string[] = [];
+  if (run.outputCapped)
+    notes.push(
+      `ripgrep's output passed ${Math.round(maxBytes / 1024 / 1024)} MB and the search was stopped, so these results are partial. ` +
+        "Narrow the search with path, glob or type.",
+    );
+  if (run.exitCode === 2 && run.stderr.trim())
+    notes.push(`Some paths could not be searched: ${ripgrepErrorText(run.stderr).split("\n")[0]}`);
+  return notes;
+}
+
+export async function searchContents(
+  input: GrepInput,
+  root: SearchRoot,
+  options: SearchOptions,
+): Promise<GrepOutput> {
+  const mode = input.output_mode ?? "files_with_matches";
+  const offset = input.offset ?? 0;
+  const limit = effectiveLimit(input.head_limit);
+  const maxOutputBytes = options.maxOutputBytes ?? 128 * 1024 * 1024;
+  const collector = mode === "files_with_matches" ? new MtimeCollector(root.cwd) : undefined;
+  const run = await runRipgrep(grepArgs(input, root), {
+    cwd: root.cwd,
+    signal: options.signal,
+    maxOutputBytes,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(collector ? { onStdout: (chunk: Buffer) => collector.push(chunk) } : {}),
+  });
+  throwIfRipgrepFailed(run);
+  if (options.signal.aborted) throw new ToolError("aborted", "The search was cancelled.");
+  const notes = runNotes(run, maxOutputBytes);
+  const base = { mode, offset, notes };
+  const applied = (total: number) =>
+    limit !== undefined && offset + limit < total ? { appliedLimit: limit } : {};
+
+  if (collector) {
+    collector.finish();
+    const page = collector.page(offset, limit);
+    return {
+      ...base,
+      filenames: page.paths,
+      numFiles: page.total,
+      totalEntries: page.total,
+      shownEntries: page.paths.length,
+      ...applied(page.total),
+    };
+  }
+  if (mode === "count") {
+    const counts = parseCountOutput(run.stdout, root.cwd);
+    const page = slicePage(counts, offset, limit);
+    return {
+      ...base,
+      filenames: page.map((entry) => entry.path),
+      content: page.map((entry) => `${entry.path}:${entry.count}`).join("\n"),
+      numFiles: counts.length,
+      numMatches: counts.reduce((sum, entry) => sum + entry.count, 0),
+      totalEntries: counts.length,
+      shownEntries: page.length,
+      ...applied(counts.length),
+    };
+  }
+  const showLineNumbers = input["-n"] !== false;
+  const parsed = root.isDirectory
+    ? parseContentOutput(run.stdout, root.cwd, {
+        showLineNumbers,
+        hasContext: (contextLines(input).before ?? 0) > 0 || (contextLines(input).after ?? 0) > 0,
+      })
+    : { lines: singleFileLines(run.stdout), files: run.stdout.length > 0 ? 1 : 0 };
+  const page = slicePage(parsed.lines, offset, limit);
+  return {
+    ...base,
+    filenames: [],
+    content: page.join("\n"),
+    numFiles: parsed.files,
+    totalEntries: parsed.lines.length,
+    shownEntries: page.length,
+    ...applied(parsed.lines.length),
+  };
+}
+
+function singleFileLines(stdout: Buffer): string[] {
+  const lines = stdout.toString("utf8").split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}

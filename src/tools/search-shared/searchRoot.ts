@@ -1,0 +1,125 @@
+// Where a search starts: the input path resolved against the session's cwd, checked to exist, and
+// the permission rule every search tool shares (inside the working directories, or ask).
+import { stat } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { findContentRule } from "../../permissions/matchers.ts";
+import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
+import type { PermissionResult } from "../../permissions/types.ts";
+import type { ToolUseContext } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
+import type { Tool, ValidationResult } from "../../tool/Tool.ts";
+import { readDenyGlobs } from "./denyGlobs.ts";
+
+export interface SearchRoot {
+  /** The absolute path searched (a folder, or one file). */
+  absolute: string;
+  isDirectory: boolean;
+  /** Where rg runs: the folder itself, or the file's folder. Exclusion globs are relative to it. */
+  cwd: string;
+  /** rg's path argument relative to `cwd`: "." or "./<file name>". */
+  target: string;
+  /** Exclusion globs from Read deny rules, relative to `cwd`. */
+  denyPatterns: string[];
+}
+
+/** The input path as an absolute path; no path means the session's current directory. */
+export function absoluteSearchPath(path: string | undefined, context: ToolUseContext): string {
+  const cwd = context.getAppState().cwd;
+  return path === undefined || path.trim() === "" ? toAbsolutePath(".", cwd) : toAbsolutePath(path, cwd);
+}
+
+function missingPathMessage(absolute: string, context: ToolUseContext): string {
+  return (
+    `Path does not exist: ${absolute}. The current working directory is ${context.getAppState().cwd}. ` +
+    "Check the spelling, or omit path to search the current working directory."
+  );
+}
+
+/** validateInput for every search tool: the path must exist. */
+export async function validateSearchPath(
+  path: string | undefined,
+  context: ToolUseContext,
+  options: { directoryOnly?: boolean; toolName: string } = { toolName: "search" },
+): Promise<ValidationResult> {
+  const absolute = absoluteSearchPath(path, context);
+  try {
+    const info = await stat(absolute);
+    if (options.directoryOnly && !info.isDirectory())
+      return {
+        result: false,
+        errorCode: "not_a_directory",
+        message: `${absolute} is a file, not a directory. ${options.toolName} lists folders; use Read to see a file.`,
+      };
+    return { result: true };
+  } catch {
+    return { result: false, errorCode: "not_found", message: missingPathMessage(absolute, context) };
+  }
+}
+
+/** Resolves, stats and applies deny rules. Throws ToolError for a missing or denied path. */
+export async function resolveSearchRoot(
+  path: string | undefined,
+  context: ToolUseContext,
+): Promise<SearchRoot> {
+  const absolute = absoluteSearchPath(path, context);
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(absolute)).isDirectory();
+  } catch {
+    throw new ToolError("not_found", missingPathMessage(absolute, context));
+  }
+  const deny = readDenyGlobs(context.getAppState().toolPermissionContext, absolute);
+  if (deny.rootDeniedBy !== undefined)
+    throw new ToolError(
+      "permission_denied",
+      `Reading ${absolute} is denied by the permission rule ${deny.rootDeniedBy}, so it cannot be searched. ` +
+        "Search a different path.",
+    );
+  if (isDirectory) return { absolute, isDirectory, cwd: absolute, target: ".", denyPatterns: deny.patterns };
+  return {
+    absolute,
+    isDirectory,
+    cwd: dirname(absolute),
+    target: `./${basename(absolute)}`,
+    denyPatterns: [],
+  };
+}
+
+/**
+ * Inside the working directories: allowed (reads are free there). Outside: allowed only by a Read allow
+ * rule covering the path (through the Read rule matcher, when one is registered); otherwise ask.
+ */
+export async function checkSearchPermission<Input>(
+  tool: Tool<Input>,
+  path: string | undefined,
+  input: Input,
+  context: ToolUseContext,
+): Promise<PermissionResult<Input>> {
+  const permissionContext = context.getAppState().toolPermissionContext;
+  const absolute = absoluteSearchPath(path, context);
+  if (isInWorkingDirectories(absolute, permissionContext, context.getAppState().cwd))
+    return {
+      behavior: "allow",
+      updatedInput: input,
+      decisionReason: {
+        type: "tool",
+        reason: `${absolute} is inside the working directories`,
+        check: "read-inside",
+      },
+    };
+  const allowRule = await findContentRule(context, permissionContext, tool as Tool, input, "allow");
+  if (allowRule)
+    return { behavior: "allow", updatedInput: input, decisionReason: { type: "rule", rule: allowRule } };
+  return {
+    behavior: "ask",
+    message: `${tool.name} wants to search ${absolute}, which is outside the working directories.`,
+    decisionReason: {
+      type: "tool",
+      reason: `${absolute} is outside the working directories`,
+      check: "outside-working-dirs",
+    },
+    suggestions: [
+      { behavior: "allow", rule: `Read(/${absolute.replace(/\/$/, "")}/**)`, destination: "session" },
+    ],
+  };
+}
