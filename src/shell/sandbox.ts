@@ -82,11 +82,18 @@ function unavailable(reason: string): ToolError {
   );
 }
 
+/** PATH values under which every dependency was found; the check spawns `which` and blocks, so it is kept. */
+const availableUnder = new Set<string>();
+
 /** Why the sandbox cannot run here, or undefined when it can. Does not start anything. */
 export function sandboxUnavailableReason(): string | undefined {
+  const path = process.env.PATH ?? "";
+  if (availableUnder.has(path)) return undefined;
   if (!SandboxManager.isSupportedPlatform()) return `platform ${process.platform} is not supported`;
   const { errors } = SandboxManager.checkDependencies({ command: rgPath });
-  return errors.length > 0 ? errors.join("; ") : undefined;
+  if (errors.length > 0) return errors.join("; ");
+  availableUnder.add(path);
+  return undefined;
 }
 
 async function ensureStarted(policy: SandboxPolicy): Promise<void> {

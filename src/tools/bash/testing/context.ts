@@ -1,0 +1,91 @@
+// Test sessions for the shell tools: a real project folder under the temp dir, a real ToolUseContext,
+// and a helper that calls a tool the way the pipeline does (validate, call, map the result).
+import { randomUUID } from "node:crypto";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { killAllBackgroundTasks } from "../../../shell/background.ts";
+import { type ToolUseContext, updatePermissionContext } from "../../../tool/context.ts";
+import { buildPermissionContext, createToolUseContext } from "../../../tool/createContext.ts";
+import { resultText, type ToolResultBlock } from "../../../tool/messages.ts";
+import type { Tool, ToolProgress } from "../../../tool/Tool.ts";
+
+export interface ShellTestSession {
+  /** The project root (symlinks resolved), a fresh temp folder. */
+  root: string;
+  /** A folder outside every working directory. */
+  outside: string;
+  context: ToolUseContext;
+  cleanup(): Promise<void>;
+}
+
+export interface ShellTestSessionOptions {
+  sandbox?: boolean;
+  allow?: string[];
+  deny?: string[];
+  additionalDirectories?: string[];
+}
+
+export async function createShellTestSession(
+  options: ShellTestSessionOptions = {},
+): Promise<ShellTestSession> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), "keel-shell-")));
+  const root = join(base, "project");
+  const outside = join(base, "outside");
+  await mkdir(root);
+  await mkdir(outside);
+  let permissionContext = buildPermissionContext({
+    cwd: root,
+    ...(options.allow ? { allow: options.allow } : {}),
+    ...(options.deny ? { deny: options.deny } : {}),
+    ...(options.additionalDirectories ? { additionalDirectories: options.additionalDirectories } : {}),
+  });
+  if (options.sandbox)
+    permissionContext = updatePermissionContext(permissionContext, {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true },
+    });
+  const sessionId = randomUUID();
+  const context = createToolUseContext({
+    tools: [],
+    permissionContext,
+    sessionId,
+    toolResultsDir: join(base, "tool-results"),
+  });
+  return {
+    root,
+    outside,
+    context,
+    cleanup: async () => {
+      await killAllBackgroundTasks(sessionId);
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ToolCallOutcome<Output, Progress> {
+  data: Output;
+  block: ToolResultBlock;
+  text: string;
+  progress: Progress[];
+}
+
+/** Validates and calls a tool, and maps its output as the pipeline would. Throws what the tool throws. */
+export async function callTool<Input, Output, Progress>(
+  tool: Tool<Input, Output, Progress>,
+  rawInput: unknown,
+  context: ToolUseContext,
+): Promise<ToolCallOutcome<Output, Progress>> {
+  const input = tool.inputSchema.parse(rawInput) as Input;
+  const validation = await tool.validateInput?.(input, context);
+  if (validation && !validation.result) throw new Error(`invalid input: ${validation.message}`);
+  const progress: Progress[] = [];
+  const result = await tool.call(
+    input,
+    context,
+    async () => ({ behavior: "allow" }),
+    undefined,
+    (update: ToolProgress<Progress>) => progress.push(update.data),
+  );
+  const block = tool.mapToolResultToToolResultBlockParam(result.data, "toolu_test");
+  return { data: result.data, block, text: resultText(block.content), progress };
+}
