@@ -48,10 +48,15 @@ export function parseContentOutput(
     const relativePath = line.slice(0, nul);
     if (relativePath !== currentPath) {
       currentPath = relativePath;
-      current = groups.get(relativePath);
-      if (!current) groups.set(relativePath, (current = []));
-      // A separator between two files' output is re-added when the groups are joined.
-      else if (separatorPending) current.push("--");
+      const existing = groups.get(relativePath);
+      if (existing) {
+        current = existing;
+        if (separatorPending) current.push("--");
+      } else {
+        // A separator between two files' output is re-added when the groups are joined.
+        current = [];
+        groups.set(relativePath, current);
+      }
     } else if (separatorPending) current?.push("--");
     separatorPending = false;
     current?.push(formatLine(joinRelative(root, relativePath), line.slice(nul + 1), options.showLineNumbers));

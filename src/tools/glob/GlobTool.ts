@@ -1,0 +1,125 @@
+// Glob: file names by pattern, newest-modified first, through `rg --files`. Read-only, concurrency-safe.
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ToolError } from "../../tool/errors.ts";
+import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { MtimeCollector } from "../search-shared/newestFirst.ts";
+import { runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
+import { commonSearchArgs, exclusionArgs } from "../search-shared/searchArgs.ts";
+import {
+  checkSearchPermission,
+  resolveSearchRoot,
+  type SearchRoot,
+  validateSearchPath,
+} from "../search-shared/searchRoot.ts";
+import { globTarget, toRipgrepGlob } from "./globTarget.ts";
+
+const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
+
+export const DEFAULT_GLOB_MAX_RESULTS = 100;
+
+export interface GlobInput {
+  pattern: string;
+  path?: string;
+}
+
+export interface GlobOutput {
+  /** Absolute paths, newest-modified first. */
+  filenames: string[];
+  /** Files that matched in all. */
+  numFiles: number;
+  truncated: boolean;
+}
+
+export const globInputSchema = z.strictObject({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('The glob to match file paths against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      "The folder to search from, absolute or relative to the current directory. Default: the current directory",
+    ),
+});
+
+export function globArgs(pattern: string, root: SearchRoot): string[] {
+  return [
+    ...commonSearchArgs(),
+    "--files",
+    "--null",
+    `--glob=${toRipgrepGlob(pattern)}`,
+    ...exclusionArgs(root.denyPatterns),
+    "--",
+    root.target,
+  ];
+}
+
+export function formatGlobOutput(output: GlobOutput): string {
+  if (output.filenames.length === 0) return "No files found";
+  const lines = [...output.filenames];
+  if (output.truncated)
+    lines.push(
+      `(Results are truncated: showing the ${output.filenames.length} most recently modified of ${output.numFiles} files. ` +
+        "Use a more specific path or pattern to see others.)",
+    );
+  return lines.join("\n");
+}
+
+export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOutput>({
+  name: "Glob",
+  searchHint: "find files by name pattern",
+  inputSchema: globInputSchema,
+  maxResultSizeChars: 100_000,
+  permissionRuleNames: ["Read"],
+  isReadOnly: true,
+  isConcurrencySafe: true,
+  interruptBehavior: () => "cancel",
+  prompt: () => PROMPT,
+  description: (input) => `Find files matching ${input.pattern}`,
+  getPath: (input) => globTarget(input).path ?? ".",
+  userFacingName: () => "Search",
+  toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
+  validateInput: (input, context) =>
+    validateSearchPath(globTarget(input).path, context, { directoryOnly: true, toolName: "Glob" }),
+  checkPermissions: (input, context) =>
+    checkSearchPermission(GlobTool, globTarget(input).path, input, context),
+  async call(input, context) {
+    const target = globTarget(input);
+    const root = await resolveSearchRoot(target.path, context);
+    if (!root.isDirectory)
+      throw new ToolError(
+        "not_a_directory",
+        `${root.absolute} is a file, not a folder. Give Glob a folder as path.`,
+      );
+    const signal = context.abortController.signal;
+    const collector = new MtimeCollector(root.cwd);
+    const run = await runRipgrep(globArgs(target.pattern, root), {
+      cwd: root.cwd,
+      signal,
+      onStdout: (chunk) => collector.push(chunk),
+    });
+    throwIfRipgrepFailed(run);
+    if (signal.aborted) throw new ToolError("aborted", "The search was cancelled.");
+    collector.finish();
+    const page = collector.page(0, context.globLimits?.maxResults ?? DEFAULT_GLOB_MAX_RESULTS);
+    return {
+      data: { filenames: page.paths, numFiles: page.total, truncated: page.total > page.paths.length },
+    };
+  },
+  mapToolResultToToolResultBlockParam: (output, toolUseId) => ({
+    type: "tool_result",
+    tool_use_id: toolUseId,
+    content: formatGlobOutput(output),
+  }),
+  renderToolUse: (input) => ({
+    kind: "text",
+    text: `pattern: "${input.pattern}"${input.path ? `, path: "${input.path}"` : ""}`,
+  }),
+  renderToolResult: (output) => ({
+    kind: "list",
+    title: `Found ${output.numFiles} file${output.numFiles === 1 ? "" : "s"}`,
+    items: output.filenames,
+  }),
+});
