@@ -14,11 +14,14 @@ export function commonSearchArgs(): string[] {
   return ["--no-config", "--hidden", "--no-require-git", "--color=never"];
 }
 
-/** VCS folders and Read-denied paths, as negated globs for the end of the command line. */
+/**
+ * VCS folders and Read-denied paths, as negated globs for the end of the command line. Deny globs are
+ * case-insensitive (`--iglob`), as deny rules are matched broadly everywhere else.
+ */
 export function exclusionArgs(denyPatterns: readonly string[]): string[] {
   return [
     ...VCS_FOLDERS.map((folder) => `--glob=!${folder}`),
-    ...denyPatterns.map((pattern) => `--glob=!${pattern}`),
+    ...denyPatterns.map((pattern) => `--iglob=!${pattern}`),
   ];
 }
 

@@ -3,12 +3,13 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { findContentRule } from "../../permissions/matchers.ts";
+import { isPathDeniedForRead, readDenyGlobs } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
+import { formatRuleValue } from "../../permissions/rules.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { Tool, ValidationResult } from "../../tool/Tool.ts";
-import { readDenyGlobs } from "./denyGlobs.ts";
 
 export interface SearchRoot {
   /** The absolute path searched (a folder, or one file). */
@@ -18,7 +19,7 @@ export interface SearchRoot {
   cwd: string;
   /** rg's path argument relative to `cwd`: "." or "./<file name>". */
   target: string;
-  /** Exclusion globs from Read deny rules, relative to `cwd`. */
+  /** Exclusion globs from Read deny rules (pathRules.readDenyGlobs), relative to `cwd`; case-insensitive. */
   denyPatterns: string[];
 }
 
@@ -68,14 +69,22 @@ export async function resolveSearchRoot(
   } catch {
     throw new ToolError("not_found", missingPathMessage(absolute, context));
   }
-  const deny = readDenyGlobs(context.getAppState().toolPermissionContext, absolute);
-  if (deny.rootDeniedBy !== undefined)
+  const permissionContext = context.getAppState().toolPermissionContext;
+  const deniedBy = isPathDeniedForRead(absolute, context);
+  if (deniedBy)
     throw new ToolError(
       "permission_denied",
-      `Reading ${absolute} is denied by the permission rule ${deny.rootDeniedBy}, so it cannot be searched. ` +
-        "Search a different path.",
+      `Reading ${absolute} is denied by the permission rule ${formatRuleValue(deniedBy.value)} (${deniedBy.source} settings), ` +
+        "so it cannot be searched. Search a different path.",
     );
-  if (isDirectory) return { absolute, isDirectory, cwd: absolute, target: ".", denyPatterns: deny.patterns };
+  if (isDirectory)
+    return {
+      absolute,
+      isDirectory,
+      cwd: absolute,
+      target: ".",
+      denyPatterns: readDenyGlobs(permissionContext, absolute),
+    };
   return {
     absolute,
     isDirectory,

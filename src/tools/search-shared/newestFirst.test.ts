@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { joinRelative, MtimeCollector } from "./newestFirst.ts";
+import { makeTempDir, removeDir, setMtimes, writeTree } from "./testing.ts";
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await makeTempDir();
+  const files: Record<string, string> = {};
+  const mtimes: Record<string, number> = {};
+  // 40 files: f00 is the oldest, f39 the newest; t1/t2 share an mtime (ties sort by path).
+  for (let i = 0; i < 40; i++) {
+    const name = `f${String(i).padStart(2, "0")}.txt`;
+    files[name] = "x";
+    mtimes[name] = 1_600_000_000 + i * 10;
+  }
+  files["t2.txt"] = "x";
+  files["t1.txt"] = "x";
+  files["é ü.txt"] = "x";
+  mtimes["t2.txt"] = 1_700_000_000;
+  mtimes["t1.txt"] = 1_700_000_000;
+  mtimes["é ü.txt"] = 1_500_000_000;
+  await writeTree(dir, files);
+  await setMtimes(dir, mtimes);
+});
+
+afterAll(async () => {
+  await removeDir(dir);
+});
+
+function nulList(paths: string[]): Buffer {
+  return Buffer.from(paths.map((path) => `${path}\0`).join(""));
+}
+
+function collect(paths: string[], chunkSize: number): MtimeCollector {
+  const collector = new MtimeCollector(dir);
+  const data = nulList(paths);
+  for (let start = 0; start < data.length; start += chunkSize)
+    collector.push(data.subarray(start, start + chunkSize));
+  collector.finish();
+  return collector;
+}
+
+const allNames = () => [
+  ...Array.from({ length: 40 }, (_, i) => `./f${String(i).padStart(2, "0")}.txt`),
+  "./t2.txt",
+  "./t1.txt",
+  "./é ü.txt",
+];
+
+describe("MtimeCollector", () => {
+  it("orders newest first, ties by path, whatever order rg printed", () => {
+    const collector = collect(allNames().reverse(), 1 << 16);
+    const page = collector.page(0, 4);
+    expect(page.total).toBe(43);
+    expect(page.paths).toEqual([`${dir}/t1.txt`, `${dir}/t2.txt`, `${dir}/f39.txt`, `${dir}/f38.txt`]);
+  });
+
+  it("gives the same order from the full sort and from the threshold cut", () => {
+    const collector = collect(allNames(), 1 << 16);
+    const all = collector.page(0, undefined).paths;
+    expect(all).toHaveLength(43);
+    expect(all.at(-1)).toBe(`${dir}/é ü.txt`);
+    // 3 of 43 takes the threshold path (wanted * 4 < total); 20 of 43 the full sort.
+    expect(collector.page(0, 3).paths).toEqual(all.slice(0, 3));
+    expect(collector.page(5, 3).paths).toEqual(all.slice(5, 8));
+    expect(collector.page(0, 20).paths).toEqual(all.slice(0, 20));
+  });
+
+  it("reassembles paths split across chunks, multi-byte characters included", () => {
+    for (const chunkSize of [1, 2, 3, 7]) {
+      const collector = collect(allNames(), chunkSize);
+      expect(collector.count).toBe(43);
+      expect(collector.page(0, undefined).paths).toContain(`${dir}/é ü.txt`);
+    }
+  });
+
+  it("counts a final path without its NUL (output cut short)", () => {
+    const collector = new MtimeCollector(dir);
+    collector.push(Buffer.from("./f01.txt\0./f02.txt"));
+    collector.finish();
+    expect(collector.page(0, undefined).paths).toEqual([`${dir}/f02.txt`, `${dir}/f01.txt`]);
+  });
+
+  it("sorts files that vanished since they were listed last", () => {
+    const collector = collect(["./gone.txt", "./f00.txt"], 1 << 16);
+    expect(collector.page(0, undefined).paths).toEqual([`${dir}/f00.txt`, `${dir}/gone.txt`]);
+  });
+
+  it("returns an empty page past the end", () => {
+    const collector = collect(allNames(), 1 << 16);
+    expect(collector.page(100, 10)).toEqual({ paths: [], total: 43 });
+    expect(collector.page(0, 0).paths).toEqual([]);
+  });
+});
+
+describe("joinRelative", () => {
+  it.each([
+    ["/a", "./b/c", "/a/b/c"],
+    ["/a", "b", "/a/b"],
+    ["/", "./b", "/b"],
+  ])("%s + %s = %s", (root, rel, expected) => {
+    expect(joinRelative(root, rel)).toBe(expected);
+  });
+});
