@@ -1,0 +1,116 @@
+// What Read returns (the shape hooks see as tool_response), and how the model is shown it.
+import type { ImageBlock, TextBlock, ToolResultBlock } from "../../tool/messages.ts";
+import { numberLines } from "../shared/diff.ts";
+import type { TextEncodingName } from "../shared/encoding.ts";
+
+export type ImageMediaType = ImageBlock["source"]["media_type"];
+
+export interface TextFileView {
+  filePath: string;
+  /** The lines shown, joined with "\n" (long lines already cut). */
+  content: string;
+  numLines: number;
+  startLine: number;
+  /** Known when the read reached the end of the file. */
+  totalLines: number | undefined;
+  hasMore: boolean;
+  cutLines: number;
+  encoding: TextEncodingName;
+  maxLineChars: number;
+}
+
+export interface ImageView {
+  filePath: string;
+  base64: string;
+  type: ImageMediaType;
+  originalSize: number;
+  dimensions: { originalWidth: number; originalHeight: number; displayWidth: number; displayHeight: number };
+}
+
+export interface NotebookCellView {
+  id: string;
+  cellType: string;
+  source: string;
+  executionCount?: number | null;
+  outputs: string[];
+  images: Array<{ mediaType: ImageMediaType; base64: string }>;
+}
+
+export type ReadOutput =
+  | { type: "text"; file: TextFileView }
+  | { type: "empty"; file: { filePath: string } }
+  | { type: "past_end"; file: { filePath: string; offset: number; totalLines: number } }
+  | { type: "image"; file: ImageView }
+  | { type: "pdf"; file: { filePath: string; totalPages: number; pages: Array<{ page: number; text: string }> } }
+  | { type: "notebook"; file: { filePath: string; cells: NotebookCellView[] } }
+  | { type: "file_unchanged"; file: { filePath: string } };
+
+export const UNCHANGED_STUB =
+  "File unchanged since last read. The content from the earlier Read result in this conversation is still current; refer to it instead of reading again.";
+
+function textResult(view: TextFileView): string {
+  const body = numberLines(view.content === "" && view.numLines === 1 ? [""] : view.content.split("\n"), view.startLine);
+  const notes: string[] = [];
+  const last = view.startLine + view.numLines - 1;
+  if (view.hasMore) {
+    const of = view.totalLines === undefined ? "" : ` of ${view.totalLines}`;
+    notes.push(`Showing lines ${view.startLine}-${last}${of}; the file has more. Use offset=${last + 1} to continue.`);
+  }
+  if (view.cutLines > 0) {
+    notes.push(
+      `${view.cutLines} line${view.cutLines === 1 ? " was" : "s were"} longer than ${view.maxLineChars} characters and cut; use Grep or Bash to see them whole.`,
+    );
+  }
+  return notes.length === 0 ? body : `${body}\n\n(${notes.join(" ")})`;
+}
+
+function notebookBlocks(cells: NotebookCellView[]): Array<TextBlock | ImageBlock> {
+  const blocks: Array<TextBlock | ImageBlock> = [];
+  const text: string[] = [];
+  for (const cell of cells) {
+    const count = cell.executionCount === undefined || cell.executionCount === null ? "" : ` execution_count="${cell.executionCount}"`;
+    text.push(`<cell id="${cell.id}" type="${cell.cellType}"${count}>\n${cell.source}\n</cell>`);
+    if (cell.outputs.length > 0) text.push(`<outputs cell="${cell.id}">\n${cell.outputs.join("\n")}\n</outputs>`);
+    if (cell.images.length > 0) {
+      blocks.push({ type: "text", text: text.splice(0).join("\n") });
+      for (const image of cell.images) {
+        blocks.push({ type: "image", source: { type: "base64", media_type: image.mediaType, data: image.base64 } });
+      }
+    }
+  }
+  if (text.length > 0) blocks.push({ type: "text", text: text.join("\n") });
+  return blocks;
+}
+
+/** The text (or image blocks) the model sees for one Read result. */
+export function readResultContent(output: ReadOutput): string | Array<TextBlock | ImageBlock> {
+  switch (output.type) {
+    case "text":
+      return textResult(output.file);
+    case "empty":
+      return "<system-reminder>Warning: the file exists but its contents are empty.</system-reminder>";
+    case "past_end":
+      return `<system-reminder>Warning: the file exists but is shorter than the offset given (${output.file.offset}): it has ${output.file.totalLines} line${output.file.totalLines === 1 ? "" : "s"}. Use a smaller offset.</system-reminder>`;
+    case "image":
+      return [
+        { type: "image", source: { type: "base64", media_type: output.file.type, data: output.file.base64 } },
+      ];
+    case "pdf": {
+      const shown = output.file.pages.map((page) => page.page);
+      const header = `PDF ${output.file.filePath}: ${output.file.totalPages} page${output.file.totalPages === 1 ? "" : "s"}; showing page${shown.length === 1 ? "" : "s"} ${shown.join(", ")}.`;
+      const pages = output.file.pages.map((page) => `<page number="${page.page}">\n${page.text}\n</page>`);
+      return [header, ...pages].join("\n");
+    }
+    case "notebook": {
+      const blocks = notebookBlocks(output.file.cells);
+      const only = blocks[0];
+      return blocks.length === 1 && only?.type === "text" ? only.text : blocks;
+    }
+    case "file_unchanged":
+      return UNCHANGED_STUB;
+  }
+}
+
+export function mapReadResult(output: ReadOutput, toolUseId: string): ToolResultBlock {
+  return { type: "tool_result", tool_use_id: toolUseId, content: readResultContent(output) };
+}

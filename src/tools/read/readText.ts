@@ -1,0 +1,141 @@
+// Text files: small ones are read whole (and hashed, so later edits can be checked against them);
+// large ones are streamed, so a range deep inside a huge file costs bounded memory.
+import { isUtf8 } from "node:buffer";
+import type { Stats } from "node:fs";
+import { open, readFile } from "node:fs/promises";
+import type { FileReadRecord } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
+import { decodeText, detectBom, looksBinary, splitDisplayLines, type TextEncodingName } from "../shared/encoding.ts";
+import { cutLine, readLineRange } from "../shared/lineReader.ts";
+import { sha256 } from "../shared/readState.ts";
+import type { ReadOutput } from "./output.ts";
+
+/** Files up to this size are read whole; larger ones are streamed. */
+export const FULL_READ_MAX_BYTES = 8 << 20;
+export const DEFAULT_LINE_LIMIT = 2000;
+export const MAX_LINE_CHARS = 2000;
+
+export interface TextReadRequest {
+  offset: number;
+  limit: number;
+  signal?: AbortSignal;
+  /** Tests lower it to exercise the streaming path on small files. */
+  fullReadMaxBytes?: number;
+}
+
+export interface TextReadResult {
+  output: ReadOutput;
+  record: FileReadRecord;
+}
+
+function binaryError(path: string): ToolError {
+  return new ToolError(
+    "binary_file",
+    `${path} is a binary file; Read shows text, images (png, jpeg, gif, webp), PDFs and notebooks only. Use Bash (for example \`file\` or \`xxd | head\`) to inspect it.`,
+  );
+}
+
+function rangeOutput(
+  path: string,
+  request: TextReadRequest,
+  encoding: TextEncodingName,
+  range: { lines: string[]; cutLines: number; hasMore: boolean; totalLines: number | undefined },
+): ReadOutput {
+  if (range.lines.length === 0) {
+    const totalLines = range.totalLines ?? 0;
+    if (totalLines === 0) return { type: "empty", file: { filePath: path } };
+    return { type: "past_end", file: { filePath: path, offset: request.offset, totalLines } };
+  }
+  return {
+    type: "text",
+    file: {
+      filePath: path,
+      content: range.lines.join("\n"),
+      numLines: range.lines.length,
+      startLine: request.offset,
+      totalLines: range.totalLines,
+      hasMore: range.hasMore,
+      cutLines: range.cutLines,
+      encoding,
+      maxLineChars: MAX_LINE_CHARS,
+    },
+  };
+}
+
+async function readWhole(path: string, stats: Stats, request: TextReadRequest): Promise<TextReadResult> {
+  const bytes = await readFile(path, { signal: request.signal });
+  if (looksBinary(bytes)) throw binaryError(path);
+  const { text, format } = decodeText(bytes);
+  const all = splitDisplayLines(text);
+  if (all.length > 0 && all.at(-1) === "" && text.endsWith("\n")) all.pop();
+  const start = request.offset - 1;
+  const shown = all.slice(start, start + request.limit);
+  let cutLines = 0;
+  const lines = shown.map((line) => {
+    const cut = cutLine(line, MAX_LINE_CHARS);
+    if (cut.cut) cutLines++;
+    return cut.text;
+  });
+  const hasMore = start + shown.length < all.length;
+  const output = rangeOutput(path, request, format.encoding, {
+    lines: text === "" ? [] : lines,
+    cutLines,
+    hasMore,
+    totalLines: text === "" ? 0 : all.length,
+  });
+  const record: FileReadRecord = {
+    content: text,
+    hash: sha256(bytes),
+    mtimeMs: stats.mtimeMs,
+    isPartialView: start > 0 || hasMore || cutLines > 0,
+    offset: request.offset,
+    limit: request.limit,
+  };
+  return { output, record };
+}
+
+/** The encoding of a large file, judged from its first 64 KB. */
+async function sniffEncoding(path: string): Promise<{ encoding: TextEncodingName; skipBytes: number }> {
+  const handle = await open(path, "r");
+  try {
+    const sample = Buffer.alloc(65536);
+    const { bytesRead } = await handle.read(sample, 0, sample.length, 0);
+    const head = sample.subarray(0, bytesRead);
+    if (looksBinary(head)) throw binaryError(path);
+    const bom = detectBom(head);
+    if (bom) return { encoding: bom.encoding, skipBytes: bom.length };
+    // A multi-byte character may be cut at the sample's end: judge without the last 3 bytes.
+    const judged = bytesRead === sample.length ? head.subarray(0, Math.max(0, bytesRead - 3)) : head;
+    return { encoding: isUtf8(judged) ? "utf8" : "latin1", skipBytes: 0 };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readStreamed(path: string, stats: Stats, request: TextReadRequest): Promise<TextReadResult> {
+  const { encoding, skipBytes } = await sniffEncoding(path);
+  const range = await readLineRange(path, {
+    offset: request.offset,
+    limit: request.limit,
+    maxLineChars: MAX_LINE_CHARS,
+    encoding,
+    skipBytes,
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  const output = rangeOutput(path, request, encoding, range);
+  // Never hashed whole: later edits are checked by mtime alone.
+  const record: FileReadRecord = {
+    content: range.lines.join("\n"),
+    hash: "",
+    mtimeMs: stats.mtimeMs,
+    isPartialView: request.offset > 1 || range.hasMore || range.cutLines > 0,
+    offset: request.offset,
+    limit: request.limit,
+  };
+  return { output, record };
+}
+
+export async function readTextFile(path: string, stats: Stats, request: TextReadRequest): Promise<TextReadResult> {
+  const fullReadMax = request.fullReadMaxBytes ?? FULL_READ_MAX_BYTES;
+  return stats.size <= fullReadMax ? readWhole(path, stats, request) : readStreamed(path, stats, request);
+}

@@ -1,0 +1,91 @@
+// What the session has read (context.readFileState), and the rule built on it: a file is changed only
+// after it was read, and only if it has not changed on disk since.
+import { createHash } from "node:crypto";
+import { resolveSymlinks } from "../../permissions/paths.ts";
+import type { FileReadRecord, ToolUseContext } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
+
+/** sha256 of a file's bytes; "" in a record means the file was streamed in part and never hashed whole. */
+export function sha256(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The record for a file, under the name given or the name its symlinks resolve to. */
+export function getReadRecord(context: ToolUseContext, absolutePath: string): FileReadRecord | undefined {
+  const direct = context.readFileState.get(absolutePath);
+  if (direct) return direct;
+  const resolved = resolveSymlinks(absolutePath);
+  return resolved === absolutePath ? undefined : context.readFileState.get(resolved);
+}
+
+/** Stores a record under both names of a symlinked file, so either name counts as read. */
+export function recordFileState(context: ToolUseContext, absolutePath: string, record: FileReadRecord): void {
+  context.readFileState.set(absolutePath, record);
+  const resolved = resolveSymlinks(absolutePath);
+  if (resolved !== absolutePath) context.readFileState.set(resolved, record);
+}
+
+/** After a write the session knows the whole new content (no offset: a later Read is not a duplicate). */
+export function recordWrite(context: ToolUseContext, absolutePath: string, text: string, bytes: Uint8Array, mtimeMs: number): void {
+  recordFileState(context, absolutePath, { content: text, hash: sha256(bytes), mtimeMs, isPartialView: false });
+}
+
+export interface FreshnessOptions {
+  /** Overwriting the whole file (Write) needs a full read; an edit may follow a partial one. */
+  requireFullRead: boolean;
+}
+
+function notRead(absolutePath: string, options: FreshnessOptions, partial: boolean): ToolError {
+  if (partial) {
+    return new ToolError(
+      "not_read",
+      `${absolutePath} was only read in part (offset/limit). Read the whole file before overwriting it, or use Edit to change part of it.`,
+    );
+  }
+  return new ToolError(
+    "not_read",
+    `File has not been read yet: ${absolutePath}. Read it first with the Read tool${options.requireFullRead ? " (the whole file)" : ""}, then retry.`,
+  );
+}
+
+function changed(absolutePath: string): ToolError {
+  return new ToolError(
+    "changed_since_read",
+    `${absolutePath} has been modified since it was last read (by the user or another program). Read it again to see the current content, then retry the change.`,
+  );
+}
+
+/**
+ * Throws unless the file was read (fully, when required) and is unchanged: same mtime, or, when the
+ * mtime moved, the same content hash (a `touch` is not a change).
+ */
+export function assertReadAndUnchanged(
+  context: ToolUseContext,
+  absolutePath: string,
+  current: { mtimeMs: number; bytes: Uint8Array },
+  options: FreshnessOptions,
+): FileReadRecord {
+  const record = getReadRecord(context, absolutePath);
+  if (!record) throw notRead(absolutePath, options, false);
+  if (options.requireFullRead && record.isPartialView) throw notRead(absolutePath, options, true);
+  if (record.mtimeMs === current.mtimeMs) return record;
+  if (record.hash !== "" && record.hash === sha256(current.bytes)) return record;
+  throw changed(absolutePath);
+}
+
+/**
+ * The same check from a stat alone, for validateInput: it can tell "not read" for sure, and "changed"
+ * only when no hash can vouch for the file (streamed partial reads); call() decides the rest with the bytes.
+ */
+export function checkReadRecordByStat(
+  context: ToolUseContext,
+  absolutePath: string,
+  mtimeMs: number,
+  options: FreshnessOptions,
+): ToolError | undefined {
+  const record = getReadRecord(context, absolutePath);
+  if (!record) return notRead(absolutePath, options, false);
+  if (options.requireFullRead && record.isPartialView) return notRead(absolutePath, options, true);
+  if (record.mtimeMs !== mtimeMs && record.hash === "") return changed(absolutePath);
+  return undefined;
+}
