@@ -97,6 +97,15 @@ describe("Bash: running a command", () => {
     expect(statSync(saved).size).toBe(588_895);
   });
 
+  it("stays within the 30,000-character result budget with its notes added", async () => {
+    const result = await bash({
+      command: `head -c 29990 /dev/zero | tr '\\0' a; cd ${session.outside}; exit 3`,
+    });
+    expect(result.text).toContain("Exit code 3");
+    expect(result.text).toContain("Shell cwd was reset");
+    expect(result.text.length).toBeLessThanOrEqual(30_000);
+  });
+
   it("summarizes binary output", async () => {
     const result = await bash({ command: "printf '\\x7fELF\\x00\\x01\\x02'" });
     expect(result.data.binary).toBe(true);

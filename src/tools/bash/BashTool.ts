@@ -231,6 +231,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       cwd: start.cwd,
       timeoutMs,
       outputDir,
+      // Room under the result budget for the tool's own notes (exit code, timeout, cwd reset).
+      maxChars: BASH_MAX_OUTPUT_CHARS - 1_000,
       signal: context.abortController.signal,
       ...(launcher ? { launcher } : {}),
       onProgress: (progress) => onProgress({ toolUseId, data: { ...progress, command: input.command } }),
