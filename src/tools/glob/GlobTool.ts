@@ -12,7 +12,7 @@ import {
   type SearchRoot,
   validateSearchPath,
 } from "../search-shared/searchRoot.ts";
-import { globTarget, toRipgrepGlob } from "./globTarget.ts";
+import { globTarget, onlyMatchingIgnoreFile, patternMatcher, toRipgrepGlob } from "./globTarget.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -35,6 +35,7 @@ export const globInputSchema = z.strictObject({
   pattern: z
     .string()
     .min(1)
+    .regex(/^[^\r\n\0]*$/, "a glob pattern is one line")
     .describe('The glob to match file paths against, e.g. "**/*.ts" or "src/**/*.{ts,tsx}"'),
   path: z
     .string()
@@ -44,12 +45,15 @@ export const globInputSchema = z.strictObject({
     ),
 });
 
+/** Windows has no /dev/stdin; there the pattern is an rg glob, and gitignored files it names directly show up. */
+const PATTERN_FROM_STDIN = process.platform !== "win32";
+
 export function globArgs(pattern: string, root: SearchRoot): string[] {
   return [
     ...commonSearchArgs(),
     "--files",
     "--null",
-    `--glob=${toRipgrepGlob(pattern)}`,
+    PATTERN_FROM_STDIN ? "--ignore-file=/dev/stdin" : `--glob=${toRipgrepGlob(pattern)}`,
     ...exclusionArgs(root.denyPatterns),
     "--",
     root.target,
@@ -94,11 +98,12 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
         `${root.absolute} is a file, not a folder. Give Glob a folder as path.`,
       );
     const signal = context.abortController.signal;
-    const collector = new MtimeCollector(root.cwd);
+    const collector = new MtimeCollector(root.cwd, patternMatcher(target.pattern));
     const run = await runRipgrep(globArgs(target.pattern, root), {
       cwd: root.cwd,
       signal,
       onStdout: (chunk) => collector.push(chunk),
+      ...(PATTERN_FROM_STDIN ? { stdin: onlyMatchingIgnoreFile(target.pattern) } : {}),
     });
     throwIfRipgrepFailed(run);
     if (signal.aborted) throw new ToolError("aborted", "The search was cancelled.");

@@ -23,5 +23,22 @@ export function globTarget(input: { pattern: string; path?: string | undefined }
 
 /** As an rg glob: anchored at the root, so "*.ts" means top-level files as in a shell, not any depth. */
 export function toRipgrepGlob(pattern: string): string {
-  return `/${pattern}`;
+  return `/${pattern.replace(/ +$/, (spaces) => spaces.replaceAll(" ", "\\ "))}`;
+}
+
+/**
+ * An ignore file that leaves only files matching the pattern. rg's `--glob` would include a matching
+ * file even when .gitignore excludes it (globs override ignore files); an `--ignore-file` has the lowest
+ * precedence instead, so .gitignore still wins. Folders stay in so the walk can reach matches inside.
+ */
+export function onlyMatchingIgnoreFile(pattern: string): string {
+  return `*\n!*/\n!${toRipgrepGlob(pattern)}\n`;
+}
+
+/**
+ * The exact check on what rg lists: a path an ignore file re-includes (`!name` in .gitignore) passes
+ * the ignore file above whatever the pattern says.
+ */
+export function patternMatcher(pattern: string): (relativePath: string) => boolean {
+  return picomatch(pattern, { dot: true });
 }

@@ -22,8 +22,12 @@ export class MtimeCollector {
   #mtimes = new Float64Array(1024);
   #rest: Buffer | undefined;
 
-  constructor(root: string) {
+  readonly #accept: ((relativePath: string) => boolean) | undefined;
+
+  /** `accept` sees each path as rg printed it, without "./"; rejected paths are not stat'ed or counted. */
+  constructor(root: string, accept?: (relativePath: string) => boolean) {
     this.#root = root;
+    this.#accept = accept;
   }
 
   get count(): number {
@@ -47,7 +51,9 @@ export class MtimeCollector {
     this.#rest = undefined;
   }
 
-  add(relativePath: string): void {
+  add(printedPath: string): void {
+    const relativePath = printedPath.startsWith("./") ? printedPath.slice(2) : printedPath;
+    if (this.#accept && !this.#accept(relativePath)) return;
     const absolute = joinRelative(this.#root, relativePath);
     const index = this.#paths.length;
     if (index === this.#mtimes.length) {

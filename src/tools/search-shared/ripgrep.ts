@@ -82,6 +82,8 @@ export interface RipgrepOptions {
   maxOutputBytes?: number;
   /** Takes stdout as it arrives instead of collecting it (the run's stdout is then empty). */
   onStdout?: (chunk: Buffer) => void;
+  /** Written to rg's standard input (for `--ignore-file=/dev/stdin`); otherwise stdin is empty. */
+  stdin?: string;
   /** Observes the child's pid (tests check the process is gone after an abort). */
   onSpawn?: (pid: number) => void;
 }
@@ -97,7 +99,10 @@ export async function runRipgrep(args: readonly string[], options: RipgrepOption
   const timeoutMs = options.timeoutMs ?? DEFAULT_RIPGREP_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return new Promise<RipgrepRun>((resolvePromise, rejectPromise) => {
-    const child = spawn(rg, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+    const child = spawn(rg, args, { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
+    // rg may exit before reading its input (a bad flag); that EPIPE is not the search's error.
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin ?? "");
     const chunks: Buffer[] = [];
     let outputBytes = 0;
     let outputCapped = false;

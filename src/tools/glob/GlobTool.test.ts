@@ -1,0 +1,185 @@
+import { symlink } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolError } from "../../tool/errors.ts";
+import {
+  callTool,
+  callToolText,
+  makeTempDir,
+  removeDir,
+  searchContext,
+  setMtimes,
+  writeTree,
+} from "../search-shared/testing.ts";
+import { GlobTool } from "./GlobTool.ts";
+import { globTarget } from "./globTarget.ts";
+
+let root: string;
+let outside: string;
+
+beforeAll(async () => {
+  root = await makeTempDir();
+  outside = await makeTempDir("keel-outside-");
+  await writeTree(root, {
+    "a.ts": "",
+    "b.tsx": "",
+    "README.md": "",
+    "src/c.ts": "",
+    "src/deep/d.ts": "",
+    "src/deep/e.md": "",
+    ".hidden/f.ts": "",
+    ".env": "",
+    ".git/g.ts": "",
+    ".svn/h.ts": "",
+    ".gitignore": "build/\n*.gen.ts\n",
+    "build/out.ts": "",
+    "x.gen.ts": "",
+    "empty/": "",
+  });
+  await writeTree(outside, { "o.ts": "" });
+  await symlink(outside, join(root, "linked"));
+  const base = 1_600_000_000;
+  await setMtimes(root, {
+    "src/deep/d.ts": base + 500,
+    "a.ts": base + 400,
+    ".hidden/f.ts": base + 300,
+    "src/c.ts": base + 200,
+    "b.tsx": base + 100,
+  });
+});
+
+afterAll(async () => {
+  await removeDir(root);
+  await removeDir(outside);
+});
+
+const ctx = () => searchContext(root);
+const glob = (input: Record<string, unknown>, context = ctx()) => callTool(GlobTool, input, context);
+const abs = (path: string) => join(root, path);
+
+describe("Glob", () => {
+  it("finds files at any depth with **, newest first, hidden in, VCS, gitignored and symlinked out", async () => {
+    const output = await glob({ pattern: "**/*.ts" });
+    expect(output.filenames).toEqual([
+      abs("src/deep/d.ts"),
+      abs("a.ts"),
+      abs(".hidden/f.ts"),
+      abs("src/c.ts"),
+    ]);
+    expect(output.numFiles).toBe(4);
+    expect(output.truncated).toBe(false);
+  });
+
+  it("matches a pattern without a slash at the top level only, as a shell glob does", async () => {
+    expect((await glob({ pattern: "*.ts" })).filenames).toEqual([abs("a.ts")]);
+    expect((await glob({ pattern: "*.md" })).filenames).toEqual([abs("README.md")]);
+  });
+
+  it.each([
+    ["src/**/*.ts", ["src/deep/d.ts", "src/c.ts"]],
+    ["./src/*.ts", ["src/c.ts"]],
+    ["**/*.{ts,tsx}", ["src/deep/d.ts", "a.ts", ".hidden/f.ts", "src/c.ts", "b.tsx"]],
+    ["**/deep/*", ["src/deep/d.ts", "src/deep/e.md"]],
+    [".env", [".env"]],
+    ["**/nothing*", []],
+  ])("%s", async (pattern, expected) => {
+    const output = await glob({ pattern });
+    expect([...output.filenames].sort()).toEqual(expected.map(abs).sort());
+  });
+
+  it("keeps gitignored files out even when the pattern names them, and re-included files in only if they match", async () => {
+    const tree = await makeTempDir();
+    try {
+      await writeTree(tree, {
+        ".gitignore": "*.gen.ts\n!keep.gen.ts\n",
+        "x.gen.ts": "",
+        "keep.gen.ts": "",
+        "src/a.ts": "",
+      });
+      const context = searchContext(tree);
+      expect((await glob({ pattern: "x.gen.ts" }, context)).filenames).toEqual([]);
+      expect((await glob({ pattern: "*.gen.ts" }, context)).filenames).toEqual([join(tree, "keep.gen.ts")]);
+      expect((await glob({ pattern: "src/**" }, context)).filenames).toEqual([join(tree, "src/a.ts")]);
+    } finally {
+      await removeDir(tree);
+    }
+  });
+
+  it("rejects a pattern of more than one line", () => {
+    expect(GlobTool.inputSchema.safeParse({ pattern: "*.ts\n!secret" }).success).toBe(false);
+  });
+
+  it("searches from path, relative to the current directory", async () => {
+    expect((await glob({ pattern: "*", path: "src/deep" })).filenames.sort()).toEqual(
+      [abs("src/deep/d.ts"), abs("src/deep/e.md")].sort(),
+    );
+    const context = ctx();
+    context.setAppState((state) => ({ ...state, cwd: abs("src") }));
+    expect((await glob({ pattern: "*.ts" }, context)).filenames).toEqual([abs("src/c.ts")]);
+  });
+
+  it("takes an absolute pattern's folders as its root", async () => {
+    expect(globTarget({ pattern: `${root}/src/**/*.ts` })).toEqual({
+      path: `${root}/src`,
+      pattern: "**/*.ts",
+    });
+    expect((await glob({ pattern: `${root}/src/*.ts` })).filenames).toEqual([abs("src/c.ts")]);
+  });
+
+  it("caps results at 100 (or the context's limit) and says they were truncated", async () => {
+    const many = await makeTempDir();
+    try {
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 120; i++) files[`n${String(i).padStart(3, "0")}.txt`] = "";
+      await writeTree(many, files);
+      const mtimes: Record<string, number> = {};
+      for (let i = 0; i < 120; i++) mtimes[`n${String(i).padStart(3, "0")}.txt`] = 1_600_000_000 + i;
+      await setMtimes(many, mtimes);
+      const output = await glob({ pattern: "*.txt" }, searchContext(many));
+      expect(output.filenames).toHaveLength(100);
+      expect(output.filenames[0]).toBe(join(many, "n119.txt"));
+      expect(output.filenames[99]).toBe(join(many, "n020.txt"));
+      expect(output.numFiles).toBe(120);
+      expect(output.truncated).toBe(true);
+      const text = await callToolText(GlobTool, { pattern: "*.txt" }, searchContext(many));
+      expect(text).toMatch(/\(Results are truncated: showing the 100 most recently modified of 120 files\./);
+      const limited = searchContext(many);
+      limited.globLimits = { maxResults: 5 };
+      expect((await glob({ pattern: "*.txt" }, limited)).filenames).toHaveLength(5);
+    } finally {
+      await removeDir(many);
+    }
+  });
+
+  it("says No files found", async () => {
+    expect(await callToolText(GlobTool, { pattern: "*.nothing" }, ctx())).toBe("No files found");
+  });
+
+  it("rejects a missing path and a path that is a file", async () => {
+    const missing = await GlobTool.validateInput!({ pattern: "*", path: "nope" }, ctx());
+    expect(missing).toMatchObject({ result: false, errorCode: "not_found" });
+    const file = await GlobTool.validateInput!({ pattern: "*", path: "a.ts" }, ctx());
+    expect(file).toMatchObject({ result: false, errorCode: "not_a_directory" });
+    const error = (await glob({ pattern: "*", path: "a.ts" }).catch((e: unknown) => e)) as ToolError;
+    expect(error.code).toBe("not_a_directory");
+    const gone = (await glob({ pattern: "*", path: "nope" }).catch((e: unknown) => e)) as ToolError;
+    expect(gone.code).toBe("not_found");
+  });
+
+  it("is cancelled by an aborted signal", async () => {
+    const context = ctx();
+    context.abortController.abort();
+    const error = (await glob({ pattern: "**/*" }, context).catch((e: unknown) => e)) as ToolError;
+    expect(error.code).toBe("aborted");
+  });
+
+  it("asks for a root outside the working directories, an absolute pattern's root included", async () => {
+    expect((await GlobTool.checkPermissions({ pattern: "**/*.ts" }, ctx())).behavior).toBe("allow");
+    expect((await GlobTool.checkPermissions({ pattern: "*.ts", path: outside }, ctx())).behavior).toBe("ask");
+    expect((await GlobTool.checkPermissions({ pattern: `${outside}/**/*.ts` }, ctx())).behavior).toBe("ask");
+    expect(GlobTool.getPath!({ pattern: `${outside}/**/*.ts` })).toBe(outside);
+    expect(GlobTool.isReadOnly({ pattern: "*" })).toBe(true);
+    expect(GlobTool.isConcurrencySafe({ pattern: "*" })).toBe(true);
+    expect(GlobTool.permissionRuleNames).toEqual(["Read"]);
+  });
+});
