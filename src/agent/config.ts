@@ -1,0 +1,111 @@
+// Which model, where, with which key: from flags, then the environment, then settings files, then
+// what the model's name or the keys present suggest. Missing pieces are a clear ProviderError.
+import { ProviderError } from "./errors.ts";
+import { DEFAULT_MODELS, type ModelInfo, modelInfo } from "./models.ts";
+import type { ProviderName } from "./provider.ts";
+
+export interface ModelFlags {
+  model?: string;
+  provider?: string;
+  baseUrl?: string;
+  contextWindow?: number;
+}
+
+/** Agent keys read from settings files (loose keys, highest precedence first). */
+export interface AgentSettings {
+  model?: string;
+  provider?: string;
+  baseUrl?: string;
+  contextWindow?: number;
+  classifierModel?: string;
+}
+
+export interface ModelConfig {
+  provider: ProviderName;
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  info: ModelInfo;
+}
+
+const OFFICIAL: Record<ProviderName, string> = {
+  anthropic: "https://api.anthropic.com",
+  openai: "https://api.openai.com/v1",
+};
+
+function parseProvider(value: string | undefined, where: string): ProviderName | undefined {
+  if (value === undefined || value === "") return undefined;
+  const normalized = value.toLowerCase();
+  if (normalized === "anthropic" || normalized === "openai") return normalized;
+  throw new ProviderError("config", `Unknown provider "${value}" (${where}). Use anthropic or openai (any OpenAI-compatible server).`);
+}
+
+function providerFromModel(model: string | undefined): ProviderName | undefined {
+  if (!model) return undefined;
+  if (/^claude/i.test(model)) return "anthropic";
+  if (/^(gpt-|o\d|chatgpt)/i.test(model)) return "openai";
+  return undefined;
+}
+
+function firstString(...values: Array<unknown>): string | undefined {
+  for (const value of values) if (typeof value === "string" && value.trim() !== "") return value.trim();
+  return undefined;
+}
+
+/** The agent's keys from the settings sources, first source that sets each one wins. */
+export function agentSettingsFrom(sources: ReadonlyArray<{ settings: Record<string, unknown> }>): AgentSettings {
+  const settings: AgentSettings = {};
+  for (const { settings: file } of sources) {
+    settings.model ??= firstString(file.model);
+    settings.provider ??= firstString(file.provider);
+    settings.baseUrl ??= firstString(file.baseUrl);
+    settings.classifierModel ??= firstString(file.classifierModel);
+    if (settings.contextWindow === undefined && typeof file.contextWindow === "number") settings.contextWindow = file.contextWindow;
+  }
+  return settings;
+}
+
+export function resolveModelConfig(
+  flags: ModelFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  settings: AgentSettings = {},
+): ModelConfig {
+  const explicit =
+    parseProvider(flags.provider, "--provider") ??
+    parseProvider(env.KEEL_PROVIDER, "KEEL_PROVIDER") ??
+    parseProvider(settings.provider, "settings provider");
+  const model = firstString(flags.model, env.KEEL_MODEL, settings.model);
+  const flagBase = firstString(flags.baseUrl, env.KEEL_BASE_URL, settings.baseUrl);
+  const provider: ProviderName =
+    explicit ??
+    providerFromModel(model) ??
+    (flagBase ? (/anthropic/i.test(flagBase) ? "anthropic" : "openai") : undefined) ??
+    (env.ANTHROPIC_API_KEY ? "anthropic" : undefined) ??
+    (env.OPENAI_API_KEY || env.OPENAI_BASE_URL ? "openai" : "anthropic");
+  const baseURL = flagBase ?? firstString(provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
+  const keyVariable = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+  const key = firstString(env.KEEL_API_KEY, env[keyVariable]);
+  const official = baseURL === undefined || baseURL.replace(/\/+$/, "") === OFFICIAL[provider];
+  if (!key && official)
+    throw new ProviderError(
+      "config",
+      `No API key for the ${provider === "anthropic" ? "Anthropic" : "OpenAI"} API: set ${keyVariable}, or use --base-url for a local server.`,
+    );
+  const chosen = model ?? DEFAULT_MODELS[provider];
+  const info = modelInfo(chosen);
+  const window = flags.contextWindow ?? numberFrom(env.KEEL_CONTEXT_WINDOW) ?? settings.contextWindow;
+  return {
+    provider,
+    model: chosen,
+    ...(baseURL ? { baseURL } : {}),
+    // Local servers usually take no key; the SDKs still want one.
+    apiKey: key ?? "not-needed",
+    info: window ? { ...info, contextWindow: window } : info,
+  };
+}
+
+function numberFrom(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) && number > 0 ? number : undefined;
+}
