@@ -1,0 +1,130 @@
+// One HTTP(S) GET with the guards WebFetch needs: a checked DNS lookup, a byte cap on the decoded
+// body, decompression, and an abort signal that ends the socket. Redirects are the caller's job.
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Readable } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from "node:zlib";
+import { ToolError } from "../../tool/errors.ts";
+import { guardedLookup } from "./guardedLookup.ts";
+
+export interface HttpGetOptions {
+  signal: AbortSignal;
+  maxBytes: number;
+  allowPrivate: boolean;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse {
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export class ResponseTooLargeError extends Error {
+  readonly limit: number;
+  constructor(limit: number, declared?: number) {
+    super(
+      declared === undefined
+        ? `the response is larger than ${limit} bytes`
+        : `the response declares ${declared} bytes, over the ${limit}-byte limit`,
+    );
+    this.name = "ResponseTooLargeError";
+    this.limit = limit;
+  }
+}
+
+function decoded(response: IncomingMessage): Readable {
+  const encoding = String(response.headers["content-encoding"] ?? "identity")
+    .trim()
+    .toLowerCase();
+  switch (encoding) {
+    case "":
+    case "identity":
+      return response;
+    case "gzip":
+    case "x-gzip":
+      return response.pipe(createGunzip());
+    case "deflate":
+      return response.pipe(createInflate());
+    case "br":
+      return response.pipe(createBrotliDecompress());
+    case "zstd":
+      return response.pipe(createZstdDecompress());
+    default:
+      throw new ToolError(
+        "unsupported_content",
+        `The server sent an unknown content-encoding "${encoding}".`,
+      );
+  }
+}
+
+const BODYLESS_REDIRECT = new Set([301, 302, 303, 307, 308]);
+
+/** Reads the body up to maxBytes (decoded). Redirect bodies are skipped. */
+function readBody(response: IncomingMessage, maxBytes: number, redirect: boolean): Promise<Buffer> {
+  if (redirect) {
+    response.resume();
+    return Promise.resolve(Buffer.alloc(0));
+  }
+  const declared = Number(response.headers["content-length"]);
+  const encoded = response.headers["content-encoding"] !== undefined;
+  if (!encoded && Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy();
+    return Promise.reject(new ResponseTooLargeError(maxBytes, declared));
+  }
+  return new Promise((resolve, reject) => {
+    let stream: Readable;
+    try {
+      stream = decoded(response);
+    } catch (error) {
+      response.destroy();
+      reject(error);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let total = 0;
+    stream.on("data", (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        response.destroy();
+        stream.destroy();
+        reject(new ResponseTooLargeError(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on("end", () => resolve(Buffer.concat(chunks)));
+    stream.on("error", reject);
+    response.on("error", reject);
+    response.on("close", () => {
+      if (!response.complete) reject(new Error("the connection closed before the whole body arrived"));
+    });
+  });
+}
+
+export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpResponse> {
+  const request = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    if (options.signal.aborted) {
+      reject(options.signal.reason);
+      return;
+    }
+    const req = request(url, {
+      method: "GET",
+      headers: options.headers,
+      lookup: guardedLookup(options.allowPrivate),
+      signal: options.signal,
+    });
+    req.on("error", reject);
+    req.on("response", (response) => {
+      const status = response.statusCode ?? 0;
+      readBody(response, options.maxBytes, BODYLESS_REDIRECT.has(status)).then(
+        (body) =>
+          resolve({ status, statusText: response.statusMessage ?? "", headers: response.headers, body }),
+        reject,
+      );
+    });
+    req.end();
+  });
+}

@@ -1,0 +1,76 @@
+// What a fetched body becomes for the model: HTML turned into Markdown (turndown), other text as it is,
+// binary refused with a reason.
+import TurndownService from "turndown";
+import { ToolError } from "../../tool/errors.ts";
+
+let turndown: TurndownService | undefined;
+
+function service(): TurndownService {
+  if (turndown) return turndown;
+  turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  // Code and chrome that carry no readable text.
+  turndown.remove(["script", "style", "noscript", "template", "iframe", "svg", "canvas", "head"]);
+  return turndown;
+}
+
+export function htmlToMarkdown(html: string): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, 20_000))?.[1]?.trim();
+  const body = service().turndown(html).trim();
+  return title && !body.startsWith(`# ${title}`) ? `Title: ${title}\n\n${body}` : body;
+}
+
+export type ContentKind = "html" | "text";
+
+function mediaType(contentType: string): string {
+  return contentType.split(";")[0]!.trim().toLowerCase();
+}
+
+const TEXT_TYPES =
+  /^(text\/|application\/(json|xml|javascript|ecmascript|x-javascript|ld\+json|x-yaml|yaml|toml|x-sh|graphql)$|application\/[\w.+-]+\+(json|xml)$)/;
+
+/** html, text, or undefined when the body is not text WebFetch can read. */
+export function classifyContent(contentType: string, body: Buffer): ContentKind | undefined {
+  const type = mediaType(contentType);
+  if (type === "text/html" || type === "application/xhtml+xml") return "html";
+  if (TEXT_TYPES.test(type)) return "text";
+  if (type === "" || type === "application/octet-stream") {
+    const head = body.subarray(0, 512).toString("utf8").trimStart().toLowerCase();
+    if (head.startsWith("<!doctype html") || head.startsWith("<html")) return "html";
+    if (!body.subarray(0, 4096).includes(0)) return "text";
+  }
+  return undefined;
+}
+
+function charsetOf(contentType: string, body: Buffer, kind: ContentKind): string {
+  const declared = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
+  if (declared) return declared;
+  if (kind === "html") {
+    const meta = /<meta[^>]+charset\s*=\s*["']?([\w.:-]+)/i.exec(body.subarray(0, 4096).toString("latin1"));
+    if (meta?.[1]) return meta[1];
+  }
+  return "utf-8";
+}
+
+export function decodeText(contentType: string, body: Buffer, kind: ContentKind): string {
+  try {
+    return new TextDecoder(charsetOf(contentType, body, kind)).decode(body);
+  } catch {
+    return new TextDecoder("utf-8").decode(body);
+  }
+}
+
+/** The body as Markdown (HTML) or text; a ToolError for binary content. */
+export function bodyToMarkdown(
+  contentType: string,
+  body: Buffer,
+  url: string,
+): { markdown: string; kind: ContentKind } {
+  const kind = classifyContent(contentType, body);
+  if (!kind)
+    throw new ToolError(
+      "unsupported_content",
+      `${url} is ${mediaType(contentType) || "binary data"} (${body.length} bytes), not a page WebFetch can read as text. Use a text or HTML source instead.`,
+    );
+  const text = decodeText(contentType, body, kind);
+  return { markdown: kind === "html" ? htmlToMarkdown(text) : text, kind };
+}
