@@ -2,6 +2,8 @@ import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolError } from "../../tool/errors.ts";
+import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
+import { runRipgrep } from "../search-shared/ripgrep.ts";
 import {
   callTool,
   callToolText,
@@ -11,8 +13,8 @@ import {
   setMtimes,
   writeTree,
 } from "../search-shared/testing.ts";
-import { GlobTool } from "./GlobTool.ts";
-import { globTarget } from "./globTarget.ts";
+import { GlobTool, globArgs } from "./GlobTool.ts";
+import { globTarget, toRipgrepGlob } from "./globTarget.ts";
 
 let root: string;
 let outside: string;
@@ -68,6 +70,7 @@ describe("Glob", () => {
     ]);
     expect(output.numFiles).toBe(4);
     expect(output.truncated).toBe(false);
+    expect(output.notes).toEqual([]);
   });
 
   it("matches a pattern without a slash at the top level only, as a shell glob does", async () => {
@@ -97,12 +100,29 @@ describe("Glob", () => {
         "src/a.ts": "",
       });
       const context = searchContext(tree);
-      expect((await glob({ pattern: "x.gen.ts" }, context)).filenames).toEqual([]);
+      expect(await glob({ pattern: "x.gen.ts" }, context)).toEqual({
+        filenames: [],
+        numFiles: 0,
+        truncated: false,
+        notes: [],
+      });
       expect((await glob({ pattern: "*.gen.ts" }, context)).filenames).toEqual([join(tree, "keep.gen.ts")]);
       expect((await glob({ pattern: "src/**" }, context)).filenames).toEqual([join(tree, "src/a.ts")]);
     } finally {
       await removeDir(tree);
     }
+  });
+
+  it("has rg itself leave out files the pattern does not match (the picomatch check is only a backstop)", async () => {
+    const root_ = { absolute: root, isDirectory: true, cwd: root, target: ".", denyPatterns: [] };
+    const run = await withGlobIgnoreFile([toRipgrepGlob("**/*.md")], (args) =>
+      runRipgrep(globArgs(root_, args), { cwd: root, signal: new AbortController().signal }),
+    );
+    expect(run.stderr).toBe("");
+    expect(run.stdout.toString().split("\0").filter(Boolean).sort()).toEqual([
+      "./README.md",
+      "./src/deep/e.md",
+    ]);
   });
 
   it("rejects a pattern of more than one line", () => {

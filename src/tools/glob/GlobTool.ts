@@ -3,8 +3,9 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
 import { MtimeCollector } from "../search-shared/newestFirst.ts";
-import { runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
+import { ripgrepRunNotes, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
 import { commonSearchArgs, exclusionArgs } from "../search-shared/searchArgs.ts";
 import {
   checkSearchPermission,
@@ -12,7 +13,7 @@ import {
   type SearchRoot,
   validateSearchPath,
 } from "../search-shared/searchRoot.ts";
-import { globTarget, onlyMatchingIgnoreFile, patternMatcher, toRipgrepGlob } from "./globTarget.ts";
+import { globTarget, patternMatcher, toRipgrepGlob } from "./globTarget.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -29,6 +30,8 @@ export interface GlobOutput {
   /** Files that matched in all. */
   numFiles: number;
   truncated: boolean;
+  /** Things the model should know: unreadable folders, output cut. */
+  notes: string[];
 }
 
 export const globInputSchema = z.strictObject({
@@ -45,15 +48,13 @@ export const globInputSchema = z.strictObject({
     ),
 });
 
-/** Windows has no /dev/stdin; there the pattern is an rg glob, and gitignored files it names directly show up. */
-const PATTERN_FROM_STDIN = process.platform !== "win32";
-
-export function globArgs(pattern: string, root: SearchRoot): string[] {
+/** `ignoreFileArgs` carry the pattern (see ignoreFile.ts): as a --glob it would override .gitignore. */
+export function globArgs(root: SearchRoot, ignoreFileArgs: readonly string[]): string[] {
   return [
     ...commonSearchArgs(),
     "--files",
     "--null",
-    PATTERN_FROM_STDIN ? "--ignore-file=/dev/stdin" : `--glob=${toRipgrepGlob(pattern)}`,
+    ...ignoreFileArgs,
     ...exclusionArgs(root.denyPatterns),
     "--",
     root.target,
@@ -61,14 +62,15 @@ export function globArgs(pattern: string, root: SearchRoot): string[] {
 }
 
 export function formatGlobOutput(output: GlobOutput): string {
-  if (output.filenames.length === 0) return "No files found";
+  const notes = output.notes.map((note) => `[${note}]`);
+  if (output.filenames.length === 0) return ["No files found", ...notes].join("\n");
   const lines = [...output.filenames];
   if (output.truncated)
     lines.push(
       `(Results are truncated: showing the ${output.filenames.length} most recently modified of ${output.numFiles} files. ` +
         "Use a more specific path or pattern to see others.)",
     );
-  return lines.join("\n");
+  return [...lines, ...notes].join("\n");
 }
 
 export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOutput>({
@@ -99,18 +101,24 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
       );
     const signal = context.abortController.signal;
     const collector = new MtimeCollector(root.cwd, patternMatcher(target.pattern));
-    const run = await runRipgrep(globArgs(target.pattern, root), {
-      cwd: root.cwd,
-      signal,
-      onStdout: (chunk) => collector.push(chunk),
-      ...(PATTERN_FROM_STDIN ? { stdin: onlyMatchingIgnoreFile(target.pattern) } : {}),
-    });
+    const run = await withGlobIgnoreFile([toRipgrepGlob(target.pattern)], (ignoreFileArgs) =>
+      runRipgrep(globArgs(root, ignoreFileArgs), {
+        cwd: root.cwd,
+        signal,
+        onStdout: (chunk) => collector.push(chunk),
+      }),
+    );
     throwIfRipgrepFailed(run);
     if (signal.aborted) throw new ToolError("aborted", "The search was cancelled.");
     collector.finish();
     const page = collector.page(0, context.globLimits?.maxResults ?? DEFAULT_GLOB_MAX_RESULTS);
     return {
-      data: { filenames: page.paths, numFiles: page.total, truncated: page.total > page.paths.length },
+      data: {
+        filenames: page.paths,
+        numFiles: page.total,
+        truncated: page.total > page.paths.length,
+        notes: ripgrepRunNotes(run),
+      },
     };
   },
   mapToolResultToToolResultBlockParam: (output, toolUseId) => ({

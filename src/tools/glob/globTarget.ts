@@ -23,16 +23,7 @@ export function globTarget(input: { pattern: string; path?: string | undefined }
 
 /** As an rg glob: anchored at the root, so "*.ts" means top-level files as in a shell, not any depth. */
 export function toRipgrepGlob(pattern: string): string {
-  return `/${pattern.replace(/ +$/, (spaces) => spaces.replaceAll(" ", "\\ "))}`;
-}
-
-/**
- * An ignore file that leaves only files matching the pattern. rg's `--glob` would include a matching
- * file even when .gitignore excludes it (globs override ignore files); an `--ignore-file` has the lowest
- * precedence instead, so .gitignore still wins. Folders stay in so the walk can reach matches inside.
- */
-export function onlyMatchingIgnoreFile(pattern: string): string {
-  return `*\n!*/\n!${toRipgrepGlob(pattern)}\n`;
+  return `/${pattern}`;
 }
 
 /**

@@ -248,9 +248,13 @@ describe("Grep filters", () => {
     ["glob anchored to a folder", { glob: "src/**" }, ["src/c.ts", "src/deep/d.py"]],
     ["type py", { type: "py" }, ["src/deep/d.py"]],
     ["type js", { type: "js" }, ["b.js"]],
+    ["glob naming a gitignored file (.gitignore still wins)", { glob: "*.log" }, []],
+    ["glob with an exclusion", { glob: "*.ts,!**/c.ts" }, ["a.ts", ".hidden/e.ts"]],
+    ["exclusion only", { glob: "!*.ts" }, ["b.js", "src/deep/d.py", "long.txt"]],
   ])("%s", async (_name, filter, expected) => {
     const output = await grep({ pattern: "hello", ...filter });
     expect([...output.filenames].sort()).toEqual(expected.map(abs).sort());
+    expect(output.notes).toEqual([]);
   });
 });
 

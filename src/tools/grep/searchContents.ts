@@ -1,8 +1,9 @@
 // One Grep search: the rg command for the input, run in the search root, and its output paged.
 import { ToolError } from "../../tool/errors.ts";
+import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
 import { MtimeCollector } from "../search-shared/newestFirst.ts";
 import { effectiveLimit, slicePage } from "../search-shared/pagination.ts";
-import { ripgrepErrorText, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
+import { ripgrepRunNotes, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
 import {
   commonSearchArgs,
   exclusionArgs,
@@ -72,8 +73,11 @@ function contextArgs(input: GrepInput): string[] {
   ];
 }
 
-/** The whole rg command line for an input; the pattern goes through -e so a leading "-" is not a flag. */
-export function grepArgs(input: GrepInput, root: SearchRoot): string[] {
+/**
+ * The whole rg command line for an input; `ignoreFileArgs` carry the glob parameter (see ignoreFile.ts).
+ * The pattern goes through --regexp so a leading "-" is not a flag.
+ */
+export function grepArgs(input: GrepInput, root: SearchRoot, ignoreFileArgs: readonly string[]): string[] {
   const mode = input.output_mode ?? "files_with_matches";
   const args = commonSearchArgs();
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
@@ -88,25 +92,9 @@ export function grepArgs(input: GrepInput, root: SearchRoot): string[] {
   if (input["-i"]) args.push("--ignore-case");
   if (input.multiline) args.push("--multiline", "--multiline-dotall");
   if (input.type) args.push(`--type=${input.type}`);
-  for (const glob of splitGlobParameter(input.glob ?? "")) args.push(`--glob=${glob}`);
-  args.push(...exclusionArgs(root.denyPatterns));
+  args.push(...ignoreFileArgs, ...exclusionArgs(root.denyPatterns));
   args.push("--regexp", input.pattern, "--", root.target);
   return args;
-}
-
-function runNotes(
-  run: { exitCode: number; stderr: string; outputCapped: boolean },
-  maxBytes: number,
-): string[] {
-  const notes: string[] = [];
-  if (run.outputCapped)
-    notes.push(
-      `ripgrep's output passed ${Math.round(maxBytes / 1024 / 1024)} MB and the search was stopped, so these results are partial. ` +
-        "Narrow the search with path, glob or type.",
-    );
-  if (run.exitCode === 2 && run.stderr.trim())
-    notes.push(`Some paths could not be searched: ${ripgrepErrorText(run.stderr).split("\n")[0]}`);
-  return notes;
 }
 
 export async function searchContents(
@@ -119,16 +107,18 @@ export async function searchContents(
   const limit = effectiveLimit(input.head_limit);
   const maxOutputBytes = options.maxOutputBytes ?? 128 * 1024 * 1024;
   const collector = mode === "files_with_matches" ? new MtimeCollector(root.cwd) : undefined;
-  const run = await runRipgrep(grepArgs(input, root), {
-    cwd: root.cwd,
-    signal: options.signal,
-    maxOutputBytes,
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-    ...(collector ? { onStdout: (chunk: Buffer) => collector.push(chunk) } : {}),
-  });
+  const run = await withGlobIgnoreFile(splitGlobParameter(input.glob ?? ""), (ignoreFileArgs) =>
+    runRipgrep(grepArgs(input, root, ignoreFileArgs), {
+      cwd: root.cwd,
+      signal: options.signal,
+      maxOutputBytes,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(collector ? { onStdout: (chunk: Buffer) => collector.push(chunk) } : {}),
+    }),
+  );
   throwIfRipgrepFailed(run);
   if (options.signal.aborted) throw new ToolError("aborted", "The search was cancelled.");
-  const notes = runNotes(run, maxOutputBytes);
+  const notes = ripgrepRunNotes(run, maxOutputBytes);
   const base = { mode, offset, notes };
   const applied = (total: number) =>
     limit !== undefined && offset + limit < total ? { appliedLimit: limit } : {};

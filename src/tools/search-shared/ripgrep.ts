@@ -82,8 +82,6 @@ export interface RipgrepOptions {
   maxOutputBytes?: number;
   /** Takes stdout as it arrives instead of collecting it (the run's stdout is then empty). */
   onStdout?: (chunk: Buffer) => void;
-  /** Written to rg's standard input (for `--ignore-file=/dev/stdin`); otherwise stdin is empty. */
-  stdin?: string;
   /** Observes the child's pid (tests check the process is gone after an abort). */
   onSpawn?: (pid: number) => void;
 }
@@ -99,10 +97,7 @@ export async function runRipgrep(args: readonly string[], options: RipgrepOption
   const timeoutMs = options.timeoutMs ?? DEFAULT_RIPGREP_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   return new Promise<RipgrepRun>((resolvePromise, rejectPromise) => {
-    const child = spawn(rg, args, { cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    // rg may exit before reading its input (a bad flag); that EPIPE is not the search's error.
-    child.stdin.on("error", () => {});
-    child.stdin.end(options.stdin ?? "");
+    const child = spawn(rg, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
     const chunks: Buffer[] = [];
     let outputBytes = 0;
     let outputCapped = false;
@@ -220,4 +215,17 @@ export function throwIfRipgrepFailed(run: RipgrepRun): void {
   // Per-file errors alone (unreadable files) with no matches are not a failure of the search.
   if (/Permission denied|No such file|os error/i.test(text) && !/^error/im.test(text)) return;
   throw new ToolError("tool_failed", `ripgrep failed: ${text || "exit code 2"}`);
+}
+
+/** What the model should know about a run that still gave results: output cut, paths unreadable. */
+export function ripgrepRunNotes(run: RipgrepRun, maxOutputBytes = DEFAULT_MAX_OUTPUT_BYTES): string[] {
+  const notes: string[] = [];
+  if (run.outputCapped)
+    notes.push(
+      `ripgrep's output passed ${Math.round(maxOutputBytes / 1024 / 1024)} MB and the search was stopped, ` +
+        "so these results are partial. Narrow the search with path, glob or type.",
+    );
+  if (run.exitCode === 2 && run.stderr.trim())
+    notes.push(`Some paths could not be searched: ${ripgrepErrorText(run.stderr).split("\n")[0]}`);
+  return notes;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { globsAsIgnoreFile } from "./ignoreFile.ts";
 import { effectiveLimit, paginationNote, slicePage } from "./pagination.ts";
 import { exclusionArgs, splitGlobParameter } from "./searchArgs.ts";
 
@@ -50,5 +51,16 @@ describe("pagination", () => {
   it("slices pages", () => {
     expect(slicePage([1, 2, 3, 4], 1, 2)).toEqual([2, 3]);
     expect(slicePage([1, 2, 3, 4], 1, undefined)).toEqual([2, 3, 4]);
+  });
+});
+
+describe("globsAsIgnoreFile", () => {
+  it.each([
+    [["*.ts"], "*\n!*/\n!*.ts\n"],
+    [["*.ts", "!*.test.ts"], "*\n!*/\n!*.ts\n*.test.ts\n"],
+    [["!dist"], "dist\n"],
+    [["/a b  "], "*\n!*/\n!/a b\\ \\ \n"],
+  ])("%j", (globs, expected) => {
+    expect(globsAsIgnoreFile(globs)).toBe(expected);
   });
 });
