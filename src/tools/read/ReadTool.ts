@@ -36,21 +36,30 @@ const BINARY_EXTENSIONS = new Set(
 );
 
 function lenientNumber(schema: z.ZodNumber) {
-  return z.preprocess((value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value), schema);
+  return z.preprocess(
+    (value) => (typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value),
+    schema,
+  );
 }
 
 export const readInputSchema = z.strictObject({
   file_path: z.string().min(1).describe("The absolute path of the file to read"),
   offset: lenientNumber(z.number().int().min(0))
     .optional()
-    .describe("The line number to start reading from (1-based). Only give it for files too large to read at once"),
+    .describe(
+      "The line number to start reading from (1-based). Only give it for files too large to read at once",
+    ),
   limit: lenientNumber(z.number().int().min(1))
     .optional()
-    .describe(`How many lines to read. Only give it for files too large to read at once (default ${DEFAULT_LINE_LIMIT})`),
+    .describe(
+      `How many lines to read. Only give it for files too large to read at once (default ${DEFAULT_LINE_LIMIT})`,
+    ),
   pages: z
     .string()
     .optional()
-    .describe('Page range of a PDF file, e.g. "1-5", "3" or "10-20"; at most 20 pages per call. Only for PDFs'),
+    .describe(
+      'Page range of a PDF file, e.g. "1-5", "3" or "10-20"; at most 20 pages per call. Only for PDFs',
+    ),
 });
 
 export type ReadInput = z.infer<typeof readInputSchema>;
@@ -76,7 +85,10 @@ async function statOrExplain(path: string, context: ToolUseContext) {
   try {
     return await stat(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") {
+    if (
+      (error as NodeJS.ErrnoException).code === "ENOENT" ||
+      (error as NodeJS.ErrnoException).code === "ENOTDIR"
+    ) {
       throw new ToolError(
         "file_not_found",
         `File does not exist: ${path}.${await didYouMean(path)} The current working directory is ${context.getAppState().cwd}.`,
@@ -115,10 +127,16 @@ function enforceTokenLimit(output: ReadOutput, path: string, context: ToolUseCon
 async function readFileAt(path: string, input: ReadInput, context: ToolUseContext): Promise<ReadOutput> {
   const stats = await statOrExplain(path, context);
   if (stats.isDirectory()) {
-    throw new ToolError("is_directory", `${path} is a directory, not a file. Use the LS tool (or Glob) to list what it holds.`);
+    throw new ToolError(
+      "is_directory",
+      `${path} is a directory, not a file. Use the LS tool (or Glob) to list what it holds.`,
+    );
   }
   if (!stats.isFile()) {
-    throw new ToolError("unsupported_file", `${path} is ${specialFileKind(stats)}; Read only reads regular files.`);
+    throw new ToolError(
+      "unsupported_file",
+      `${path} is ${specialFileKind(stats)}; Read only reads regular files.`,
+    );
   }
   const extension = extensionOf(path);
   const offset = Math.max(1, input.offset ?? 1);
@@ -126,15 +144,28 @@ async function readFileAt(path: string, input: ReadInput, context: ToolUseContex
   if (IMAGE_EXTENSIONS.has(extension)) return readImage(path, stats.size);
   if (extension === "pdf") return readPdf(path, stats.size, input.pages);
   if (BINARY_EXTENSIONS.has(extension)) {
-    throw new ToolError("binary_file", `${path} is a binary file (.${extension}); Read cannot show it. Use Bash to inspect it.`);
+    throw new ToolError(
+      "binary_file",
+      `${path} is a binary file (.${extension}); Read cannot show it. Use Bash to inspect it.`,
+    );
   }
 
   const previous = getReadRecord(context, path);
-  if (previous && previous.offset === offset && previous.limit === limit && previous.mtimeMs === stats.mtimeMs) {
+  if (
+    previous &&
+    previous.offset === offset &&
+    previous.limit === limit &&
+    previous.mtimeMs === stats.mtimeMs
+  ) {
     return { type: "file_unchanged", file: { filePath: path } };
   }
   const maxBytes = context.fileReadingLimits?.maxSizeBytes;
-  if (maxBytes !== undefined && stats.size > maxBytes && input.offset === undefined && input.limit === undefined) {
+  if (
+    maxBytes !== undefined &&
+    stats.size > maxBytes &&
+    input.offset === undefined &&
+    input.limit === undefined
+  ) {
     throw new ToolError(
       "too_large",
       `${path} is ${stats.size} bytes, over the ${maxBytes}-byte limit for reading a whole file. Use offset and limit to read part of it, or Grep to search it.`,
@@ -168,7 +199,12 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
   async validateInput(input, context) {
     const path = absolutePathOf(input, context);
     if (input.pages !== undefined) {
-      if (extensionOf(path) !== "pdf") return { result: false, message: "pages is only for PDF files; use offset and limit for text.", errorCode: "invalid_pages" };
+      if (extensionOf(path) !== "pdf")
+        return {
+          result: false,
+          message: "pages is only for PDF files; use offset and limit for text.",
+          errorCode: "invalid_pages",
+        };
       const problem = pageRangeSyntaxError(input.pages);
       if (problem) return { result: false, message: problem, errorCode: "invalid_pages" };
     }
@@ -192,7 +228,10 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
       case "image":
         return { kind: "text", text: `Read image ${output.file.filePath}` };
       case "pdf":
-        return { kind: "text", text: `Read ${output.file.pages.length} PDF pages from ${output.file.filePath}` };
+        return {
+          kind: "text",
+          text: `Read ${output.file.pages.length} PDF pages from ${output.file.filePath}`,
+        };
       case "notebook":
         return { kind: "text", text: `Read ${output.file.cells.length} cells from ${output.file.filePath}` };
       default:

@@ -41,7 +41,10 @@ export type ReadOutput =
   | { type: "empty"; file: { filePath: string } }
   | { type: "past_end"; file: { filePath: string; offset: number; totalLines: number } }
   | { type: "image"; file: ImageView }
-  | { type: "pdf"; file: { filePath: string; totalPages: number; pages: Array<{ page: number; text: string }> } }
+  | {
+      type: "pdf";
+      file: { filePath: string; totalPages: number; pages: Array<{ page: number; text: string }> };
+    }
   | { type: "notebook"; file: { filePath: string; cells: NotebookCellView[] } }
   | { type: "file_unchanged"; file: { filePath: string } };
 
@@ -49,12 +52,17 @@ export const UNCHANGED_STUB =
   "File unchanged since last read. The content from the earlier Read result in this conversation is still current; refer to it instead of reading again.";
 
 function textResult(view: TextFileView): string {
-  const body = numberLines(view.content === "" && view.numLines === 1 ? [""] : view.content.split("\n"), view.startLine);
+  const body = numberLines(
+    view.content === "" && view.numLines === 1 ? [""] : view.content.split("\n"),
+    view.startLine,
+  );
   const notes: string[] = [];
   const last = view.startLine + view.numLines - 1;
   if (view.hasMore) {
     const of = view.totalLines === undefined ? "" : ` of ${view.totalLines}`;
-    notes.push(`Showing lines ${view.startLine}-${last}${of}; the file has more. Use offset=${last + 1} to continue.`);
+    notes.push(
+      `Showing lines ${view.startLine}-${last}${of}; the file has more. Use offset=${last + 1} to continue.`,
+    );
   }
   if (view.cutLines > 0) {
     notes.push(
@@ -68,13 +76,20 @@ function notebookBlocks(cells: NotebookCellView[]): Array<TextBlock | ImageBlock
   const blocks: Array<TextBlock | ImageBlock> = [];
   const text: string[] = [];
   for (const cell of cells) {
-    const count = cell.executionCount === undefined || cell.executionCount === null ? "" : ` execution_count="${cell.executionCount}"`;
+    const count =
+      cell.executionCount === undefined || cell.executionCount === null
+        ? ""
+        : ` execution_count="${cell.executionCount}"`;
     text.push(`<cell id="${cell.id}" type="${cell.cellType}"${count}>\n${cell.source}\n</cell>`);
-    if (cell.outputs.length > 0) text.push(`<outputs cell="${cell.id}">\n${cell.outputs.join("\n")}\n</outputs>`);
+    if (cell.outputs.length > 0)
+      text.push(`<outputs cell="${cell.id}">\n${cell.outputs.join("\n")}\n</outputs>`);
     if (cell.images.length > 0) {
       blocks.push({ type: "text", text: text.splice(0).join("\n") });
       for (const image of cell.images) {
-        blocks.push({ type: "image", source: { type: "base64", media_type: image.mediaType, data: image.base64 } });
+        blocks.push({
+          type: "image",
+          source: { type: "base64", media_type: image.mediaType, data: image.base64 },
+        });
       }
     }
   }

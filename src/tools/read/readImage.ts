@@ -33,7 +33,12 @@ async function encode(
     fit: "inside",
     withoutEnlargement: true,
   });
-  pipeline = format === "png" ? pipeline.png() : format === "webp" ? pipeline.webp({ quality }) : pipeline.jpeg({ quality });
+  pipeline =
+    format === "png"
+      ? pipeline.png()
+      : format === "webp"
+        ? pipeline.webp({ quality })
+        : pipeline.jpeg({ quality });
   const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }
@@ -41,7 +46,10 @@ async function encode(
 /** The image as it is when it already fits, else re-encoded smaller until it does. */
 export async function readImage(path: string, size: number): Promise<ReadOutput> {
   if (size > MAX_IMAGE_FILE_BYTES) {
-    throw new ToolError("too_large", `${path} is ${size} bytes; images over ${MAX_IMAGE_FILE_BYTES} bytes are not read.`);
+    throw new ToolError(
+      "too_large",
+      `${path} is ${size} bytes; images over ${MAX_IMAGE_FILE_BYTES} bytes are not read.`,
+    );
   }
   const bytes = await readFile(path);
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;

@@ -9,7 +9,10 @@ import type { ImageMediaType, NotebookCellView, ReadOutput } from "./output.ts";
 
 const IMAGE_OUTPUT_TYPES: ImageMediaType[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 
-export async function readNotebook(path: string, stats: Stats): Promise<{ output: ReadOutput; record: FileReadRecord }> {
+export async function readNotebook(
+  path: string,
+  stats: Stats,
+): Promise<{ output: ReadOutput; record: FileReadRecord }> {
   const bytes = await readFile(path);
   const { text } = decodeText(bytes);
   const notebook = parseNotebook(text, path);

@@ -14,14 +14,24 @@ export function parsePageRange(spec: string, totalPages: number): number[] {
   const pages = new Set<number>();
   for (const part of spec.split(",").map((p) => p.trim())) {
     const match = /^(\d+)(?:\s*-\s*(\d*))?$/.exec(part);
-    if (!match) throw new ToolError("invalid_pages", `pages "${spec}" is not a page range; write e.g. "3", "1-5" or "2,4-6".`);
+    if (!match)
+      throw new ToolError(
+        "invalid_pages",
+        `pages "${spec}" is not a page range; write e.g. "3", "1-5" or "2,4-6".`,
+      );
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : match[2] === "" ? totalPages : Number(match[2]);
     if (first < 1 || last < first) {
-      throw new ToolError("invalid_pages", `pages "${spec}": pages are numbered from 1 and a range must go upwards.`);
+      throw new ToolError(
+        "invalid_pages",
+        `pages "${spec}": pages are numbered from 1 and a range must go upwards.`,
+      );
     }
     if (first > totalPages) {
-      throw new ToolError("invalid_pages", `pages "${spec}": the PDF has only ${totalPages} page${totalPages === 1 ? "" : "s"}.`);
+      throw new ToolError(
+        "invalid_pages",
+        `pages "${spec}": the PDF has only ${totalPages} page${totalPages === 1 ? "" : "s"}.`,
+      );
     }
     for (let page = first; page <= Math.min(last, totalPages); page++) {
       pages.add(page);
@@ -46,16 +56,26 @@ export function pageRangeSyntaxError(spec: string): string | undefined {
   }
 }
 
-export async function readPdf(path: string, size: number, pagesSpec: string | undefined): Promise<ReadOutput> {
+export async function readPdf(
+  path: string,
+  size: number,
+  pagesSpec: string | undefined,
+): Promise<ReadOutput> {
   if (size > MAX_PDF_BYTES) {
-    throw new ToolError("too_large", `${path} is ${size} bytes; PDFs over ${MAX_PDF_BYTES} bytes are not read.`);
+    throw new ToolError(
+      "too_large",
+      `${path} is ${size} bytes; PDFs over ${MAX_PDF_BYTES} bytes are not read.`,
+    );
   }
   const data = new Uint8Array(await readFile(path));
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(data);
   } catch (error) {
-    throw new ToolError("unsupported_file", `${path} could not be opened as a PDF (${(error as Error).message}).`);
+    throw new ToolError(
+      "unsupported_file",
+      `${path} could not be opened as a PDF (${(error as Error).message}).`,
+    );
   }
   try {
     const totalPages = pdf.numPages;

@@ -5,7 +5,13 @@ import type { Stats } from "node:fs";
 import { open, readFile } from "node:fs/promises";
 import type { FileReadRecord } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
-import { decodeText, detectBom, looksBinary, splitDisplayLines, type TextEncodingName } from "../shared/encoding.ts";
+import {
+  decodeText,
+  detectBom,
+  looksBinary,
+  splitDisplayLines,
+  type TextEncodingName,
+} from "../shared/encoding.ts";
 import { cutLine, readLineRange } from "../shared/lineReader.ts";
 import { sha256 } from "../shared/readState.ts";
 import type { ReadOutput } from "./output.ts";
@@ -135,7 +141,11 @@ async function readStreamed(path: string, stats: Stats, request: TextReadRequest
   return { output, record };
 }
 
-export async function readTextFile(path: string, stats: Stats, request: TextReadRequest): Promise<TextReadResult> {
+export async function readTextFile(
+  path: string,
+  stats: Stats,
+  request: TextReadRequest,
+): Promise<TextReadResult> {
   const fullReadMax = request.fullReadMaxBytes ?? FULL_READ_MAX_BYTES;
   return stats.size <= fullReadMax ? readWhole(path, stats, request) : readStreamed(path, stats, request);
 }

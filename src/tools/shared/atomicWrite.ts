@@ -46,14 +46,21 @@ async function fsyncFolder(folder: string): Promise<void> {
 }
 
 /** Replaces (or creates) `path` with `data` atomically, keeping the mode and, when permitted, the owner. */
-export async function writeFileAtomic(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const target = await existingTarget(path);
   const folder = dirname(target);
   await mkdir(folder, { recursive: true });
   const previous = await stat(target).catch(() => undefined);
   if (previous?.isDirectory()) throw new Error(`${target} is a directory`);
   const mode = previous ? previous.mode & 0o7777 : (options.mode ?? 0o666);
-  const tempPath = join(folder, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}${TEMP_MARKER}`);
+  const tempPath = join(
+    folder,
+    `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}${TEMP_MARKER}`,
+  );
   const handle = await open(tempPath, "wx", mode);
   let renamed = false;
   try {

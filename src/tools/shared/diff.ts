@@ -31,7 +31,10 @@ function commonSuffixLength(a: string, b: string, limit: number): number {
   const max = Math.min(a.length, b.length) - limit;
   const step = 4096;
   let n = 0;
-  while (n + step <= max && a.slice(a.length - n - step, a.length - n) === b.slice(b.length - n - step, b.length - n))
+  while (
+    n + step <= max &&
+    a.slice(a.length - n - step, a.length - n) === b.slice(b.length - n - step, b.length - n)
+  )
     n += step;
   while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
   return n;
@@ -118,7 +121,8 @@ export function describeChange(before: string, after: string): ChangeDescription
 /** A unified-diff text of hunks, for views and logs. */
 export function formatHunks(path: string, hunks: readonly StructuredPatchHunk[]): string {
   const body = hunks.map(
-    (hunk) => `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${hunk.lines.join("\n")}`,
+    (hunk) =>
+      `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@\n${hunk.lines.join("\n")}`,
   );
   return [`--- ${path}`, `+++ ${path}`, ...body].join("\n");
 }

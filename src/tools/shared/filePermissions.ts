@@ -10,9 +10,10 @@ import {
   toAbsolutePath,
   workingDirectoryOf,
 } from "../../permissions/paths.ts";
-import { escapeRuleContent } from "../../permissions/rules.ts";
+import { escapeRuleContent, formatRuleValue } from "../../permissions/rules.ts";
 import type { PermissionResult, RuleSuggestion } from "../../permissions/types.ts";
 import { type ToolUseContext, workingDirectories } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
 import type { Tool } from "../../tool/Tool.ts";
 
 export type FileAccess = "read" | "write";
@@ -127,4 +128,20 @@ export async function checkWritePermission<I>(
     },
     suggestions: suggestions("Edit", absolutePath, context),
   };
+}
+
+/** A deny rule covering this call as an error, so a tool called without the pipeline still refuses. */
+export async function denyRuleError(
+  tool: Tool,
+  input: unknown,
+  context: ToolUseContext,
+): Promise<ToolError | undefined> {
+  const permissionContext = context.getAppState().toolPermissionContext;
+  const rule = await findContentRule(context, permissionContext, tool, input, "deny");
+  if (!rule) return undefined;
+  const path = tool.getPath?.(input) ?? "this path";
+  return new ToolError(
+    "permission_denied",
+    `${tool.name} on ${path} is denied by the ${rule.source} rule ${formatRuleValue(rule.value)}. Do not try to change it another way.`,
+  );
 }

@@ -65,8 +65,9 @@ class LineCollector {
       this.#overflow = true;
       return;
     }
-    // Copy bytes: the read buffer is reused for the next chunk.
-    const kept = piece.length > room ? piece.slice(0, room) : typeof piece === "string" ? piece : piece.slice();
+    const end = Math.min(piece.length, room);
+    // Bytes are copied (Buffer.from): the read buffer is reused for the next chunk.
+    const kept = typeof piece === "string" ? piece.slice(0, end) : Buffer.from(piece.subarray(0, end));
     if (piece.length > room) this.#overflow = true;
     this.#parts.push(kept);
     this.#size += kept.length;
@@ -76,7 +77,9 @@ class LineCollector {
     let text =
       typeof this.#parts[0] === "string"
         ? (this.#parts as string[]).join("")
-        : Buffer.concat(this.#parts as Uint8Array[]).toString(this.#request.encoding === "latin1" ? "latin1" : "utf8");
+        : Buffer.concat(this.#parts as Uint8Array[]).toString(
+            this.#request.encoding === "latin1" ? "latin1" : "utf8",
+          );
     if (text.endsWith("\r") && !this.#overflow) text = text.slice(0, -1);
     const cut = cutLine(text, this.#request.maxLineChars);
     const isCut = cut.cut || this.#overflow;
@@ -94,7 +97,9 @@ class LineCollector {
 }
 
 async function readBytesRange(handle: FileHandle, request: LineRangeRequest): Promise<LineRange> {
-  const counter = createNewlineCounter(request.chunkSize ?? 1 << 20, { forceFallback: request.forceFallback });
+  const counter = createNewlineCounter(request.chunkSize ?? 1 << 20, {
+    forceFallback: request.forceFallback,
+  });
   const buffer = counter.buffer;
   const collector = new LineCollector(request, request.encoding === "latin1" ? 1 : 4);
   let position = request.skipBytes;
@@ -130,7 +135,12 @@ async function readBytesRange(handle: FileHandle, request: LineRangeRequest): Pr
       start = newline + 1;
       if (collector.full) {
         const hasMore = start < bytesRead || (await handle.read(buffer, 0, 1, position)).bytesRead > 0;
-        return { lines: collector.lines, cutLines: collector.cutLines, hasMore, totalLines: hasMore ? undefined : line - 1 };
+        return {
+          lines: collector.lines,
+          cutLines: collector.cutLines,
+          hasMore,
+          totalLines: hasMore ? undefined : line - 1,
+        };
       }
     }
   }
@@ -168,7 +178,12 @@ async function readDecodedRange(handle: FileHandle, request: LineRangeRequest): 
         collector.endLine();
         if (collector.full) {
           const rest = newline + 1 < text.length || (await handle.read(buffer, 0, 2, position)).bytesRead > 0;
-          return { lines: collector.lines, cutLines: collector.cutLines, hasMore: rest, totalLines: rest ? undefined : line };
+          return {
+            lines: collector.lines,
+            cutLines: collector.cutLines,
+            hasMore: rest,
+            totalLines: rest ? undefined : line,
+          };
         }
       }
       line++;

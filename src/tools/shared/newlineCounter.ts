@@ -16,7 +16,22 @@
 //           (br_if 0 (i32.lt_u (local.get $p) (local.get $end)))))
 //       (local.get $n)))
 
-const COUNT_BLOCK = (offset: number) => [0x20, 0x00, 0xfd, 0x00, 0x00, offset, 0x20, 0x03, 0xfd, 0x23, 0xfd, 0x64, 0x69, 0x6a];
+const COUNT_BLOCK = (offset: number) => [
+  0x20,
+  0x00,
+  0xfd,
+  0x00,
+  0x00,
+  offset,
+  0x20,
+  0x03,
+  0xfd,
+  0x23,
+  0xfd,
+  0x64,
+  0x69,
+  0x6a,
+];
 
 const BODY = [
   ...[0x02, 0x01, 0x7f, 0x01, 0x7b], // locals: $n i32, $nl v128
@@ -80,7 +95,10 @@ function countWithIndexOf(buffer: Buffer, from: number, to: number): number {
 }
 
 /** One counter per reader (its memory is the read buffer, so concurrent reads need their own). */
-export function createNewlineCounter(chunkSize: number, options: { forceFallback?: boolean } = {}): NewlineCounter {
+export function createNewlineCounter(
+  chunkSize: number,
+  options: { forceFallback?: boolean } = {},
+): NewlineCounter {
   const module = options.forceFallback ? null : simdModule();
   if (!module) {
     const buffer = Buffer.allocUnsafe(chunkSize);

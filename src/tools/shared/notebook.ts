@@ -94,7 +94,9 @@ export function findCellIndex(notebook: Notebook, id: string): number {
 
 /** nbformat 4.5 and later require cell ids. */
 export function notebookNeedsCellIds(notebook: Notebook): boolean {
-  return (notebook.nbformat ?? 4) > 4 || ((notebook.nbformat ?? 4) === 4 && (notebook.nbformat_minor ?? 0) >= 5);
+  return (
+    (notebook.nbformat ?? 4) > 4 || ((notebook.nbformat ?? 4) === 4 && (notebook.nbformat_minor ?? 0) >= 5)
+  );
 }
 
 export function newCellId(notebook: Notebook): string {

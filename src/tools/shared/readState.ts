@@ -26,8 +26,19 @@ export function recordFileState(context: ToolUseContext, absolutePath: string, r
 }
 
 /** After a write the session knows the whole new content (no offset: a later Read is not a duplicate). */
-export function recordWrite(context: ToolUseContext, absolutePath: string, text: string, bytes: Uint8Array, mtimeMs: number): void {
-  recordFileState(context, absolutePath, { content: text, hash: sha256(bytes), mtimeMs, isPartialView: false });
+export function recordWrite(
+  context: ToolUseContext,
+  absolutePath: string,
+  text: string,
+  bytes: Uint8Array,
+  mtimeMs: number,
+): void {
+  recordFileState(context, absolutePath, {
+    content: text,
+    hash: sha256(bytes),
+    mtimeMs,
+    isPartialView: false,
+  });
 }
 
 export interface FreshnessOptions {

@@ -35,20 +35,37 @@ export function createFileToolSession(options: Partial<SessionOptions> = {}): Fi
  * Runs a tool as the pipeline does once permission is granted: schema parse, validateInput (a failure
  * becomes a ToolError with the validation's code), then call().
  */
-export async function runTool<I, O>(tool: Tool<I, O>, input: unknown, context: ToolUseContext): Promise<ToolResult<O>> {
+export async function runTool<I, O>(
+  tool: Tool<I, O>,
+  input: unknown,
+  context: ToolUseContext,
+): Promise<ToolResult<O>> {
   const parsed = tool.inputSchema.parse(input) as I;
   const validation = await tool.validateInput?.(parsed, context);
-  if (validation && !validation.result) throw new ToolError(validation.errorCode ?? "validation_failed", validation.message);
-  return tool.call(parsed, context, async () => ({ behavior: "allow" }), undefined, () => {});
+  if (validation && !validation.result)
+    throw new ToolError(validation.errorCode ?? "validation_failed", validation.message);
+  return tool.call(
+    parsed,
+    context,
+    async () => ({ behavior: "allow" }),
+    undefined,
+    () => {},
+  );
 }
 
 /** The text a model would see for a successful call. */
-export async function runToolText<I, O>(tool: Tool<I, O>, input: unknown, context: ToolUseContext): Promise<string> {
+export async function runToolText<I, O>(
+  tool: Tool<I, O>,
+  input: unknown,
+  context: ToolUseContext,
+): Promise<string> {
   const { data } = await runTool(tool, input, context);
   const block = tool.mapToolResultToToolResultBlockParam(data, "toolu_test");
   return typeof block.content === "string"
     ? block.content
-    : block.content.map((part) => (part.type === "text" ? part.text : `[image ${part.source.media_type}]`)).join("\n");
+    : block.content
+        .map((part) => (part.type === "text" ? part.text : `[image ${part.source.media_type}]`))
+        .join("\n");
 }
 
 /** The ToolError a call fails with (the test fails if it succeeds). */

@@ -1,0 +1,145 @@
+// Edit: replace one string in a file (or every copy, with replace_all). The file must have been read
+// and be unchanged since; the write is atomic and keeps the file's format.
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import { z } from "zod";
+import { toAbsolutePath } from "../../permissions/paths.ts";
+import type { ToolUseContext } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
+import { buildTool, type Tool } from "../../tool/Tool.ts";
+import {
+  describeFileChange,
+  type FileChange,
+  fileChangeView,
+  mapFileChange,
+  strategyNote,
+} from "../shared/changeOutput.ts";
+import {
+  assertEditableKind,
+  loadTextFile,
+  missingFileError,
+  statIfExists,
+  writeTextFile,
+} from "../shared/editableFile.ts";
+import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
+import { withFileLock } from "../shared/fileLock.ts";
+import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
+import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
+import { applyEdit } from "./applyEdit.ts";
+
+const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
+
+function lenientBoolean() {
+  return z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
+}
+
+export const editInputSchema = z.strictObject({
+  file_path: z.string().min(1).describe("The absolute path of the file to modify"),
+  old_string: z.string().describe("The text to replace (empty to create a new file)"),
+  new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
+  replace_all: lenientBoolean().optional().describe("Replace every occurrence of old_string (default false)"),
+});
+
+export type EditInput = z.infer<typeof editInputSchema>;
+
+const NOTEBOOK_ERROR = (path: string) =>
+  new ToolError(
+    "use_notebook_edit",
+    `${path} is a Jupyter notebook; edit it with the NotebookEdit tool, not Edit.`,
+  );
+
+function pathOf(input: { file_path: string }, context: ToolUseContext): string {
+  return toAbsolutePath(input.file_path, context.getAppState().cwd);
+}
+
+/** Checks that need no file content; call() repeats the decisive ones under the file's lock. */
+async function validateEdit(input: EditInput, context: ToolUseContext): Promise<ToolError | undefined> {
+  const path = pathOf(input, context);
+  if (input.old_string === input.new_string) {
+    return new ToolError("no_change", "No changes to make: old_string and new_string are exactly the same.");
+  }
+  if (extname(path).toLowerCase() === ".ipynb") return NOTEBOOK_ERROR(path);
+  const denied = await denyRuleError(EditTool as Tool, input, context);
+  if (denied) return denied;
+  const stats = await statIfExists(path);
+  if (!stats) {
+    if (input.old_string === "") return undefined;
+    return missingFileError(path, "To create a new file, use an empty old_string (or the Write tool).");
+  }
+  try {
+    assertEditableKind(path, stats);
+  } catch (error) {
+    return error as ToolError;
+  }
+  if (input.old_string === "" && stats.size > 0) return existsError(path);
+  if (stats.size === 0 && input.old_string === "") return undefined;
+  return checkReadRecordByStat(context, path, stats.mtimeMs, { requireFullRead: false });
+}
+
+function existsError(path: string): ToolError {
+  return new ToolError(
+    "file_exists",
+    `Cannot create ${path}: it already exists and is not empty. Give old_string to say what to replace, or read the file and use Write to replace all of it.`,
+  );
+}
+
+async function performEdit(input: EditInput, context: ToolUseContext): Promise<FileChange> {
+  const path = pathOf(input, context);
+  return withFileLock(path, async () => {
+    const problem = await validateEdit(input, context);
+    if (problem) throw problem;
+    const file = await loadTextFile(path);
+    if (!file) {
+      if (input.old_string !== "")
+        throw await missingFileError(path, "To create a new file, use an empty old_string.");
+      const format = { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(input.new_string) };
+      await writeTextFile(context, path, input.new_string, format);
+      return { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
+    }
+    if (input.old_string === "") {
+      if (file.text !== "") throw existsError(path);
+      await writeTextFile(context, path, input.new_string, file.format);
+      return { ...describeFileChange("update", path, "", input.new_string), strategies: ["fill-empty"] };
+    }
+    assertReadAndUnchanged(
+      context,
+      path,
+      { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
+      { requireFullRead: false },
+    );
+    const applied = applyEdit(file.text, input, file.format.lineEnding, path);
+    await writeTextFile(context, path, applied.text, file.format);
+    const note = strategyNote(applied.strategy, applied.forgiven);
+    return {
+      ...describeFileChange("update", path, file.text, applied.text),
+      strategies: [applied.strategy],
+      replacements: applied.replacements,
+      ...(note ? { notes: [note] } : {}),
+    };
+  });
+}
+
+export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileChange>({
+  name: "Edit",
+  searchHint: "modify a file by replacing exact text",
+  inputSchema: editInputSchema,
+  maxResultSizeChars: 100_000,
+  permissionRuleNames: ["Edit"],
+  isReadOnly: false,
+  isConcurrencySafe: false,
+  getPath: (input) => input.file_path,
+  description: (input) => `Edit ${input?.file_path ?? "a file"}`,
+  prompt: () => PROMPT,
+  toAutoClassifierInput: (input) => `${input.file_path}: ${input.new_string}`,
+  async validateInput(input, context) {
+    const problem = await validateEdit(input, context);
+    return problem ? { result: false, message: problem.message, errorCode: problem.code } : { result: true };
+  },
+  checkPermissions: (input, context) => checkWritePermission(EditTool, input, input.file_path, context),
+  async call(input, context) {
+    return { data: await performEdit(input, context) };
+  },
+  mapToolResultToToolResultBlockParam: mapFileChange,
+  renderToolUse: (input) => ({ kind: "text", text: `Edit ${input.file_path}` }),
+  renderToolResult: (output) => fileChangeView(output),
+});
