@@ -63,12 +63,6 @@ export async function resolveSearchRoot(
   context: ToolUseContext,
 ): Promise<SearchRoot> {
   const absolute = absoluteSearchPath(path, context);
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(absolute)).isDirectory();
-  } catch {
-    throw new ToolError("not_found", missingPathMessage(absolute, context));
-  }
   const permissionContext = context.getAppState().toolPermissionContext;
   const deniedBy = isPathDeniedForRead(absolute, context);
   if (deniedBy)
@@ -77,6 +71,12 @@ export async function resolveSearchRoot(
       `Reading ${absolute} is denied by the permission rule ${formatRuleValue(deniedBy.value)} (${deniedBy.source} settings), ` +
         "so it cannot be searched. Search a different path.",
     );
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await stat(absolute)).isDirectory();
+  } catch {
+    throw new ToolError("not_found", missingPathMessage(absolute, context));
+  }
   if (isDirectory)
     return {
       absolute,
