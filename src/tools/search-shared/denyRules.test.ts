@@ -66,11 +66,11 @@ describe("Read deny rules exclude files from every search", () => {
       "Grep through a symlink to the project",
       { pattern: "TOPSECRET|alpha", output_mode: "content", path: "LINK" },
     ],
-  ])("%s", async (_name, input) => {
+  ] as Array<[string, Record<string, unknown>]>)("%s", async (_name, input) => {
     const resolved = { ...input, ...(input.path === "LINK" ? { path: linkToProject } : {}) };
     const text = await callToolText(GrepTool, resolved, ctx());
     expectNoLeak(text);
-    if (input.pattern.includes("alpha") && input.path !== "nested") expect(text).toMatch(/alpha|public/);
+    if (String(input.pattern).includes("alpha")) expect(text).toMatch(/alpha|public/);
   });
 
   it("still finds the files next to denied ones", async () => {
