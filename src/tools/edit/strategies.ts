@@ -109,7 +109,7 @@ function* lineWindows(content: string, oldString: string, key: (lines: string[])
     if (trailingNewline && i + count >= lines.length) continue;
     const window = lines.slice(i, i + count);
     const mapped = key(window);
-    if (mapped && mapped.every((line, j) => line === wanted[j]))
+    if (mapped?.every((line, j) => line === wanted[j]))
       yield window.join("\n") + (trailingNewline ? "\n" : "");
   }
 }
