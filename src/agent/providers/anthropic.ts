@@ -99,8 +99,8 @@ export function buildAnthropicParams(request: ModelRequest): Params {
       input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
       ...(tool.strict ? { strict: true } : {}),
     }));
+  // This SDK version has no temperature parameter; the API's default applies.
   if (request.thinkingBudget) params.thinking = { type: "enabled", budget_tokens: request.thinkingBudget };
-  else if (request.temperature !== undefined) params.temperature = request.temperature;
   return params;
 }
 

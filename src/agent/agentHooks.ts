@@ -1,0 +1,67 @@
+// The loop's hook points outside tool calls (UserPromptSubmit, Stop, PreCompact), behind one small
+// interface so the loop does not care whether hooks are configured; the runner from src/hooks fills it.
+import {
+  runPreCompactHooks,
+  runSessionStartHooks,
+  runStopHooks,
+  runUserPromptSubmitHooks,
+  type SessionStartSource,
+} from "../hooks/events.ts";
+import type { HookRunner, HookSessionInfo } from "../hooks/runner.ts";
+
+export interface AgentHookAnswer {
+  /** UserPromptSubmit: refused (reason for the user). Stop: go on (reason for the model). PreCompact: do not compact. */
+  block?: string;
+  /** Text for the model (UserPromptSubmit, SessionStart). */
+  additionalContext: string[];
+  /** Text for the user. */
+  userMessages: string[];
+  /** `continue: false`. */
+  stop?: string;
+}
+
+export interface AgentHooks {
+  userPromptSubmit(prompt: string, signal: AbortSignal): Promise<AgentHookAnswer>;
+  stop(stopHookActive: boolean, signal: AbortSignal): Promise<AgentHookAnswer>;
+  preCompact(trigger: "manual" | "auto", instructions: string | undefined, signal: AbortSignal): Promise<AgentHookAnswer>;
+  sessionStart(source: SessionStartSource, signal: AbortSignal): Promise<AgentHookAnswer>;
+}
+
+const NONE: AgentHookAnswer = Object.freeze({ additionalContext: [], userMessages: [] });
+
+export const NO_HOOKS: AgentHooks = {
+  userPromptSubmit: async () => NONE,
+  stop: async () => NONE,
+  preCompact: async () => NONE,
+  sessionStart: async () => NONE,
+};
+
+function answer(result: Awaited<ReturnType<typeof runStopHooks>>): AgentHookAnswer {
+  return {
+    ...(result.block ? { block: result.block.reason } : {}),
+    additionalContext: result.additionalContext,
+    userMessages: result.userMessages,
+    ...(result.preventContinuation ? { stop: result.stopReason ?? "continue: false" } : {}),
+  };
+}
+
+/** The configured hooks of a session; `session()` is read at each event (mode and cwd change). */
+export function hooksFromRunner(runner: HookRunner, session: () => HookSessionInfo): AgentHooks {
+  return {
+    userPromptSubmit: async (prompt, signal) =>
+      answer(await runUserPromptSubmitHooks(runner, { session: session(), signal, prompt })),
+    stop: async (stopHookActive, signal) =>
+      answer(await runStopHooks(runner, { session: session(), signal, stopHookActive })),
+    preCompact: async (trigger, customInstructions, signal) =>
+      answer(
+        await runPreCompactHooks(runner, {
+          session: session(),
+          signal,
+          trigger,
+          ...(customInstructions ? { customInstructions } : {}),
+        }),
+      ),
+    sessionStart: async (source, signal) =>
+      answer(await runSessionStartHooks(runner, { session: session(), signal, source })),
+  };
+}

@@ -1,0 +1,94 @@
+// An Agent wired to a scripted provider server: for the loop's tests, and for anyone building on the
+// loop (sub-agents, web tools) who needs a model that says exactly what the test wants.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PipelineServices } from "../../pipeline/services.ts";
+import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
+import type { Tool } from "../../tool/Tool.ts";
+import { Agent, type AgentOptions } from "../Agent.ts";
+import type { AgentEvent, RunOutcome } from "../events.ts";
+import { modelInfo } from "../models.ts";
+import type { ModelProvider } from "../provider.ts";
+import { AnthropicProvider } from "../providers/anthropic.ts";
+import { OpenAIProvider } from "../providers/openai.ts";
+import { startAnthropicServer } from "./anthropicServer.ts";
+import { startOpenAIServer } from "./openaiServer.ts";
+import type { Script } from "./script.ts";
+import type { ScriptedServer } from "./server.ts";
+
+export type Protocol = "anthropic" | "openai";
+export const PROTOCOLS: readonly Protocol[] = ["anthropic", "openai"];
+export const TEST_KEY = "sk-test-key";
+
+export async function startServer(protocol: Protocol, script: Script, apiKey = TEST_KEY): Promise<ScriptedServer> {
+  return protocol === "anthropic" ? startAnthropicServer({ script, apiKey }) : startOpenAIServer({ script, apiKey });
+}
+
+export function providerFor(protocol: Protocol, server: ScriptedServer, apiKey = TEST_KEY): ModelProvider {
+  return protocol === "anthropic"
+    ? new AnthropicProvider({ apiKey, baseURL: server.url })
+    : new OpenAIProvider({ apiKey, baseURL: `${server.url}/v1` });
+}
+
+/** Fast retries for tests: real backoff code, millisecond waits. */
+export const FAST_RETRY = { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20 };
+
+export interface ScriptedAgentOptions {
+  protocol: Protocol;
+  script: Script;
+  tools?: Tool[];
+  session?: Omit<SessionOptions, "tools">;
+  services?: PipelineServices;
+  agent?: Partial<AgentOptions>;
+  apiKey?: string;
+}
+
+export interface ScriptedAgent {
+  agent: Agent;
+  server: ScriptedServer;
+  /** Runs a prompt to its end, collecting every event. */
+  run(prompt: string): Promise<{ events: AgentEvent[]; outcome: RunOutcome }>;
+  close(): Promise<void>;
+}
+
+export async function collectRun(
+  generator: AsyncGenerator<AgentEvent, RunOutcome, undefined>,
+  onEvent?: (event: AgentEvent) => void,
+): Promise<{ events: AgentEvent[]; outcome: RunOutcome }> {
+  const events: AgentEvent[] = [];
+  for (;;) {
+    const next = await generator.next();
+    if (next.done) return { events, outcome: next.value };
+    events.push(next.value);
+    onEvent?.(next.value);
+  }
+}
+
+export async function scriptedAgent(options: ScriptedAgentOptions): Promise<ScriptedAgent> {
+  const server = await startServer(options.protocol, options.script, TEST_KEY);
+  const tools = options.tools ?? [];
+  const context = createToolUseContext({
+    tools,
+    cwd: process.cwd(),
+    toolResultsDir: join(mkdtempSync(join(tmpdir(), "keel-agent-")), "tool-results"),
+    ...options.session,
+  });
+  const agent = new Agent({
+    provider: providerFor(options.protocol, server, options.apiKey ?? TEST_KEY),
+    model: "test-model",
+    modelInfo: modelInfo("test-model"),
+    tools,
+    context,
+    services: options.services ?? {},
+    system: [{ text: "You are a scripted test agent.", cache: true }],
+    retry: FAST_RETRY,
+    ...options.agent,
+  });
+  return {
+    agent,
+    server,
+    run: (prompt) => collectRun(agent.submit(prompt)),
+    close: () => server.close(),
+  };
+}
