@@ -92,8 +92,13 @@ if (unavailable) {
   // Starts the runtime (proxies) once, outside the timed runs, as a session would.
   const launcher = await createSandboxLauncher(sandboxedPermissions);
   const wrapped = await launcher.prepare("echo hi", root);
+  const directSandboxed = summarize(
+    await timeMs(async () => {
+      const output = await spawnAndCollect(wrapped.argv, wrapped.env);
+      if (output !== "hi\n") throw new Error(`sandboxed reference printed ${JSON.stringify(output)}`);
+    }),
+  );
   launcher.release?.();
-  const directSandboxed = summarize(await timeMs(() => spawnAndCollect(wrapped.argv, wrapped.env)));
   const toolSandboxed = summarize(await timeMs(() => callBash(sandboxedContext)));
   rows.push(
     {
