@@ -1,6 +1,43 @@
 // The built-in tools. Adding a tool = one new folder + one line here.
 import type { Tool } from "../tool/Tool.ts";
+import { AskUserQuestionTool } from "./ask-user-question/AskUserQuestionTool.ts";
+import { EditTool } from "./edit/EditTool.ts";
+import { EnterPlanModeTool } from "./enter-plan-mode/EnterPlanModeTool.ts";
+import { ExitPlanModeTool } from "./exit-plan-mode/ExitPlanModeTool.ts";
+import { GlobTool } from "./glob/GlobTool.ts";
+import { GrepTool } from "./grep/GrepTool.ts";
+import { LSTool } from "./ls/LSTool.ts";
+import { MultiEditTool } from "./multi-edit/MultiEditTool.ts";
+import { NotebookEditTool } from "./notebook-edit/NotebookEditTool.ts";
+import { ReadTool } from "./read/ReadTool.ts";
+import { TaskCreateTool } from "./task-create/TaskCreateTool.ts";
+import { TaskGetTool } from "./task-get/TaskGetTool.ts";
+import { TaskListTool } from "./task-list/TaskListTool.ts";
+import { TaskUpdateTool } from "./task-update/TaskUpdateTool.ts";
+import { TodoWriteTool } from "./todo-write/TodoWriteTool.ts";
+import { WebFetchTool } from "./web-fetch/WebFetchTool.ts";
+import { WebSearchTool } from "./web-search/WebSearchTool.ts";
+import { WriteTool } from "./write/WriteTool.ts";
 
 export function builtinTools(): Tool[] {
-  return [];
+  return [
+    ReadTool,
+    WriteTool,
+    EditTool,
+    MultiEditTool,
+    NotebookEditTool,
+    GlobTool,
+    GrepTool,
+    LSTool,
+    WebFetchTool,
+    WebSearchTool,
+    TodoWriteTool,
+    TaskCreateTool,
+    TaskGetTool,
+    TaskUpdateTool,
+    TaskListTool,
+    AskUserQuestionTool,
+    EnterPlanModeTool,
+    ExitPlanModeTool,
+  ] as Tool[];
 }
