@@ -1,0 +1,107 @@
+// Skills: folders holding a SKILL.md, found in the project's `.keel/skills` and `.claude/skills`, then the
+// user's `~/.keel/skills` and `~/.claude/skills`. The first skill of a name wins, in that order.
+import { readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { userHomeDir } from "../../settings/locations.ts";
+import { type FrontmatterValue, parseFrontmatter } from "./frontmatter.ts";
+
+export interface SkillRoot {
+  dir: string;
+  source: "project" | "user";
+}
+
+export interface SkillInfo {
+  name: string;
+  description: string;
+  source: "project" | "user";
+  /** The skill's folder; files its instructions mention are relative to it. */
+  dir: string;
+  path: string;
+  argumentHint?: string;
+  /** `disable-model-invocation: true`: only a person may run it, so it is not offered to the model. */
+  modelInvocable: boolean;
+}
+
+export function skillRoots(projectRoot: string, env: NodeJS.ProcessEnv = process.env): SkillRoot[] {
+  const root = resolve(projectRoot);
+  const home = userHomeDir(env);
+  const roots: SkillRoot[] = [
+    { dir: join(root, ".keel", "skills"), source: "project" },
+    { dir: join(root, ".claude", "skills"), source: "project" },
+    { dir: join(home, ".keel", "skills"), source: "user" },
+    { dir: join(home, ".claude", "skills"), source: "user" },
+  ];
+  // Started in the home folder, the project's skill folders are the user's: list them once.
+  return roots.filter((entry, index) => roots.findIndex((other) => other.dir === entry.dir) === index);
+}
+
+function text(value: FrontmatterValue | undefined): string | undefined {
+  if (typeof value === "string" && value.trim() !== "") return value.trim();
+  if (Array.isArray(value) && value.length > 0) return value.join(", ");
+  return undefined;
+}
+
+/** The first paragraph of the body that is not a heading, for skills without a description. */
+function firstParagraph(body: string): string {
+  for (const block of body.split(/\n\s*\n/)) {
+    const lines = block.split("\n").filter((line) => line.trim() !== "" && !line.trim().startsWith("#"));
+    if (lines.length > 0) return lines.join(" ").trim().slice(0, 300);
+  }
+  return "";
+}
+
+async function readSkill(
+  dir: string,
+  folder: string,
+  source: SkillRoot["source"],
+): Promise<SkillInfo | undefined> {
+  const skillDir = join(dir, folder);
+  const path = join(skillDir, "SKILL.md");
+  let content: string;
+  try {
+    content = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  const { attributes, body } = parseFrontmatter(content);
+  const argumentHint = text(attributes["argument-hint"]);
+  return {
+    name: text(attributes.name) ?? folder,
+    description: text(attributes.description) ?? firstParagraph(body),
+    source,
+    dir: skillDir,
+    path,
+    ...(argumentHint ? { argumentHint } : {}),
+    modelInvocable: attributes["disable-model-invocation"] !== true,
+  };
+}
+
+export async function discoverSkills(roots: readonly SkillRoot[]): Promise<SkillInfo[]> {
+  const found: SkillInfo[] = [];
+  const names = new Set<string>();
+  for (const root of roots) {
+    let folders: string[];
+    try {
+      const entries = await readdir(root.dir, { withFileTypes: true });
+      folders = entries
+        .filter((entry) => entry.isDirectory() || entry.isSymbolicLink())
+        .map((entry) => entry.name)
+        .filter((name) => !name.startsWith("."))
+        .sort();
+    } catch {
+      continue;
+    }
+    for (const folder of folders) {
+      const skill = await readSkill(root.dir, folder, root.source);
+      if (!skill || names.has(skill.name)) continue;
+      names.add(skill.name);
+      found.push(skill);
+    }
+  }
+  return found;
+}
+
+/** The instructions of a skill, read when it is used (front matter dropped). */
+export async function loadSkillBody(skill: SkillInfo): Promise<string> {
+  return parseFrontmatter(await readFile(skill.path, "utf8")).body.trim();
+}
