@@ -1,15 +1,27 @@
-// The `keel` command. Each subcommand lives in its own file under commands/.
+// The `keel` command. Each subcommand lives in its own file under commands/ and is imported only when
+// it runs (or for --help), so starting one command never pays for the others' dependencies.
 import { Command, CommanderError } from "commander";
 import { errorMessage } from "../tool/errors.ts";
-import * as check from "./commands/check.ts";
-import * as tool from "./commands/tool.ts";
-import * as tools from "./commands/tools.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
 
 const VERSION = "0.1.0";
 
-export function buildProgram(setExitCode: (code: number) => void): Command {
-  const program = new Command("keel")
+export interface CliRuntime {
+  setExitCode(code: number): void;
+}
+
+type CommandModule = { register(program: Command, runtime: CliRuntime): void };
+
+/** Subcommand name -> its module. One line per command. */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  tools: () => import("./commands/tools.ts"),
+  tool: () => import("./commands/tool.ts"),
+  check: () => import("./commands/check.ts"),
+  mcp: () => import("./commands/mcp.ts"),
+};
+
+function newProgram(): Command {
+  return new Command("keel")
     .description(
       "Keel: the governed tool system of a coding agent.\n" +
         "Every call goes through one pipeline: schema, validation, permission rules and modes, hooks, result budget.",
@@ -18,29 +30,31 @@ export function buildProgram(setExitCode: (code: number) => void): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  tools.register(program);
-  tool.register(program, setExitCode);
-  check.register(program);
+}
+
+/** The program with the commands this argv needs: just the named one, or all of them for help. */
+export async function buildProgram(argv: readonly string[], runtime: CliRuntime): Promise<Command> {
+  const program = newProgram();
+  const named = argv.find((arg) => !arg.startsWith("-"));
+  const wanted = named !== undefined && named in COMMANDS && named !== "help" ? [named] : Object.keys(COMMANDS);
+  for (const name of wanted) (await COMMANDS[name]!()).register(program, runtime);
   return program;
 }
 
 /** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram((code) => {
-    exitCode = code;
-  });
   try {
+    const program = await buildProgram(argv, {
+      setExitCode: (code) => {
+        exitCode = code;
+      },
+    });
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (
-        error.code === "commander.helpDisplayed" ||
-        error.code === "commander.version" ||
-        error.code === "commander.help"
-      )
-        return EXIT.ok;
+      if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code)) return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof CliError) {

@@ -1,0 +1,276 @@
+// One configured MCP server: connecting with a startup timeout, listing its tools, calling them with a
+// per-call timeout, and reconnecting after the server went away. Nothing here throws past a call: a
+// server that crashes, hangs or writes garbage leaves a state and an error a person can read.
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult, Tool as McpToolDef, Resource } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage, ToolError } from "../tool/errors.ts";
+import type { McpServerConfig, McpServerSpec } from "./config.ts";
+import { normalizeNamePart } from "./names.ts";
+
+export type McpServerState = "pending" | "connected" | "failed" | "disconnected" | "disabled" | "closed";
+
+/** JSON-RPC codes the SDK uses for a closed connection and a request timeout. */
+const CONNECTION_CLOSED = -32000;
+const REQUEST_TIMEOUT = -32001;
+const STDERR_TAIL_CHARS = 4_000;
+const VERSION = "0.1.0";
+
+function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = Number(env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export function defaultToolTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return envMs(env, "MCP_TOOL_TIMEOUT", 120_000);
+}
+
+export function defaultStartupTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return envMs(env, "MCP_TIMEOUT", 30_000);
+}
+
+export interface ConnectionOptions {
+  /** Environment for stdio servers (process env with settings env laid over it); also read for timeouts. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+function codeOf(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "number" ? code : undefined;
+}
+
+export class McpConnection {
+  readonly name: string;
+  /** The name as it appears in tool names and permission rules. */
+  readonly ruleName: string;
+  readonly spec: McpServerSpec;
+  state: McpServerState;
+  error: string | undefined;
+  tools: McpToolDef[] = [];
+  serverInfo: { name: string; version: string } | undefined;
+  instructions: string | undefined;
+  readonly #env: NodeJS.ProcessEnv;
+  #client: Client | undefined;
+  #connecting: Promise<void> | undefined;
+  #stderr = "";
+  #lastProtocolError: string | undefined;
+
+  constructor(spec: McpServerSpec, options: ConnectionOptions = {}) {
+    this.name = spec.name;
+    this.ruleName = normalizeNamePart(spec.name);
+    this.spec = spec;
+    this.#env = options.env ?? process.env;
+    this.state = spec.disabled ? "disabled" : spec.error ? "failed" : "pending";
+    this.error = spec.error;
+  }
+
+  get config(): McpServerConfig | undefined {
+    return this.spec.config;
+  }
+
+  get supportsResources(): boolean {
+    return this.state === "connected" && this.#client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  get toolTimeoutMs(): number {
+    return this.spec.config?.toolTimeoutMs ?? defaultToolTimeoutMs(this.#env);
+  }
+
+  /** Connects and lists tools; resolves either way, leaving `state` and `error`. */
+  connect(): Promise<void> {
+    if (this.state === "disabled" || this.spec.error || !this.spec.config) return Promise.resolve();
+    this.#connecting ??= this.#connect(this.spec.config).finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connect(config: McpServerConfig): Promise<void> {
+    const startupMs = config.startupTimeoutMs ?? defaultStartupTimeoutMs(this.#env);
+    this.state = "pending";
+    this.#stderr = "";
+    this.#lastProtocolError = undefined;
+    let transport: Transport | undefined;
+    let client: Client | undefined;
+    try {
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      transport = await this.#createTransport(config);
+      client = new Client({ name: "keel", version: VERSION }, { capabilities: {} });
+      client.onerror = (error) => {
+        // Garbage on the wire is reported per message; the connection goes on.
+        this.#lastProtocolError = errorMessage(error);
+      };
+      client.onclose = () => this.#onClosed(client!);
+      await client.connect(transport, { timeout: startupMs });
+      this.tools = await this.#listTools(client, startupMs);
+      this.serverInfo = client.getServerVersion();
+      this.instructions = client.getInstructions();
+      this.#client = client;
+      this.state = "connected";
+      this.error = undefined;
+    } catch (error) {
+      this.state = "failed";
+      this.error = this.#describeFailure(error, startupMs);
+      this.#client = undefined;
+      if (client) client.onclose = undefined;
+      await (client ?? transport)?.close().catch(() => {});
+    }
+  }
+
+  async #createTransport(config: McpServerConfig): Promise<Transport> {
+    if (config.type === "stdio") {
+      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      const transport = new StdioClientTransport({
+        command: config.command,
+        args: config.args,
+        env: { ...(this.#env as Record<string, string>), ...config.env },
+        ...(config.cwd ? { cwd: config.cwd } : {}),
+        stderr: "pipe",
+      });
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+      });
+      return transport;
+    }
+    const requestInit = { headers: config.headers };
+    if (config.type === "sse") {
+      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
+      return new SSEClientTransport(new URL(config.url), { requestInit });
+    }
+    const { StreamableHTTPClientTransport } = await import(
+      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+    );
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+  }
+
+  async #listTools(client: Client, timeout: number): Promise<McpToolDef[]> {
+    if (!client.getServerCapabilities()?.tools) return [];
+    const tools: McpToolDef[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, { timeout });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  #onClosed(client: Client): void {
+    if (this.#client !== client) return;
+    this.#client = undefined;
+    if (this.state !== "connected") return;
+    this.state = "disconnected";
+    this.error = `the server closed the connection${this.#stderrTail()}; it will be restarted on the next call`;
+  }
+
+  #stderrTail(): string {
+    const tail = this.#stderr.trim().split("\n").slice(-5).join("\n");
+    return tail ? ` (its stderr ends: ${tail})` : "";
+  }
+
+  #describeFailure(error: unknown, startupMs: number): string {
+    const protocol = this.#lastProtocolError ? `; it also sent bad data: ${this.#lastProtocolError}` : "";
+    if (codeOf(error) === REQUEST_TIMEOUT)
+      return `no answer within ${Math.round(startupMs / 1000)} s of starting (set MCP_TIMEOUT or "startupTimeout" to wait longer)${protocol}${this.#stderrTail()}`;
+    if (codeOf(error) === CONNECTION_CLOSED)
+      return `the server exited or closed the connection while starting${protocol}${this.#stderrTail()}`;
+    return `${errorMessage(error)}${protocol}${this.#stderrTail()}`;
+  }
+
+  /** The live client, reconnecting once if the server went away. Throws a ToolError the model can read. */
+  async ensureClient(): Promise<Client> {
+    if (this.#client && this.state === "connected") return this.#client;
+    if (this.state === "disabled")
+      throw new ToolError("mcp_unavailable", `MCP server "${this.name}" is disabled in the settings.`);
+    if (this.spec.error)
+      throw new ToolError(
+        "mcp_unavailable",
+        `MCP server "${this.name}" is misconfigured: ${this.spec.error}`,
+      );
+    const before = this.error;
+    await this.connect();
+    if (this.#client && this.state === "connected") return this.#client;
+    throw new ToolError(
+      "mcp_unavailable",
+      `MCP server "${this.name}" is not available: ${this.error ?? before ?? "not connected"}. Tell the user; do not retry at once.`,
+    );
+  }
+
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const client = await this.ensureClient();
+    const timeout = this.toolTimeoutMs;
+    try {
+      return (await client.callTool({ name: toolName, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout,
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      })) as CallToolResult;
+    } catch (error) {
+      throw this.#callError(error, `${toolName}`, timeout, options.signal);
+    }
+  }
+
+  async listResources(signal: AbortSignal): Promise<Resource[]> {
+    const client = await this.ensureClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const resources: Resource[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await client.listResources(cursor ? { cursor } : {}, {
+          signal,
+          timeout: this.toolTimeoutMs,
+        });
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (error) {
+      throw this.#callError(error, "resources/list", this.toolTimeoutMs, signal);
+    }
+    return resources;
+  }
+
+  async readResource(uri: string, signal: AbortSignal) {
+    const client = await this.ensureClient();
+    try {
+      return await client.readResource({ uri }, { signal, timeout: this.toolTimeoutMs });
+    } catch (error) {
+      throw this.#callError(error, `resources/read ${uri}`, this.toolTimeoutMs, signal);
+    }
+  }
+
+  #callError(error: unknown, what: string, timeout: number, signal: AbortSignal): ToolError {
+    if (signal.aborted)
+      return new ToolError("aborted", `${what} on MCP server "${this.name}" was cancelled.`);
+    if (codeOf(error) === REQUEST_TIMEOUT)
+      return new ToolError(
+        "timeout",
+        `${what} on MCP server "${this.name}" gave no answer within ${Math.round(timeout / 1000)} s and was cancelled (raise MCP_TOOL_TIMEOUT or the server's "timeout" if it needs longer).`,
+      );
+    if (codeOf(error) === CONNECTION_CLOSED || this.state === "disconnected")
+      return new ToolError(
+        "mcp_disconnected",
+        `MCP server "${this.name}" went away during ${what}${this.#stderrTail()}. It will be restarted on the next call; the call may or may not have taken effect.`,
+      );
+    return new ToolError(
+      "mcp_error",
+      `MCP server "${this.name}" returned an error for ${what}: ${errorMessage(error)}`,
+    );
+  }
+
+  async close(): Promise<void> {
+    const client = this.#client;
+    this.#client = undefined;
+    if (this.state === "connected" || this.state === "disconnected") this.state = "closed";
+    await client?.close().catch(() => {});
+  }
+}

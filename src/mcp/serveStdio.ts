@@ -1,0 +1,52 @@
+// `keel mcp` over stdio: one session on stdin/stdout. Stdout carries only JSON-RPC (stray console
+// output goes to stderr); a line that is not JSON or not JSON-RPC gets an error response, never an exit.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage } from "../tool/errors.ts";
+import { createKeelMcpServer, type KeelMcpServerOptions } from "./server.ts";
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+/** Keeps stdout for the protocol: anything logged with console.log/info/debug goes to stderr. */
+export function redirectConsoleToStderr(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+/** Serves until stdin closes; resolves then. */
+export async function serveStdio(
+  options: KeelMcpServerOptions,
+  streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
+): Promise<void> {
+  const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
+  const stdout = (streams.stdout ?? process.stdout) as NodeJS.WriteStream;
+  const log = options.log ?? (() => {});
+  const server = createKeelMcpServer(options);
+  const transport = new StdioServerTransport(stdin, stdout);
+  // Set before connect: the SDK keeps it and calls its own handler after it.
+  transport.onerror = (error) => {
+    const code =
+      error instanceof SyntaxError ? PARSE_ERROR : error?.name === "ZodError" ? INVALID_REQUEST : undefined;
+    if (code === undefined) return;
+    const message =
+      code === PARSE_ERROR
+        ? "Parse error: the line is not valid JSON"
+        : "Invalid Request: not a JSON-RPC 2.0 message";
+    void transport
+      .send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage)
+      .catch((sendError: unknown) => log(`could not answer a bad message: ${errorMessage(sendError)}`));
+  };
+  const closed = new Promise<void>((resolve) => {
+    const finish = () => resolve();
+    stdin.once("end", finish);
+    stdin.once("close", finish);
+    server.onclose = finish;
+  });
+  await server.connect(transport);
+  await closed;
+  options.context.abortController.abort(new Error("The MCP client disconnected."));
+  await server.close().catch(() => {});
+}
