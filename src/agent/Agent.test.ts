@@ -18,7 +18,9 @@ async function make(options: Parameters<typeof scriptedAgent>[0]): Promise<Scrip
 }
 
 /** The tool_result blocks a request sent, in order, whatever the protocol. */
-function toolResultsSent(body: Record<string, unknown>): Array<{ id: string; content: string; isError: boolean }> {
+function toolResultsSent(
+  body: Record<string, unknown>,
+): Array<{ id: string; content: string; isError: boolean }> {
   const messages = body.messages as Array<Record<string, unknown>>;
   const found: Array<{ id: string; content: string; isError: boolean }> = [];
   for (const message of messages) {
@@ -31,7 +33,11 @@ function toolResultsSent(body: Record<string, unknown>): Array<{ id: string; con
     if (!Array.isArray(message.content)) continue;
     for (const block of message.content as Array<Record<string, unknown>>)
       if (block.type === "tool_result")
-        found.push({ id: block.tool_use_id as string, content: String(block.content), isError: block.is_error === true });
+        found.push({
+          id: block.tool_use_id as string,
+          content: String(block.content),
+          isError: block.is_error === true,
+        });
   }
   return found;
 }
@@ -55,7 +61,14 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
     expect(server.requests).toHaveLength(3);
     expect(toolResultsSent(server.requests[1]!.body).map((r) => r.content)).toEqual(["one"]);
     expect(toolResultsSent(server.requests[2]!.body).map((r) => r.content)).toEqual(["one", "two"]);
-    expect(agent.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant", "user", "assistant"]);
+    expect(agent.messages.map((m) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
     expect(events.filter((e) => e.type === "tool_result")).toHaveLength(2);
     // Token accounting per turn, summed for the prompt.
     expect(outcome.usage.outputTokens).toBe(20 + 20 + 12);
@@ -70,7 +83,11 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
       tools: [gated.tool],
       script: [
         {
-          blocks: [toolUse("Probe", { id: "a" }), toolUse("Probe", { id: "b" }), toolUse("Probe", { id: "c" })],
+          blocks: [
+            toolUse("Probe", { id: "a" }),
+            toolUse("Probe", { id: "b" }),
+            toolUse("Probe", { id: "c" }),
+          ],
           beforeStop: async () => {
             await until(() => gated.running() === 3, "three calls running");
             released.open();
@@ -85,7 +102,11 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
     const { outcome } = await running;
     expect(outcome.reason).toBe("completed");
     expect(gated.maxRunning()).toBe(3);
-    expect(toolResultsSent(server.requests[1]!.body).map((r) => r.content)).toEqual(["done a", "done b", "done c"]);
+    expect(toolResultsSent(server.requests[1]!.body).map((r) => r.content)).toEqual([
+      "done a",
+      "done b",
+      "done c",
+    ]);
   });
 
   it("starts a tool before the message ends", async () => {
@@ -142,7 +163,10 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
       protocol,
       script: [
         { httpError: { status: 429 } },
-        { blocks: [text("part")], streamError: { afterBlocks: 1, type: "overloaded_error", message: "Overloaded" } },
+        {
+          blocks: [text("part")],
+          streamError: { afterBlocks: 1, type: "overloaded_error", message: "Overloaded" },
+        },
         { blocks: [text("finally")] },
       ],
     });
@@ -168,7 +192,10 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   it("interrupts mid-stream: keeps what was said, and the next prompt works", async () => {
     const { agent, server } = await make({
       protocol,
-      script: [{ blocks: [text("I will now"), text("never")], hangAfterBlocks: 1 }, { blocks: [text("back")] }],
+      script: [
+        { blocks: [text("I will now"), text("never")], hangAfterBlocks: 1 },
+        { blocks: [text("back")] },
+      ],
     });
     const first = agent.submit("start");
     let seen = "";
@@ -184,9 +211,13 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
     }
     expect(outcome.value.reason).toBe("interrupted");
     await until(() => server.clientClosed.length === 1, "the client closed the stream");
-    expect(agent.messages.at(-1)).toEqual({ role: "assistant", content: [{ type: "text", text: "I will now" }] });
+    expect(agent.messages.at(-1)).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: "I will now" }],
+    });
     const second: string[] = [];
-    for await (const event of agent.submit("again")) if (event.type === "end") second.push(event.outcome.reason);
+    for await (const event of agent.submit("again"))
+      if (event.type === "end") second.push(event.outcome.reason);
     expect(second).toEqual(["completed"]);
   });
 });
@@ -221,7 +252,11 @@ describe("interrupting running tools", () => {
       const results: Array<{ name: string; error: boolean; text: unknown }> = [];
       for await (const event of agent.submit("go"))
         if (event.type === "tool_result")
-          results.push({ name: event.result.toolName, error: event.result.isError, text: event.result.block.content });
+          results.push({
+            name: event.result.toolName,
+            error: event.result.isError,
+            text: event.result.block.content,
+          });
         else if (event.type === "end") return { results, reason: event.outcome.reason };
       return { results, reason: "none" };
     })();
@@ -238,6 +273,9 @@ describe("interrupting running tools", () => {
     // Every tool_use in the conversation has its tool_result.
     const last = agent.messages.at(-1);
     expect(last?.role).toBe("user");
-    expect(Array.isArray(last?.content) && last.content.map((b) => b.type)).toEqual(["tool_result", "tool_result"]);
+    expect(Array.isArray(last?.content) && last.content.map((b) => b.type)).toEqual([
+      "tool_result",
+      "tool_result",
+    ]);
   });
 });

@@ -7,14 +7,27 @@ import type { ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type AgentHooks, NO_HOOKS } from "./agentHooks.ts";
-import { type CompactionOptions, compactConversation, DEFAULT_COMPACTION, estimateTokens } from "./compaction.ts";
+import {
+  type CompactionOptions,
+  compactConversation,
+  DEFAULT_COMPACTION,
+  estimateTokens,
+} from "./compaction.ts";
 import { appendMessage, blocksOf, textOf } from "./conversation.ts";
 import type { AgentEvent, EndReason, RunOutcome } from "./events.ts";
 import { errorMessageForUser } from "./format.ts";
 import { costUsd, type ModelInfo } from "./models.ts";
-import { addUsage, contextTokens, type ModelProvider, type ModelRequest, type SystemPart, type Usage, ZERO_USAGE } from "./provider.ts";
+import {
+  addUsage,
+  contextTokens,
+  type ModelProvider,
+  type ModelRequest,
+  type SystemPart,
+  type Usage,
+  ZERO_USAGE,
+} from "./provider.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
-import { ToolPool, loadedToolNames } from "./toolPool.ts";
+import { loadedToolNames, ToolPool } from "./toolPool.ts";
 import type { SessionState, Transcript } from "./transcript.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
 
@@ -122,7 +135,12 @@ export class Agent {
 
   loadTools(names: Iterable<string>): string[] {
     const added = this.pool.load(names);
-    if (added.length > 0) this.#options.transcript?.append({ type: "tools_loaded", names: added, time: new Date().toISOString() });
+    if (added.length > 0)
+      this.#options.transcript?.append({
+        type: "tools_loaded",
+        names: added,
+        time: new Date().toISOString(),
+      });
     return added;
   }
 
@@ -153,7 +171,13 @@ export class Agent {
     this.runCostUsd += cost ?? 0;
     this.#lastContextTokens = contextTokens(usage);
     this.#messagesAtLastUsage = this.messages.length;
-    this.#options.transcript?.append({ type: "usage", usage, costUsd: cost ?? null, model: this.#model, time: new Date().toISOString() });
+    this.#options.transcript?.append({
+      type: "usage",
+      usage,
+      costUsd: cost ?? null,
+      model: this.#model,
+      time: new Date().toISOString(),
+    });
     return cost;
   }
 
@@ -189,7 +213,10 @@ export class Agent {
       this.#append({ role: "user", content: [...blocks, ...context] });
       let stopHookActive = false;
       for (;;) {
-        if (turns >= maxTurns) return yield* finish(outcome("max_turns", { detail: `stopped after ${turns} turns (--max-turns)` }));
+        if (turns >= maxTurns)
+          return yield* finish(
+            outcome("max_turns", { detail: `stopped after ${turns} turns (--max-turns)` }),
+          );
         yield* this.#autoCompact(interrupt.signal, hooks);
         turns++;
         const turn: TurnResult = yield* runTurn({
@@ -212,30 +239,51 @@ export class Agent {
           const message: Message = { role: "assistant", content: turn.content };
           this.#append(message);
           lastText = textOf(turn.content) || lastText;
-          yield { type: "assistant", message, stopReason: turn.stopReason, usage: turn.usage ?? ZERO_USAGE, costUsd: turnCost };
+          yield {
+            type: "assistant",
+            message,
+            stopReason: turn.stopReason,
+            usage: turn.usage ?? ZERO_USAGE,
+            costUsd: turnCost,
+          };
         }
         if (turn.results.length > 0) yield* this.#returnResults(turn);
-        if (turn.error) return yield* finish(outcome("error", { error: turn.error, detail: errorMessageForUser(turn.error) }));
+        if (turn.error)
+          return yield* finish(
+            outcome("error", { error: turn.error, detail: errorMessageForUser(turn.error) }),
+          );
         if (turn.interrupted) return yield* finish(outcome("interrupted"));
         const stopped = turn.results.find((result) => result.preventContinuation);
-        if (stopped) return yield* finish(outcome("hook_stopped", { detail: stopped.stopReason ?? "continue: false" }));
+        if (stopped)
+          return yield* finish(outcome("hook_stopped", { detail: stopped.stopReason ?? "continue: false" }));
         const budget = this.#options.maxBudgetUsd;
         if (budget !== undefined) {
           if (!this.#info.pricing && !this.#priceWarned) {
             this.#priceWarned = true;
-            yield { type: "notice", level: "warning", text: `The price of model ${this.#model} is unknown, so --max-budget-usd cannot be enforced.` };
+            yield {
+              type: "notice",
+              level: "warning",
+              text: `The price of model ${this.#model} is unknown, so --max-budget-usd cannot be enforced.`,
+            };
           }
           if (this.runCostUsd >= budget)
-            return yield* finish(outcome("budget", { detail: `spent $${this.runCostUsd.toFixed(4)} of the $${budget} budget` }));
+            return yield* finish(
+              outcome("budget", { detail: `spent $${this.runCostUsd.toFixed(4)} of the $${budget} budget` }),
+            );
         }
         if (turn.results.length > 0) continue;
-        if (turn.stopReason === "max_tokens") return yield* finish(outcome("max_tokens", { detail: "the model ran out of output tokens" }));
-        if (turn.stopReason === "refusal") return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
+        if (turn.stopReason === "max_tokens")
+          return yield* finish(outcome("max_tokens", { detail: "the model ran out of output tokens" }));
+        if (turn.stopReason === "refusal")
+          return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
         const stop = await hooks.stop(stopHookActive, interrupt.signal);
         yield* notices(stop.userMessages);
         if (stop.block && !stop.stop) {
           stopHookActive = true;
-          this.#append({ role: "user", content: [{ type: "text", text: `Stop hook feedback: ${stop.block}` }] });
+          this.#append({
+            role: "user",
+            content: [{ type: "text", text: `Stop hook feedback: ${stop.block}` }],
+          });
           continue;
         }
         return yield* finish(outcome("completed"));
@@ -271,15 +319,28 @@ export class Agent {
 
   /** Summarizes the older turns. `/compact [instructions]` calls this with trigger "manual". */
   async *compact(
-    args: { trigger?: "auto" | "manual"; instructions?: string; signal?: AbortSignal; hooks?: AgentHooks } = {},
+    args: {
+      trigger?: "auto" | "manual";
+      instructions?: string;
+      signal?: AbortSignal;
+      hooks?: AgentHooks;
+    } = {},
   ): AsyncGenerator<AgentEvent, boolean, undefined> {
     const trigger = args.trigger ?? "manual";
     const signal = args.signal ?? new AbortController().signal;
     const options = this.#options.compaction || DEFAULT_COMPACTION;
-    const pre = await (args.hooks ?? this.#options.hooks ?? NO_HOOKS).preCompact(trigger, args.instructions, signal);
+    const pre = await (args.hooks ?? this.#options.hooks ?? NO_HOOKS).preCompact(
+      trigger,
+      args.instructions,
+      signal,
+    );
     yield* notices(pre.userMessages);
     if (pre.block) {
-      yield { type: "notice", level: "warning", text: `Compaction skipped: a PreCompact hook blocked it (${pre.block}).` };
+      yield {
+        type: "notice",
+        level: "warning",
+        text: `Compaction skipped: a PreCompact hook blocked it (${pre.block}).`,
+      };
       return false;
     }
     try {
@@ -299,7 +360,12 @@ export class Agent {
       this.messages.splice(0, this.messages.length, ...result.messages);
       this.#lastContextTokens = estimateTokens(this.messages);
       this.#messagesAtLastUsage = this.messages.length;
-      this.#options.transcript?.append({ type: "compact", summary: result.summary, kept: result.kept, time: new Date().toISOString() });
+      this.#options.transcript?.append({
+        type: "compact",
+        summary: result.summary,
+        kept: result.kept,
+        time: new Date().toISOString(),
+      });
       yield { type: "compacted", trigger, summarizedMessages: result.summarized, keptMessages: result.kept };
       return true;
     } catch (error) {

@@ -23,7 +23,11 @@ export interface AgentHookAnswer {
 export interface AgentHooks {
   userPromptSubmit(prompt: string, signal: AbortSignal): Promise<AgentHookAnswer>;
   stop(stopHookActive: boolean, signal: AbortSignal): Promise<AgentHookAnswer>;
-  preCompact(trigger: "manual" | "auto", instructions: string | undefined, signal: AbortSignal): Promise<AgentHookAnswer>;
+  preCompact(
+    trigger: "manual" | "auto",
+    instructions: string | undefined,
+    signal: AbortSignal,
+  ): Promise<AgentHookAnswer>;
   sessionStart(source: SessionStartSource, signal: AbortSignal): Promise<AgentHookAnswer>;
 }
 

@@ -13,7 +13,8 @@ export interface CompactionOptions {
 
 export const DEFAULT_COMPACTION: CompactionOptions = { thresholdRatio: 0.8, keepRecentRatio: 0.25 };
 
-export const SUMMARY_PREFIX = "This session continues an earlier conversation that was compacted. Summary of the earlier part:";
+export const SUMMARY_PREFIX =
+  "This session continues an earlier conversation that was compacted. Summary of the earlier part:";
 
 const SUMMARY_SYSTEM = [
   "You summarize the earlier part of a coding agent's conversation so the agent can continue without it.",

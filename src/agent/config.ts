@@ -37,7 +37,10 @@ function parseProvider(value: string | undefined, where: string): ProviderName |
   if (value === undefined || value === "") return undefined;
   const normalized = value.toLowerCase();
   if (normalized === "anthropic" || normalized === "openai") return normalized;
-  throw new ProviderError("config", `Unknown provider "${value}" (${where}). Use anthropic or openai (any OpenAI-compatible server).`);
+  throw new ProviderError(
+    "config",
+    `Unknown provider "${value}" (${where}). Use anthropic or openai (any OpenAI-compatible server).`,
+  );
 }
 
 function providerFromModel(model: string | undefined): ProviderName | undefined {
@@ -53,14 +56,17 @@ function firstString(...values: Array<unknown>): string | undefined {
 }
 
 /** The agent's keys from the settings sources, first source that sets each one wins. */
-export function agentSettingsFrom(sources: ReadonlyArray<{ settings: Record<string, unknown> }>): AgentSettings {
+export function agentSettingsFrom(
+  sources: ReadonlyArray<{ settings: Record<string, unknown> }>,
+): AgentSettings {
   const settings: AgentSettings = {};
   for (const { settings: file } of sources) {
     settings.model ??= firstString(file.model);
     settings.provider ??= firstString(file.provider);
     settings.baseUrl ??= firstString(file.baseUrl);
     settings.classifierModel ??= firstString(file.classifierModel);
-    if (settings.contextWindow === undefined && typeof file.contextWindow === "number") settings.contextWindow = file.contextWindow;
+    if (settings.contextWindow === undefined && typeof file.contextWindow === "number")
+      settings.contextWindow = file.contextWindow;
   }
   return settings;
 }
@@ -82,7 +88,8 @@ export function resolveModelConfig(
     (flagBase ? (/anthropic/i.test(flagBase) ? "anthropic" : "openai") : undefined) ??
     (env.ANTHROPIC_API_KEY ? "anthropic" : undefined) ??
     (env.OPENAI_API_KEY || env.OPENAI_BASE_URL ? "openai" : "anthropic");
-  const baseURL = flagBase ?? firstString(provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
+  const baseURL =
+    flagBase ?? firstString(provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
   const keyVariable = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
   const key = firstString(env.KEEL_API_KEY, env[keyVariable]);
   const official = baseURL === undefined || baseURL.replace(/\/+$/, "") === OFFICIAL[provider];

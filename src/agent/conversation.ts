@@ -10,7 +10,10 @@ export function blocksOf(content: Message["content"]): ContentBlock[] {
 export function appendMessage(messages: Message[], message: Message): void {
   const last = messages.at(-1);
   if (last && last.role === "user" && message.role === "user") {
-    messages[messages.length - 1] = { role: "user", content: [...blocksOf(last.content), ...blocksOf(message.content)] };
+    messages[messages.length - 1] = {
+      role: "user",
+      content: [...blocksOf(last.content), ...blocksOf(message.content)],
+    };
     return;
   }
   messages.push(message);

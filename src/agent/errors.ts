@@ -82,7 +82,7 @@ function serverDetail(error: SdkErrorShape): { type?: string; message?: string; 
     | undefined;
   const pick = (key: string) => (typeof inner?.[key] === "string" ? (inner[key] as string) : undefined);
   return {
-    ...(pick("type") ?? error.type ? { type: pick("type") ?? error.type } : {}),
+    ...((pick("type") ?? error.type) ? { type: pick("type") ?? error.type } : {}),
     ...(pick("message") ? { message: pick("message") } : {}),
     ...(pick("code") ? { code: pick("code") } : {}),
   };
@@ -111,7 +111,10 @@ export function classifyProviderError(error: unknown, site: ErrorSite): Provider
   const said = detail.message ? ` The server said: ${detail.message}` : "";
   const status = shape.status;
   const retryAfter = retryAfterMs(shape);
-  const options = { ...(status ? { status } : {}), ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}) };
+  const options = {
+    ...(status ? { status } : {}),
+    ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
+  };
   if (shape.name === "APIConnectionTimeoutError")
     return new ProviderError(
       "timeout",
@@ -166,11 +169,19 @@ export function classifyProviderError(error: unknown, site: ErrorSite): Provider
       ...options,
     });
   if (status !== undefined && status >= 400)
-    return new ProviderError("bad_request", `The ${site.service} rejected the request (${status}).${said}`, options);
+    return new ProviderError(
+      "bad_request",
+      `The ${site.service} rejected the request (${status}).${said}`,
+      options,
+    );
   if (status === undefined && detail.type)
-    return new ProviderError("stream_error", `The ${site.service} reported an error: ${detail.type}.${said}`, {
-      retryable: detail.type === "api_error",
-    });
+    return new ProviderError(
+      "stream_error",
+      `The ${site.service} reported an error: ${detail.type}.${said}`,
+      {
+        retryable: detail.type === "api_error",
+      },
+    );
   const text = shape.message ?? String(error);
   return new ProviderError("stream_error", `The ${site.service} stream failed: ${text}`, { retryable: true });
 }

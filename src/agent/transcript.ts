@@ -9,7 +9,15 @@ import { appendMessage } from "./conversation.ts";
 import { addUsage, type Usage, ZERO_USAGE } from "./provider.ts";
 
 export type TranscriptRecord =
-  | { type: "session"; sessionId: string; cwd: string; provider: string; model: string; version: 1; time: string }
+  | {
+      type: "session";
+      sessionId: string;
+      cwd: string;
+      provider: string;
+      model: string;
+      version: 1;
+      time: string;
+    }
   | { type: "message"; message: Message; time: string }
   | { type: "usage"; usage: Usage; costUsd: number | null; model: string; time: string }
   | { type: "compact"; summary: Message; kept: number; time: string }
@@ -57,7 +65,13 @@ export class Transcript {
 
 /** Rebuilds a session from its records; a torn last line (a crash mid-write) is skipped. */
 export function readTranscript(path: string): SessionState {
-  const state: SessionState = { sessionId: "", messages: [], usage: { ...ZERO_USAGE }, costUsd: 0, loadedTools: [] };
+  const state: SessionState = {
+    sessionId: "",
+    messages: [],
+    usage: { ...ZERO_USAGE },
+    costUsd: 0,
+    loadedTools: [],
+  };
   const lines = readFileSync(path, "utf8").split("\n");
   for (const line of lines) {
     if (line.trim() === "") continue;
@@ -125,6 +139,11 @@ export function findSession(dir: string, id?: string): SessionListing | { error:
   const matches = sessions.filter((session) => session.sessionId.startsWith(id));
   if (matches.length === 1) return matches[0]!;
   if (matches.length === 0)
-    return { error: `No session "${id}" for this project. Recent: ${sessions.slice(0, 5).map((s) => s.sessionId).join(", ")}` };
+    return {
+      error: `No session "${id}" for this project. Recent: ${sessions
+        .slice(0, 5)
+        .map((s) => s.sessionId)
+        .join(", ")}`,
+    };
   return { error: `"${id}" matches ${matches.length} sessions; give more of the id.` };
 }

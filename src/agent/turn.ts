@@ -2,8 +2,8 @@
 // moment its input is complete, then collect every result in call order. Retryable failures are
 // retried with backoff, discarding tools an abandoned response had started.
 import type { PipelineEvent, ResultEvent } from "../pipeline/runToolUse.ts";
-import type { PipelineServices } from "../pipeline/services.ts";
 import { StreamingToolExecutor } from "../pipeline/StreamingToolExecutor.ts";
+import type { PipelineServices } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, ToolUseBlock } from "../tool/messages.ts";
 import { ProviderError } from "./errors.ts";
@@ -75,7 +75,11 @@ export async function* runTurn(args: TurnArgs): AsyncGenerator<AgentEvent, TurnR
           added.add(event.block.id);
           executor.addTool(event.block);
           if (event.malformed)
-            yield { type: "notice", level: "warning", text: `${event.block.name}: the model sent malformed JSON arguments` };
+            yield {
+              type: "notice",
+              level: "warning",
+              text: `${event.block.name}: the model sent malformed JSON arguments`,
+            };
         }
         yield* drain();
       }
@@ -94,7 +98,8 @@ export async function* runTurn(args: TurnArgs): AsyncGenerator<AgentEvent, TurnR
         interrupted: interrupt.aborted,
       };
     } catch (caught) {
-      const error = caught instanceof ProviderError ? caught : new ProviderError("stream_error", String(caught));
+      const error =
+        caught instanceof ProviderError ? caught : new ProviderError("stream_error", String(caught));
       if (error.code === "aborted" || interrupt.aborted) {
         // Keep what the person saw; calls already started finish or stop by their interruptBehavior.
         executor.interrupt();

@@ -25,7 +25,8 @@ type Block = Anthropic.ContentBlockParam;
 const EPHEMERAL = { type: "ephemeral" } as const;
 
 function toolInputObject(input: unknown): Record<string, unknown> {
-  if (input !== null && typeof input === "object" && !Array.isArray(input)) return input as Record<string, unknown>;
+  if (input !== null && typeof input === "object" && !Array.isArray(input))
+    return input as Record<string, unknown>;
   if (typeof input === "string") {
     const parsed = parseToolArguments(input);
     if (parsed.ok) return parsed.value;
@@ -50,13 +51,17 @@ function toBlock(block: ContentBlock): Block | undefined {
           typeof block.content === "string"
             ? block.content
             : block.content.map((part) =>
-                part.type === "text" ? { type: "text" as const, text: part.text } : { type: "image" as const, source: part.source },
+                part.type === "text"
+                  ? { type: "text" as const, text: part.text }
+                  : { type: "image" as const, source: part.source },
               ),
         ...(block.is_error ? { is_error: true } : {}),
       };
     case "thinking":
       // Thinking without a signature (another provider's reasoning) cannot be sent back.
-      return block.signature ? { type: "thinking", thinking: block.thinking, signature: block.signature } : undefined;
+      return block.signature
+        ? { type: "thinking", thinking: block.thinking, signature: block.signature }
+        : undefined;
   }
 }
 
@@ -74,7 +79,8 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
   const last = converted.at(-1);
   if (last?.role === "user" && Array.isArray(last.content)) {
     const final = last.content.at(-1) as Block & { cache_control?: unknown };
-    if (final && final.type !== "thinking" && final.type !== "redacted_thinking") final.cache_control = EPHEMERAL;
+    if (final && final.type !== "thinking" && final.type !== "redacted_thinking")
+      final.cache_control = EPHEMERAL;
   }
   return converted;
 }
@@ -138,10 +144,18 @@ export class AnthropicProvider implements ModelProvider {
     return { service: "Anthropic API", baseURL: this.baseURL, model, keyVariable: "ANTHROPIC_API_KEY" };
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, ModelResponse, undefined> {
+  async *stream(
+    request: ModelRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamEvent, ModelResponse, undefined> {
     const site = this.#site(request.model);
     const blocks = new Map<number, OpenBlock>();
-    const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+    const usage: Usage = {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 0,
+    };
     let model = request.model;
     let stopReason: StopReason = "other";
     let stopped = false;
@@ -162,11 +176,18 @@ export class AnthropicProvider implements ModelProvider {
           case "content_block_start": {
             const start = event.content_block;
             if (start.type === "tool_use") {
-              blocks.set(event.index, { block: { type: "tool_use", id: start.id, name: start.name, input: {} }, json: "" });
+              blocks.set(event.index, {
+                block: { type: "tool_use", id: start.id, name: start.name, input: {} },
+                json: "",
+              });
               yield { type: "tool_use_start", id: start.id, name: start.name };
             } else if (start.type === "thinking")
-              blocks.set(event.index, { block: { type: "thinking", thinking: start.thinking ?? "" }, json: "" });
-            else if (start.type === "text") blocks.set(event.index, { block: { type: "text", text: start.text ?? "" }, json: "" });
+              blocks.set(event.index, {
+                block: { type: "thinking", thinking: start.thinking ?? "" },
+                json: "",
+              });
+            else if (start.type === "text")
+              blocks.set(event.index, { block: { type: "text", text: start.text ?? "" }, json: "" });
             break;
           }
           case "content_block_delta": {
@@ -208,9 +229,13 @@ export class AnthropicProvider implements ModelProvider {
     }
     if (signal.aborted) throw new ProviderError("aborted", "The request was interrupted.");
     if (!stopped)
-      throw new ProviderError("stream_error", `The ${site.service} stream ended before the message was complete.`, {
-        retryable: true,
-      });
+      throw new ProviderError(
+        "stream_error",
+        `The ${site.service} stream ended before the message was complete.`,
+        {
+          retryable: true,
+        },
+      );
     const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, open]) => open.block);
     return { content, stopReason, usage, model };
   }

@@ -5,7 +5,14 @@ import OpenAI from "openai";
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolUseBlock } from "../../tool/messages.ts";
 import { classifyProviderError, type ErrorSite, ProviderError } from "../errors.ts";
 import { isCompleteJsonObject, parseToolArguments } from "../jsonRepair.ts";
-import type { ModelProvider, ModelRequest, ModelResponse, StopReason, StreamEvent, Usage } from "../provider.ts";
+import type {
+  ModelProvider,
+  ModelRequest,
+  ModelResponse,
+  StopReason,
+  StreamEvent,
+  Usage,
+} from "../provider.ts";
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -19,7 +26,10 @@ type UserPart = OpenAI.Chat.ChatCompletionContentPart;
 const OFFICIAL = "https://api.openai.com/v1";
 
 function imagePart(image: ImageBlock): UserPart {
-  return { type: "image_url", image_url: { url: `data:${image.source.media_type};base64,${image.source.data}` } };
+  return {
+    type: "image_url",
+    image_url: { url: `data:${image.source.media_type};base64,${image.source.data}` },
+  };
 }
 
 function argumentsOf(input: unknown): string {
@@ -49,8 +59,18 @@ function userMessages(blocks: readonly ContentBlock[]): ChatMessage[] {
   for (const block of blocks) {
     if (block.type === "tool_result") {
       const content = block.content;
-      const textOf = typeof content === "string" ? content : content.filter((p) => p.type === "text").map((p) => p.text).join("\n");
-      out.push({ role: "tool", tool_call_id: block.tool_use_id, content: block.is_error ? `Error: ${textOf}` : textOf });
+      const textOf =
+        typeof content === "string"
+          ? content
+          : content
+              .filter((p) => p.type === "text")
+              .map((p) => p.text)
+              .join("\n");
+      out.push({
+        role: "tool",
+        tool_call_id: block.tool_use_id,
+        content: block.is_error ? `Error: ${textOf}` : textOf,
+      });
       if (typeof content !== "string")
         for (const part of content) if (part.type === "image") parts.push(imagePart(part));
     } else if (block.type === "text") parts.push({ type: "text", text: block.text });
@@ -64,7 +84,11 @@ export function toOpenAIMessages(system: string, messages: readonly Message[]): 
   const out: ChatMessage[] = system ? [{ role: "system", content: system }] : [];
   for (const message of messages) {
     if (typeof message.content === "string") {
-      out.push(message.role === "user" ? { role: "user", content: message.content } : { role: "assistant", content: message.content });
+      out.push(
+        message.role === "user"
+          ? { role: "user", content: message.content }
+          : { role: "assistant", content: message.content },
+      );
       continue;
     }
     if (message.role === "assistant") {
@@ -75,7 +99,10 @@ export function toOpenAIMessages(system: string, messages: readonly Message[]): 
   return out;
 }
 
-export function buildOpenAIParams(request: ModelRequest, baseURL: string): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
+export function buildOpenAIParams(
+  request: ModelRequest,
+  baseURL: string,
+): OpenAI.Chat.ChatCompletionCreateParamsStreaming {
   const params: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
     model: request.model,
     messages: toOpenAIMessages(request.system.map((part) => part.text).join("\n\n"), request.messages),
@@ -131,15 +158,24 @@ export class OpenAIProvider implements ModelProvider {
   }
 
   #site(model: string): ErrorSite {
-    const service = this.baseURL.replace(/\/+$/, "") === OFFICIAL ? "OpenAI API" : "OpenAI-compatible endpoint";
+    const service =
+      this.baseURL.replace(/\/+$/, "") === OFFICIAL ? "OpenAI API" : "OpenAI-compatible endpoint";
     return { service, baseURL: this.baseURL, model, keyVariable: "OPENAI_API_KEY" };
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<StreamEvent, ModelResponse, undefined> {
+  async *stream(
+    request: ModelRequest,
+    signal: AbortSignal,
+  ): AsyncGenerator<StreamEvent, ModelResponse, undefined> {
     const site = this.#site(request.model);
     const calls: PendingCall[] = [];
     const content: ContentBlock[] = [];
-    const usage: Usage = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+    const usage: Usage = {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 0,
+    };
     let model = request.model;
     let stopReason: StopReason | undefined;
     let started = false;
@@ -157,7 +193,12 @@ export class OpenAIProvider implements ModelProvider {
       if (call.completed) return undefined;
       call.completed = true;
       const parsed = parseToolArguments(call.args);
-      const block: ToolUseBlock = { type: "tool_use", id: call.id, name: call.name, input: parsed.ok ? parsed.value : parsed.raw };
+      const block: ToolUseBlock = {
+        type: "tool_use",
+        id: call.id,
+        name: call.name,
+        input: parsed.ok ? parsed.value : parsed.raw,
+      };
       call.block = block;
       content.push(block);
       return {
@@ -168,7 +209,9 @@ export class OpenAIProvider implements ModelProvider {
       };
     };
     try {
-      const stream = await this.#client.chat.completions.create(buildOpenAIParams(request, this.baseURL), { signal });
+      const stream = await this.#client.chat.completions.create(buildOpenAIParams(request, this.baseURL), {
+        signal,
+      });
       for await (const chunk of stream) {
         if (!started) {
           started = true;
@@ -199,7 +242,12 @@ export class OpenAIProvider implements ModelProvider {
               const done = earlier ? complete(earlier) : undefined;
               if (done) yield done;
             }
-            call = { id: part.id ?? `call_${part.index}_${Date.now()}`, name: part.function?.name ?? "", args: "", completed: false };
+            call = {
+              id: part.id ?? `call_${part.index}_${Date.now()}`,
+              name: part.function?.name ?? "",
+              args: "",
+              completed: false,
+            };
             calls[part.index] = call;
             yield { type: "tool_use_start", id: call.id, name: call.name };
           }
@@ -228,9 +276,13 @@ export class OpenAIProvider implements ModelProvider {
     }
     if (signal.aborted) throw new ProviderError("aborted", "The request was interrupted.");
     if (stopReason === undefined)
-      throw new ProviderError("stream_error", `The ${site.service} stream ended before the message was complete.`, {
-        retryable: true,
-      });
+      throw new ProviderError(
+        "stream_error",
+        `The ${site.service} stream ended before the message was complete.`,
+        {
+          retryable: true,
+        },
+      );
     return { content, stopReason, usage, model };
   }
 }

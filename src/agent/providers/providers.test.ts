@@ -89,7 +89,7 @@ describe.each(KINDS)("$name provider", (kind) => {
       {
         blocks: [
           text("Let me check both."),
-          toolUse("Echo", { text: "first \"quoted\" ünïcode" }),
+          toolUse("Echo", { text: 'first "quoted" ünïcode' }),
           toolUse("Echo", { text: "second", nested: { list: [1, 2, 3] } }),
         ],
         chunkSize: 3,
@@ -101,7 +101,7 @@ describe.each(KINDS)("$name provider", (kind) => {
     expect(textOut).toBe("Let me check both.");
     const completed = events.filter((event) => event.type === "tool_use_complete");
     expect(completed.map((event) => event.type === "tool_use_complete" && event.block.input)).toEqual([
-      { text: "first \"quoted\" ünïcode" },
+      { text: 'first "quoted" ünïcode' },
       { text: "second", nested: { list: [1, 2, 3] } },
     ]);
     expect(response.stopReason).toBe("tool_use");
@@ -166,7 +166,9 @@ describe.each(KINDS)("$name provider", (kind) => {
   });
 
   it("stops at once when aborted mid-stream", async () => {
-    const server = await serve(kind, [{ blocks: [text("first block"), text("never sent")], hangAfterBlocks: 1 }]);
+    const server = await serve(kind, [
+      { blocks: [text("first block"), text("never sent")], hangAfterBlocks: 1 },
+    ]);
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     const stream = kind.provider(server.url).stream(request(), controller.signal);
@@ -175,7 +177,10 @@ describe.each(KINDS)("$name provider", (kind) => {
         const next = await stream.next();
         if (next.done) return;
         events.push(next.value);
-        if (next.value.type === "text_delta" && events.map((e) => (e.type === "text_delta" ? e.text : "")).join("") === "first block")
+        if (
+          next.value.type === "text_delta" &&
+          events.map((e) => (e.type === "text_delta" ? e.text : "")).join("") === "first block"
+        )
           controller.abort();
       }
     })();
@@ -195,7 +200,13 @@ describe("request shapes", () => {
         thinkingBudget: 2000,
         messages: [
           { role: "user", content: "one" },
-          { role: "assistant", content: [{ type: "thinking", thinking: "earlier", signature: "s0" }, { type: "text", text: "two" }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: "earlier", signature: "s0" },
+              { type: "text", text: "two" },
+            ],
+          },
           { role: "user", content: [{ type: "text", text: "three" }] },
         ],
       }),
@@ -220,8 +231,17 @@ describe("request shapes", () => {
       request({
         messages: [
           { role: "user", content: "go" },
-          { role: "assistant", content: [{ type: "tool_use", id: "c1", name: "Echo", input: { text: "x" } }] },
-          { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "x" }, { type: "text", text: "and?" }] },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "c1", name: "Echo", input: { text: "x" } }],
+          },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "c1", content: "x" },
+              { type: "text", text: "and?" },
+            ],
+          },
         ],
       }),
     );

@@ -21,8 +21,14 @@ export type Protocol = "anthropic" | "openai";
 export const PROTOCOLS: readonly Protocol[] = ["anthropic", "openai"];
 export const TEST_KEY = "sk-test-key";
 
-export async function startServer(protocol: Protocol, script: Script, apiKey = TEST_KEY): Promise<ScriptedServer> {
-  return protocol === "anthropic" ? startAnthropicServer({ script, apiKey }) : startOpenAIServer({ script, apiKey });
+export async function startServer(
+  protocol: Protocol,
+  script: Script,
+  apiKey = TEST_KEY,
+): Promise<ScriptedServer> {
+  return protocol === "anthropic"
+    ? startAnthropicServer({ script, apiKey })
+    : startOpenAIServer({ script, apiKey });
 }
 
 export function providerFor(protocol: Protocol, server: ScriptedServer, apiKey = TEST_KEY): ModelProvider {
