@@ -10,15 +10,20 @@ export interface CliRuntime {
   setExitCode(code: number): void;
 }
 
-type CommandModule = { register(program: Command, runtime: CliRuntime): void };
+type Register = (program: Command, runtime: CliRuntime) => void;
 
-/** Subcommand name -> its module. One line per command. */
-const COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  tools: () => import("./commands/tools.ts"),
-  tool: () => import("./commands/tool.ts"),
-  check: () => import("./commands/check.ts"),
-  mcp: () => import("./commands/mcp.ts"),
+/** Subcommand name -> how to load its registration. One line per command. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  tools: async () => (await import("./commands/tools.ts")).register,
+  tool: async () => (await import("./commands/tool.ts")).register,
+  check: async () => (await import("./commands/check.ts")).register,
+  mcp: async () => {
+    const { register } = await import("./commands/mcp.ts");
+    return (program) => register(program);
+  },
 };
+
+const VERSION_FLAGS = new Set(["-v", "--version"]);
 
 function newProgram(): Command {
   return new Command("keel")
@@ -36,8 +41,13 @@ function newProgram(): Command {
 export async function buildProgram(argv: readonly string[], runtime: CliRuntime): Promise<Command> {
   const program = newProgram();
   const named = argv.find((arg) => !arg.startsWith("-"));
-  const wanted = named !== undefined && named in COMMANDS && named !== "help" ? [named] : Object.keys(COMMANDS);
-  for (const name of wanted) (await COMMANDS[name]!()).register(program, runtime);
+  const versionOnly = named === undefined && argv.some((arg) => VERSION_FLAGS.has(arg));
+  const wanted = versionOnly
+    ? []
+    : named !== undefined && named in COMMANDS
+      ? [named]
+      : Object.keys(COMMANDS);
+  for (const name of wanted) (await COMMANDS[name]!())(program, runtime);
   return program;
 }
 

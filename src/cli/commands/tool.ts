@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
 import { EXIT } from "../exitCodes.ts";
+import type { CliRuntime } from "../main.ts";
 import { readJsonInput } from "../input.ts";
 import { openSession, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
@@ -31,7 +32,7 @@ export function exitCodeFor(result: ResultEvent): number {
   return EXIT.toolError;
 }
 
-export function register(program: Command, setExitCode: (code: number) => void): void {
+export function register(program: Command, runtime: CliRuntime): void {
   withPolicyOptions(
     program
       .command("tool")
@@ -89,7 +90,7 @@ export function register(program: Command, setExitCode: (code: number) => void):
           (result.isError ? process.stderr : process.stdout).write(text.endsWith("\n") ? text : `${text}\n`);
           for (const extra of result.additionalContext) process.stdout.write(`${extra}\n`);
         }
-        setExitCode(exitCodeFor(result));
+        runtime.setExitCode(exitCodeFor(result));
       },
     );
 }
