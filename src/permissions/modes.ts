@@ -7,6 +7,7 @@ export const MODE_DESCRIPTIONS: Record<PermissionMode, string> = {
   plan: "read-only: tools that change anything are refused",
   bypassPermissions: "everything is allowed except deny rules, ask rules and protected paths",
   dontAsk: "every call that would ask is refused instead",
+  auto: "like default, but a model-based classifier may approve low-risk calls that would ask (never deny rules, ask rules or protected paths)",
 };
 
 export function isPermissionMode(value: string): value is PermissionMode {
