@@ -7,7 +7,8 @@ import { z } from "zod";
 import { HookRunner } from "../hooks/runner.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
-import { buildTool } from "../tool/Tool.ts";
+import { buildTool, type Tool } from "../tool/Tool.ts";
+import { ToolSearchTool } from "../tools/tool-search/ToolSearchTool.ts";
 import { Agent } from "./Agent.ts";
 import { hooksFromRunner } from "./agentHooks.ts";
 import { SUMMARY_PREFIX } from "./compaction.ts";
@@ -307,5 +308,35 @@ describe("deferred tools", () => {
     expect(names(0)).toEqual(["Loader"]);
     expect(names(1)).toEqual(["Loader", "Rare"]);
     expect(JSON.stringify(server.requests[2]!.body.messages)).toContain("rare now");
+  });
+
+  it("offers what the real ToolSearch loads, and remembers it on resume", async () => {
+    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const dir = transcriptDir(process.cwd(), { KEEL_HOME: home });
+    const rare = buildTool<{ q: string }, string>({
+      name: "Rare",
+      inputSchema: z.object({ q: z.string() }),
+      maxResultSizeChars: 1000,
+      description: () => "rare",
+      prompt: () => "A rarely needed tool.",
+      shouldDefer: true,
+      checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
+      call: async (input) => ({ data: `rare ${input.q}` }),
+    });
+    const { run, server, agent } = await make({
+      protocol: "openai",
+      tools: [ToolSearchTool as unknown as Tool, rare],
+      script: [{ blocks: [toolUse("ToolSearch", { query: "select:Rare" })] }, { blocks: [text("loaded")] }],
+      agent: { transcript: new Transcript(dir, "search-session") },
+    });
+    await run("find the rare tool");
+    const names = (index: number) =>
+      (server.requests[index]!.body.tools as Array<{ function: { name: string } }>).map(
+        (tool) => tool.function.name,
+      );
+    expect(names(0)).toEqual(["ToolSearch"]);
+    expect(names(1)).toEqual(["ToolSearch", "Rare"]);
+    expect(agent.pool.loadedNames).toEqual(["Rare"]);
+    expect(readTranscript(join(dir, "search-session.jsonl")).loadedTools).toEqual(["Rare"]);
   });
 });

@@ -6,6 +6,10 @@ import type { PipelineServices } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { Tool } from "../tool/Tool.ts";
+import {
+  getLoadedDeferredToolNames,
+  loadedToolNamesFromMessages,
+} from "../tools/tool-search/deferredTools.ts";
 import { type AgentHooks, NO_HOOKS } from "./agentHooks.ts";
 import {
   type CompactionOptions,
@@ -78,7 +82,10 @@ export class Agent {
     this.sessionId = options.context.options.sessionId;
     this.#model = options.model;
     this.#info = options.modelInfo;
-    this.pool = new ToolPool(options.tools, options.resume?.loadedTools ?? []);
+    this.pool = new ToolPool(options.tools, [
+      ...(options.resume?.loadedTools ?? []),
+      ...(options.resume ? loadedToolNamesFromMessages(options.resume.messages) : []),
+    ]);
     if (options.resume) {
       this.messages.push(...options.resume.messages);
       this.usage = options.resume.usage;
@@ -302,7 +309,11 @@ export class Agent {
     const message: Message = { role: "user", content };
     this.#append(message);
     yield { type: "user", message };
-    const added = this.loadTools(turn.results.flatMap(loadedToolNames));
+    this.pool.adopt(this.#context.options.tools);
+    const added = this.loadTools([
+      ...turn.results.flatMap(loadedToolNames),
+      ...getLoadedDeferredToolNames(this.#context),
+    ]);
     if (added.length > 0) yield { type: "notice", level: "info", text: `Loaded tools: ${added.join(", ")}` };
   }
 

@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { AuditRecord } from "../pipeline/services.ts";
-import { buildTool } from "../tool/Tool.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
+import { buildTool } from "../tool/Tool.ts";
 import { Agent } from "./Agent.ts";
 import { ModelClassifier, parseVerdict } from "./classifier.ts";
 import { modelInfo } from "./models.ts";
@@ -36,9 +36,17 @@ function isClassifierRequest(body: Record<string, unknown>): boolean {
 }
 
 /** One prompt whose model calls Touch once; the classifier's requests get `verdict`. */
-async function runAuto(options: { verdict: string; mode?: "auto" | "default"; deny?: string[]; ask?: string[] }) {
+async function runAuto(options: {
+  verdict: string;
+  mode?: "auto" | "default";
+  deny?: string[];
+  ask?: string[];
+}) {
   const audit: AuditRecord[] = [];
-  const turns: ScriptTurn[] = [{ blocks: [toolUse("Touch", { name: "readme" })] }, { blocks: [text("done")] }];
+  const turns: ScriptTurn[] = [
+    { blocks: [toolUse("Touch", { name: "readme" })] },
+    { blocks: [text("done")] },
+  ];
   let played = 0;
   const server = await startServer("anthropic", (request) =>
     isClassifierRequest(request.body) ? { blocks: [text(options.verdict)] } : turns[played++]!,
@@ -57,7 +65,10 @@ async function runAuto(options: { verdict: string; mode?: "auto" | "default"; de
       deny: options.deny ?? [],
       ask: options.ask ?? [],
     }),
-    services: { audit: { record: (entry) => audit.push(entry) }, classifier: new ModelClassifier({ provider, model: "small" }) },
+    services: {
+      audit: { record: (entry) => audit.push(entry) },
+      classifier: new ModelClassifier({ provider, model: "small" }),
+    },
     system: [{ text: "s" }],
     retry: FAST_RETRY,
   });

@@ -51,7 +51,8 @@ function describeCall(tool: Tool, input: unknown): string {
 
 export function parseVerdict(text: string): ClassifierVerdict {
   const match = /^\s*(ALLOW|ASK)\b\s*:?\s*(.*)$/is.exec(text.trim());
-  if (match?.[1]?.toUpperCase() === "ALLOW") return { behavior: "allow", reason: clip(match[2]?.trim() || "low risk", 200) };
+  if (match?.[1]?.toUpperCase() === "ALLOW")
+    return { behavior: "allow", reason: clip(match[2]?.trim() || "low risk", 200) };
   const reason = match ? match[2]?.trim() : `unclear answer: ${clip(text.trim(), 80)}`;
   return { behavior: "ask", reason: clip(reason || "needs the user's approval", 200) };
 }
@@ -69,7 +70,12 @@ export class ModelClassifier implements SpeculativeClassifier {
     this.#options = options;
   }
 
-  async classify(args: { tool: Tool; input: unknown; context: ToolUseContext; signal: AbortSignal }): Promise<ClassifierVerdict> {
+  async classify(args: {
+    tool: Tool;
+    input: unknown;
+    context: ToolUseContext;
+    signal: AbortSignal;
+  }): Promise<ClassifierVerdict> {
     const { tool, input, context, signal } = args;
     if (context.getAppState().toolPermissionContext.mode !== "auto")
       return { behavior: "ask", reason: "the classifier only acts in auto mode" };
@@ -79,7 +85,9 @@ export class ModelClassifier implements SpeculativeClassifier {
       return { behavior: "ask", reason: "not consulted: the rules decide this call" };
     const prompts = recentUserPrompts(context.messages);
     const question = [
-      prompts.length ? `The user's recent requests:\n${prompts.map((p) => `- ${p}`).join("\n")}` : "No user request is known.",
+      prompts.length
+        ? `The user's recent requests:\n${prompts.map((p) => `- ${p}`).join("\n")}`
+        : "No user request is known.",
       `Working directory: ${context.getAppState().cwd}`,
       `The call: ${describeCall(tool, input)}`,
       `Why it would ask: ${decision.message}`,

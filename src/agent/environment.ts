@@ -28,7 +28,13 @@ function git(args: string[], cwd: string, signal?: AbortSignal): Promise<string 
     execFile(
       "git",
       args,
-      { cwd, timeout: 2000, maxBuffer: 1024 * 1024, ...(signal ? { signal } : {}), env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } },
+      {
+        cwd,
+        timeout: 2000,
+        maxBuffer: 1024 * 1024,
+        ...(signal ? { signal } : {}),
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
+      },
       (error, stdout) => resolve(error ? undefined : stdout),
     );
   });
@@ -72,7 +78,9 @@ export function formatEnvironment(facts: EnvironmentFacts): string {
   const lines = [
     "# Environment",
     `Working directory: ${facts.cwd}`,
-    ...(facts.additionalDirectories.length ? [`Additional working directories: ${facts.additionalDirectories.join(", ")}`] : []),
+    ...(facts.additionalDirectories.length
+      ? [`Additional working directories: ${facts.additionalDirectories.join(", ")}`]
+      : []),
     `Platform: ${facts.platform} (${facts.osVersion}), shell ${facts.shell}`,
     `Today's date: ${facts.date}`,
   ];
@@ -82,7 +90,10 @@ export function formatEnvironment(facts: EnvironmentFacts): string {
     lines.push(`Git branch: ${summary.branch}`);
     if (summary.changeCount === 0) lines.push("Git status: clean");
     else {
-      const more = summary.changeCount > summary.changes.length ? `\n  … and ${summary.changeCount - summary.changes.length} more` : "";
+      const more =
+        summary.changeCount > summary.changes.length
+          ? `\n  … and ${summary.changeCount - summary.changes.length} more`
+          : "";
       lines.push(`Git status (${summary.changeCount} changed):\n  ${summary.changes.join("\n  ")}${more}`);
     }
     if (summary.recentCommits.length) lines.push(`Recent commits:\n  ${summary.recentCommits.join("\n  ")}`);

@@ -12,7 +12,13 @@ export interface MemoryFile {
   importedFrom?: string;
 }
 
-const PROJECT_NAMES = ["CLAUDE.md", "AGENTS.md", join(".claude", "CLAUDE.md"), join(".keel", "KEEL.md"), "CLAUDE.local.md"];
+const PROJECT_NAMES = [
+  "CLAUDE.md",
+  "AGENTS.md",
+  join(".claude", "CLAUDE.md"),
+  join(".keel", "KEEL.md"),
+  "CLAUDE.local.md",
+];
 const USER_NAMES = [join(".claude", "CLAUDE.md"), join(".keel", "KEEL.md"), join(".keel", "AGENTS.md")];
 const MAX_IMPORT_DEPTH = 5;
 const MAX_FILE_CHARS = 40_000;
@@ -86,17 +92,23 @@ export function loadMemoryFiles(cwd: string, home: string): MemoryFile[] {
     seen.add(id);
     files.push({ path, content, scope, ...(importedFrom ? { importedFrom } : {}) });
     if (depth >= MAX_IMPORT_DEPTH) return;
-    for (const reference of importReferences(content)) add(resolveReference(reference, path, home), scope, depth + 1, path);
+    for (const reference of importReferences(content))
+      add(resolveReference(reference, path, home), scope, depth + 1, path);
   };
   for (const name of USER_NAMES) add(join(home, name), "user", 0);
-  for (const folder of projectFolders(cwd)) for (const name of PROJECT_NAMES) add(join(folder, name), "project", 0);
+  for (const folder of projectFolders(cwd))
+    for (const name of PROJECT_NAMES) add(join(folder, name), "project", 0);
   return files;
 }
 
 export function formatMemory(files: readonly MemoryFile[]): string | undefined {
   if (files.length === 0) return undefined;
   const sections = files.map((file) => {
-    const origin = file.importedFrom ? ` (imported by ${file.importedFrom})` : file.scope === "user" ? " (the user's own instructions)" : "";
+    const origin = file.importedFrom
+      ? ` (imported by ${file.importedFrom})`
+      : file.scope === "user"
+        ? " (the user's own instructions)"
+        : "";
     return `Contents of ${file.path}${origin}:\n\n${file.content.trim()}`;
   });
   return [

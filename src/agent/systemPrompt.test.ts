@@ -86,6 +86,8 @@ describe("system prompt", () => {
     expect(all).toContain("Git branch: main");
     expect(all).toMatch(/Git status \(2 changed\):[\s\S]*\?\? new\.txt/);
     expect(all).toContain("always run the tests");
-    expect(parts.map((part) => part.cache === true)).toEqual(parts.map((_, index) => index === parts.length - 1));
+    expect(parts.map((part) => part.cache === true)).toEqual(
+      parts.map((_, index) => index === parts.length - 1),
+    );
   });
 });

@@ -7,13 +7,22 @@ import type { Tool } from "../tool/Tool.ts";
 import type { ToolSpec } from "./provider.ts";
 
 export class ToolPool {
-  readonly all: readonly Tool[];
+  #all: Tool[];
   readonly #loaded = new Set<string>();
   readonly #specs = new Map<string, ToolSpec>();
 
   constructor(tools: readonly Tool[], loaded: Iterable<string> = []) {
-    this.all = tools;
+    this.#all = [...tools];
     for (const name of loaded) this.#loaded.add(name);
+  }
+
+  get all(): readonly Tool[] {
+    return this.#all;
+  }
+
+  /** Takes in tools a contextModifier put into the pool (ToolSearch loading tools kept aside). */
+  adopt(tools: readonly Tool[]): void {
+    for (const tool of tools) if (!this.#all.some((known) => known.name === tool.name)) this.#all.push(tool);
   }
 
   get loadedNames(): string[] {
@@ -61,8 +70,9 @@ export class ToolPool {
 }
 
 /**
- * The contract for tools that load deferred tools (ToolSearch): their output, or structured content,
- * carries `loadedTools: string[]` naming the tools to offer from the next request on.
+ * Tools that load deferred tools say so either on the context (ToolSearch's contextModifier records
+ * `options.loadedDeferredTools`, read with getLoadedDeferredToolNames) or in their output / structured
+ * content as `loadedTools: string[]`. This reads the second form.
  */
 export function loadedToolNames(result: ResultEvent): string[] {
   if (result.isError) return [];
