@@ -7,8 +7,7 @@ import { compareStrings, joinRelative } from "../search-shared/newestFirst.ts";
 const LINE_NUMBER = /^(\d+)([:-])/;
 
 function splitLines(stdout: Buffer): string[] {
-  const text = stdout.toString("utf8");
-  const lines = text.split("\n");
+  const lines = stdout.toString("utf8").split("\n");
   if (lines.at(-1) === "") lines.pop();
   return lines;
 }
@@ -27,46 +26,96 @@ function formatLine(absolutePath: string, rest: string, showLineNumbers: boolean
     : `${absolutePath}${separator}${rest.slice(number[0].length)}`;
 }
 
-/** Content-mode lines of a folder search, grouped per file in path order; "--" between context groups. */
-export function parseContentOutput(
-  stdout: Buffer,
-  root: string,
-  options: { showLineNumbers: boolean; hasContext: boolean },
-): { lines: string[]; files: number } {
-  const groups = new Map<string, string[]>();
-  let current: string[] | undefined;
-  let currentPath: string | undefined;
+export interface ContentPage {
+  /** The lines of the page asked for, formatted. */
+  lines: string[];
+  /** Output lines in all, "--" separators included. */
+  totalLines: number;
+  /** Files with output lines. */
+  files: number;
+}
+
+/** One file's run of output: [start, end) in the text, its lines counted with inner "--" separators. */
+interface Block {
+  path: string;
+  start: number;
+  end: number;
+  lines: number;
+}
+
+/**
+ * Splits the output into per-file blocks without copying lines: rg writes each file's output in one
+ * piece, so a block ends where a line starts with another path. Separators between blocks are dropped.
+ */
+function findBlocks(text: string): Block[] {
+  const blocks: Block[] = [];
+  let current: Block | undefined;
   let separatorPending = false;
-  for (const raw of splitLines(stdout)) {
-    const line = stripCarriageReturn(raw);
-    const nul = line.indexOf("\0");
-    if (nul === -1) {
-      if (line === "--") separatorPending = true;
-      else current?.push(line);
+  for (let position = 0; position < text.length; ) {
+    let newline = text.indexOf("\n", position);
+    if (newline === -1) newline = text.length;
+    if (newline - position === 2 && text.startsWith("--", position)) separatorPending = true;
+    else {
+      const nul = text.indexOf("\0", position);
+      const samePath =
+        current !== undefined &&
+        nul === position + current.path.length &&
+        text.startsWith(current.path, position);
+      if (current && (samePath || nul === -1 || nul > newline)) {
+        current.lines += separatorPending ? 2 : 1;
+        current.end = newline;
+      } else if (nul !== -1) {
+        current = { path: text.slice(position, nul), start: position, end: newline, lines: 1 };
+        blocks.push(current);
+      }
+      separatorPending = false;
+    }
+    position = newline + 1;
+  }
+  return blocks;
+}
+
+/** Content-mode output of a folder search: files in path order, "--" between context groups, one page formatted. */
+export function folderContentPage(
+  text: string,
+  root: string,
+  options: { showLineNumbers: boolean; hasContext: boolean; offset: number; limit: number | undefined },
+): ContentPage {
+  const blocks = findBlocks(text).sort((a, b) => compareStrings(a.path, b.path));
+  const between = options.hasContext ? 1 : 0;
+  const totalLines =
+    blocks.reduce((sum, block) => sum + block.lines, 0) + Math.max(0, blocks.length - 1) * between;
+  const end = options.limit === undefined ? totalLines : Math.min(totalLines, options.offset + options.limit);
+  const lines: string[] = [];
+  let index = 0;
+  for (let b = 0; b < blocks.length && index < end; b++) {
+    const block = blocks[b]!;
+    if (b > 0 && between) {
+      if (index >= options.offset) lines.push("--");
+      index++;
+    }
+    if (index + block.lines <= options.offset) {
+      index += block.lines;
       continue;
     }
-    const relativePath = line.slice(0, nul);
-    if (relativePath !== currentPath) {
-      currentPath = relativePath;
-      const existing = groups.get(relativePath);
-      if (existing) {
-        current = existing;
-        if (separatorPending) current.push("--");
-      } else {
-        // A separator between two files' output is re-added when the groups are joined.
-        current = [];
-        groups.set(relativePath, current);
-      }
-    } else if (separatorPending) current?.push("--");
-    separatorPending = false;
-    current?.push(formatLine(joinRelative(root, relativePath), line.slice(nul + 1), options.showLineNumbers));
+    const absolutePath = joinRelative(root, block.path);
+    for (const raw of text.slice(block.start, block.end).split("\n")) {
+      if (index >= end) break;
+      if (index++ < options.offset) continue;
+      const line = stripCarriageReturn(raw);
+      const nul = line.indexOf("\0");
+      lines.push(nul === -1 ? line : formatLine(absolutePath, line.slice(nul + 1), options.showLineNumbers));
+    }
   }
-  const lines: string[] = [];
-  for (const path of [...groups.keys()].sort(compareStrings)) {
-    if (options.hasContext && lines.length > 0) lines.push("--");
-    for (const line of groups.get(path)!) lines.push(line);
-  }
-  return { lines, files: groups.size };
+  return { lines, totalLines, files: blocks.length };
+}
+
+/** Content-mode output of a one-file search: rg's lines as they are, one page of them. */
+export function fileContentPage(text: string, offset: number, limit: number | undefined): ContentPage {
+  const all = text.split("\n");
+  if (all.at(-1) === "") all.pop();
+  const page = all.slice(offset, limit === undefined ? undefined : offset + limit).map(stripCarriageReturn);
+  return { lines: page, totalLines: all.length, files: all.length > 0 ? 1 : 0 };
 }
 
 export interface FileCount {

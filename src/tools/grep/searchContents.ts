@@ -11,7 +11,7 @@ import {
   splitGlobParameter,
 } from "../search-shared/searchArgs.ts";
 import type { SearchRoot } from "../search-shared/searchRoot.ts";
-import { parseContentOutput, parseCountOutput } from "./parseOutput.ts";
+import { fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
 
 export type GrepOutputMode = "files_with_matches" | "content" | "count";
 
@@ -149,27 +149,22 @@ export async function searchContents(
       ...applied(counts.length),
     };
   }
-  const showLineNumbers = input["-n"] !== false;
-  const parsed = root.isDirectory
-    ? parseContentOutput(run.stdout, root.cwd, {
-        showLineNumbers,
+  const text = run.stdout.toString("utf8");
+  const page = root.isDirectory
+    ? folderContentPage(text, root.cwd, {
+        showLineNumbers: input["-n"] !== false,
         hasContext: (contextLines(input).before ?? 0) > 0 || (contextLines(input).after ?? 0) > 0,
+        offset,
+        limit,
       })
-    : { lines: singleFileLines(run.stdout), files: run.stdout.length > 0 ? 1 : 0 };
-  const page = slicePage(parsed.lines, offset, limit);
+    : fileContentPage(text, offset, limit);
   return {
     ...base,
     filenames: [],
-    content: page.join("\n"),
-    numFiles: parsed.files,
-    totalEntries: parsed.lines.length,
-    shownEntries: page.length,
-    ...applied(parsed.lines.length),
+    content: page.lines.join("\n"),
+    numFiles: page.files,
+    totalEntries: page.totalLines,
+    shownEntries: page.lines.length,
+    ...applied(page.totalLines),
   };
-}
-
-function singleFileLines(stdout: Buffer): string[] {
-  const lines = stdout.toString("utf8").split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }

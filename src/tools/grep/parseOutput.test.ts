@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
+
+// rg --null --line-number -C1 output as its threads might print it: files out of order, "--" between
+// groups and between files, a CRLF line, a path with a colon in it.
+const OUTPUT = [
+  "./b.ts\u00001-before",
+  "./b.ts\u00002:match b1",
+  "./b.ts\u00003-after",
+  "--",
+  "./b.ts\u00009:match b2\r",
+  "--",
+  "./a:odd.ts\u00004:match a",
+  "--",
+  "./c.ts\u000010:match c",
+  "",
+].join("\n");
+
+const page = (offset: number, limit: number | undefined, showLineNumbers = true) =>
+  folderContentPage(OUTPUT, "/root", { showLineNumbers, hasContext: true, offset, limit });
+
+describe("folderContentPage", () => {
+  it("orders files by path, keeps each file's groups, and puts -- between files", () => {
+    expect(page(0, undefined)).toEqual({
+      lines: [
+        "/root/a:odd.ts:4:match a",
+        "--",
+        "/root/b.ts-1-before",
+        "/root/b.ts:2:match b1",
+        "/root/b.ts-3-after",
+        "--",
+        "/root/b.ts:9:match b2",
+        "--",
+        "/root/c.ts:10:match c",
+      ],
+      totalLines: 9,
+      files: 3,
+    });
+  });
+
+  it("formats only the page asked for, counting separators as lines", () => {
+    expect(page(3, 3).lines).toEqual(["/root/b.ts:2:match b1", "/root/b.ts-3-after", "--"]);
+    expect(page(8, 5).lines).toEqual(["/root/c.ts:10:match c"]);
+    expect(page(9, 5)).toEqual({ lines: [], totalLines: 9, files: 3 });
+  });
+
+  it("drops line numbers but keeps the match/context marker with -n false", () => {
+    expect(page(0, 4, false).lines).toEqual([
+      "/root/a:odd.ts:match a",
+      "--",
+      "/root/b.ts-before",
+      "/root/b.ts:match b1",
+    ]);
+  });
+
+  it("puts no separators between files without context", () => {
+    const text = "./z.ts\u00001:z\n./y.ts\u00002:y\n";
+    const result = folderContentPage(text, "/r", {
+      showLineNumbers: true,
+      hasContext: false,
+      offset: 0,
+      limit: undefined,
+    });
+    expect(result.lines).toEqual(["/r/y.ts:2:y", "/r/z.ts:1:z"]);
+  });
+});
+
+describe("fileContentPage", () => {
+  it("pages one file's lines as rg printed them", () => {
+    expect(fileContentPage("1:a\n2:b\r\n3:c\n", 1, 1)).toEqual({ lines: ["2:b"], totalLines: 3, files: 1 });
+    expect(fileContentPage("", 0, 10)).toEqual({ lines: [], totalLines: 0, files: 0 });
+  });
+});
+
+describe("parseCountOutput", () => {
+  it("reads path NUL count lines into path order", () => {
+    expect(parseCountOutput(Buffer.from("./b\u00003\n./a:x\u00001\n"), "/r")).toEqual([
+      { path: "/r/a:x", count: 1 },
+      { path: "/r/b", count: 3 },
+    ]);
+  });
+});
