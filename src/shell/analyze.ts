@@ -1,0 +1,240 @@
+// The analyzer's entry point: text checks, one parse, syntax checks, per-command checks, path
+// validation, then read-only classification. Anything not fully understood asks.
+import { listRules } from "../permissions/matchers.ts";
+import type { RuleSuggestion } from "../permissions/types.ts";
+import type { ToolPermissionContext } from "../tool/context.ts";
+import { type CommandView, viewCommand } from "./commandView.ts";
+import { deepScan } from "./deepCommands.ts";
+import { extractCommands } from "./extract.ts";
+import { initBashParser, isBashParserReady, type SimpleCommand, withBashTree } from "./parse.ts";
+import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
+import { type Classification, classifyCommand } from "./readOnly.ts";
+import { COMMAND_CHECKS, SAFETY_CHECK_IDS, SYNTAX_CHECKS, TEXT_CHECKS } from "./security/index.ts";
+import { ruleSuggestions } from "./suggestions.ts";
+import { indexTree } from "./tree.ts";
+
+export interface BashVerdict {
+  behavior: "allow" | "ask" | "deny" | "passthrough";
+  reason: string;
+  check?: string;
+  parts: SimpleCommand[];
+  /** A rule specifier like "npm run test:*", never a blanket Bash. */
+  suggestion?: string;
+}
+
+export interface AnalyzeOptions {
+  cwd: string;
+  permissionContext: ToolPermissionContext;
+}
+
+/** The verdict plus what the permission layer needs: whether the ask holds in every mode, rule suggestions. */
+export interface DetailedVerdict extends BashVerdict {
+  safety: boolean;
+  suggestions: RuleSuggestion[];
+  findings: Finding[];
+}
+
+/** Whether a finding with this check id asks even in bypass mode. */
+export function isSafetyCheck(check: string | undefined): boolean {
+  return check !== undefined && (SAFETY_CHECK_IDS.has(check) || check === "protected-path");
+}
+
+interface Part {
+  view: CommandView;
+  classification: Classification;
+}
+
+/** Commands whose input words (from xargs) can only be strings, never files to read. */
+const NO_PATH_TARGETS = new Set(["echo", "printf", "basename", "dirname", "true"]);
+
+function classify(view: CommandView): Classification {
+  const classification = classifyCommand(view.argv);
+  if (view.inputArgs && classification.kind !== "other" && !NO_PATH_TARGETS.has(view.argv[0] ?? "")) {
+    return {
+      ...classification,
+      kind: "other",
+      reason: `xargs gives ${view.argv[0]} file names read from its input`,
+    };
+  }
+  return classification;
+}
+
+function commandFindings(view: CommandView): Finding[] {
+  const findings: Finding[] = [];
+  for (const check of COMMAND_CHECKS) {
+    const reason = check.run(view);
+    if (reason !== undefined) findings.push({ check: check.id, reason, safety: check.severity === "safety" });
+  }
+  return findings;
+}
+
+/** Safety checks over every command that can be seen, for commands too complex to analyse fully. */
+function safetyScan(command: string, cwd: string, context: ToolPermissionContext): Finding[] {
+  const scan = deepScan(command);
+  const parts: Part[] = scan.commands.map((extracted) => {
+    const view = viewCommand(extracted);
+    return { view, classification: classify(view) };
+  });
+  const findings = parts.flatMap((part) => commandFindings(part.view).filter((finding) => finding.safety));
+  return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true })];
+}
+
+function hasBashContentRules(context: ToolPermissionContext): boolean {
+  return (["deny", "ask"] as const).some((behavior) =>
+    listRules(context, behavior).some(
+      (rule) => rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined,
+    ),
+  );
+}
+
+function verdictFrom(findings: Finding[], parts: SimpleCommand[]): DetailedVerdict | undefined {
+  const first = findings.find((finding) => finding.safety) ?? findings[0];
+  if (!first) return undefined;
+  return {
+    behavior: "ask",
+    reason: first.reason,
+    check: first.check,
+    parts,
+    safety: first.safety,
+    suggestions: [],
+    findings,
+  };
+}
+
+/** Synchronous analysis; the parser must be initialised. */
+export function analyzeBashCommandNow(command: string, options: AnalyzeOptions): DetailedVerdict {
+  const { cwd, permissionContext: context } = options;
+  const findings: Finding[] = [];
+  for (const check of TEXT_CHECKS) {
+    const reason = check.run(command);
+    if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
+  }
+  const extraction = withBashTree(command, (root) => {
+    const tree = indexTree(root, command);
+    for (const check of SYNTAX_CHECKS) {
+      const reason = check.run(tree);
+      if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
+    }
+    return extractCommands(root, command);
+  });
+  for (const problem of extraction.problems) findings.push({ ...problem, safety: false });
+  const simpleParts = extraction.commands.map((extracted) => extracted.simple);
+  // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
+  findings.unshift(...safetyScan(command, cwd, context));
+
+  if (findings.some((finding) => !finding.safety)) {
+    const tooComplex = verdictFrom(findings, simpleParts) as DetailedVerdict;
+    if (tooComplex.safety || !context.sandbox.enabled || !context.sandbox.autoAllowBashIfSandboxed)
+      return tooComplex;
+    if (hasBashContentRules(context)) return tooComplex;
+    return {
+      behavior: "allow",
+      reason: "the OS sandbox contains it",
+      parts: simpleParts,
+      safety: false,
+      suggestions: [],
+      findings,
+    };
+  }
+
+  const parts: Part[] = extraction.commands.map((extracted) => {
+    const view = viewCommand(extracted);
+    return { view, classification: classify(view) };
+  });
+  findings.push(...parts.flatMap((part) => commandFindings(part.view)));
+  findings.push(...validatePaths(parts, cwd, context));
+  const asked = verdictFrom(findings, simpleParts);
+  if (asked) return asked;
+  return decideUnderstood(parts, simpleParts, context);
+}
+
+function decideUnderstood(
+  parts: Part[],
+  simpleParts: SimpleCommand[],
+  context: ToolPermissionContext,
+): DetailedVerdict {
+  const base = { parts: simpleParts, safety: false, findings: [] };
+  const readOnly = parts.every(
+    (part) => part.classification.kind === "read-only" && !writesThroughRedirect(part.view),
+  );
+  if (readOnly)
+    return {
+      ...base,
+      behavior: "allow",
+      reason: "read-only inside the working directories",
+      suggestions: [],
+    };
+  const fileSystem = parts.every((part) => part.classification.kind !== "other");
+  if (context.mode === "acceptEdits" && fileSystem)
+    return {
+      ...base,
+      behavior: "allow",
+      reason: "file-system commands inside the working directories (acceptEdits)",
+      suggestions: [],
+    };
+  if (context.sandbox.enabled && context.sandbox.autoAllowBashIfSandboxed)
+    return { ...base, behavior: "allow", reason: "the OS sandbox contains it", suggestions: [] };
+  const needsApproval = parts.filter(
+    (part) => part.classification.kind !== "read-only" || writesThroughRedirect(part.view),
+  );
+  const { specifiers, suggestions } = ruleSuggestions(needsApproval.map((part) => part.view));
+  const reason = needsApproval[0]?.classification.reason || "writes a file through a redirect";
+  return {
+    ...base,
+    behavior: "passthrough",
+    reason,
+    ...(specifiers[0] ? { suggestion: specifiers[0] } : {}),
+    suggestions,
+  };
+}
+
+/** Judges a command for the Bash tool's permission check. */
+export async function analyzeBashCommand(command: string, options: AnalyzeOptions): Promise<BashVerdict> {
+  await initBashParser();
+  const {
+    safety: _safety,
+    suggestions: _suggestions,
+    findings: _findings,
+    ...verdict
+  } = analyzeBashCommandNow(command, options);
+  return verdict;
+}
+
+/** For `keel check Bash '{"command": ...}' --json`: the verdict, the parsed parts and the check that fired. */
+export async function explainBashCommand(
+  command: string,
+  options: AnalyzeOptions,
+): Promise<{ verdict: BashVerdict; parts: SimpleCommand[]; check?: string }> {
+  await initBashParser();
+  const detailed = analyzeBashCommandNow(command, options);
+  const { safety: _safety, suggestions: _suggestions, findings: _findings, ...verdict } = detailed;
+  return { verdict, parts: detailed.parts, ...(detailed.check ? { check: detailed.check } : {}) };
+}
+
+/** True only when the parser is ready and every part is an understood read-only command. */
+export function isReadOnlyBashCommand(command: string, _cwd?: string): boolean {
+  if (!isBashParserReady()) return false;
+  try {
+    if (TEXT_CHECKS.some((check) => check.run(command) !== undefined)) return false;
+    const extraction = withBashTree(command, (root) => {
+      const tree = indexTree(root, command);
+      if (SYNTAX_CHECKS.some((check) => check.run(tree) !== undefined)) return undefined;
+      return extractCommands(root, command);
+    });
+    if (!extraction || extraction.problems.length > 0 || extraction.commands.length === 0) return false;
+    return extraction.commands.every((extracted) => {
+      const view = viewCommand(extracted);
+      if (commandFindings(view).length > 0 || writesThroughRedirect(view)) return false;
+      return classify(view).kind === "read-only";
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** One already-parsed part: read-only with nothing flagged (allow rules need not cover it). */
+export function isReadOnlyPart(view: CommandView): boolean {
+  return (
+    commandFindings(view).length === 0 && !writesThroughRedirect(view) && classify(view).kind === "read-only"
+  );
+}

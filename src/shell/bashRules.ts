@@ -1,0 +1,119 @@
+// Bash(...) rule specifiers: exact (`npm test`), prefix at a word boundary (`git commit:*` matches
+// `git commit -m x`, never `git committed`), and `*` wildcards (`git * --force`).
+
+export type BashPattern =
+  | { kind: "exact"; words: string[] }
+  | { kind: "prefix"; words: string[] }
+  | { kind: "wildcard"; regex: RegExp };
+
+/** Splits a specifier into words the way a shell would: quotes group, backslash escapes. */
+export function tokenizeSpecifier(text: string): string[] {
+  const words: string[] = [];
+  let current = "";
+  let inWord = false;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string;
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else if (char === "\\" && quote === '"' && i + 1 < text.length) current += text[++i];
+      else current += char;
+      continue;
+    }
+    if (char === "'" || char === '"') {
+      quote = char;
+      inWord = true;
+    } else if (char === "\\" && i + 1 < text.length) {
+      current += text[++i];
+      inWord = true;
+    } else if (/\s/.test(char)) {
+      if (inWord) words.push(current);
+      current = "";
+      inWord = false;
+    } else {
+      current += char;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(current);
+  return words;
+}
+
+/** True when the text has a `*` that is not escaped with a backslash. */
+function hasWildcard(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === "*") return true;
+  }
+  return false;
+}
+
+function wildcardRegex(text: string): RegExp {
+  // A trailing " *" (or ":*") also matches the bare command: `ls *` covers `ls`.
+  const trailing = /(?:\s+|:)\*$/.test(text);
+  const body = trailing ? text.replace(/(?:\s+|:)\*$/, "") : text;
+  let source = "";
+  for (let i = 0; i < body.length; i++) {
+    const char = body[i] as string;
+    if (char === "\\" && i + 1 < body.length) source += escapeRegex(body[++i] as string);
+    else if (char === "*") source += "[\\s\\S]*";
+    else if (/\s/.test(char)) {
+      while (/\s/.test(body[i + 1] ?? "")) i++;
+      source += " ";
+    } else source += escapeRegex(char);
+  }
+  return new RegExp(`^${source}${trailing ? "(?: [\\s\\S]*)?" : ""}$`);
+}
+
+function escapeRegex(char: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(char) ? `\\${char}` : char;
+}
+
+export function parseBashPattern(content: string): BashPattern {
+  const text = content.trim();
+  if (text.endsWith(":*") && !hasWildcard(text.slice(0, -2))) {
+    return { kind: "prefix", words: tokenizeSpecifier(text.slice(0, -2)) };
+  }
+  if (hasWildcard(text)) return { kind: "wildcard", regex: wildcardRegex(text) };
+  return { kind: "exact", words: tokenizeSpecifier(text) };
+}
+
+/** A reason the specifier cannot work, or undefined. */
+export function validateBashSpecifier(content: string): string | undefined {
+  const text = content.trim();
+  if (text === "" || text === ":*") return "the Bash rule names no command; write e.g. Bash(npm test:*)";
+  if (text.indexOf(":*") !== -1 && text.indexOf(":*") !== text.length - 2)
+    return "`:*` is only allowed at the end of a Bash rule; use * for wildcards elsewhere";
+  return undefined;
+}
+
+/** Does the pattern cover this argv? */
+export function patternMatchesArgv(pattern: BashPattern, argv: readonly string[]): boolean {
+  switch (pattern.kind) {
+    case "exact":
+      return pattern.words.length === argv.length && pattern.words.every((word, i) => argv[i] === word);
+    case "prefix":
+      return (
+        pattern.words.length > 0 &&
+        argv.length >= pattern.words.length &&
+        pattern.words.every((word, i) => argv[i] === word)
+      );
+    case "wildcard":
+      return pattern.regex.test(argv.join(" "));
+  }
+}
+
+/** Does the pattern cover the raw command text (whitespace collapsed)? Used for deny and ask rules. */
+export function patternMatchesText(pattern: BashPattern, text: string): boolean {
+  const normal = text.trim().replace(/\s+/g, " ");
+  switch (pattern.kind) {
+    case "exact":
+      return normal === pattern.words.join(" ");
+    case "prefix": {
+      const prefix = pattern.words.join(" ");
+      return prefix !== "" && (normal === prefix || normal.startsWith(`${prefix} `));
+    }
+    case "wildcard":
+      return pattern.regex.test(normal);
+  }
+}

@@ -1,0 +1,112 @@
+// Every command a bash string can run, as far as it can be seen: nested in substitutions and
+// compound statements, in code strings given to shells (bash -c, eval, env -S, heredocs to sh),
+// behind wrappers, and after find -exec / fd -x. Deny and ask rules and the safety checks use this.
+import { type ExtractedCommand, extractEveryCommand } from "./extract.ts";
+import { withBashTree } from "./parse.ts";
+import { isShell } from "./programs.ts";
+import { commandFormsForDenyRules } from "./wrappers.ts";
+
+const MAX_DEPTH = 4;
+
+/** Code strings inside one command form: `bash -c STR`, `eval ...`, `env -S STR`, heredocs to shells. */
+export function embeddedCode(form: readonly string[], command: ExtractedCommand): string[] {
+  const [name, ...args] = form;
+  if (name === undefined) return [];
+  if (name === "eval") return [args.join(" ")];
+  if (name === "watch") return [args.filter((arg) => !arg.startsWith("-")).join(" ")];
+  if (
+    isShell(name) ||
+    name === "su" ||
+    name === "runuser" ||
+    name === "emulate" ||
+    name === "script" ||
+    name === "flock"
+  ) {
+    const c = args.findIndex((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg) || arg === "--command");
+    if (c !== -1) {
+      const code = args.slice(c + 1).find((arg) => !arg.startsWith("-"));
+      return code === undefined ? [] : [code];
+    }
+    if (!isShell(name)) return [];
+    return command.redirects.flatMap((redirect) => {
+      if (redirect.heredoc) return [redirect.heredoc.body];
+      if (redirect.op === "<<<" && redirect.target) return [redirect.target.value];
+      return [];
+    });
+  }
+  if (name === "env") {
+    const codes: string[] = [];
+    args.forEach((arg, i) => {
+      if (arg === "-S" || arg === "--split-string") codes.push(args[i + 1] ?? "");
+      else if (arg.startsWith("--split-string=")) codes.push(arg.slice(15));
+      else if (/^-[a-zA-Z]*S./.test(arg)) codes.push(arg.slice(arg.indexOf("S") + 1));
+    });
+    return codes;
+  }
+  if (name === "git") {
+    return args.flatMap((arg) => {
+      const bang = arg.indexOf("=!");
+      return arg.startsWith("alias.") && bang !== -1
+        ? [arg.slice(bang + 2)]
+        : arg.startsWith("!")
+          ? [arg.slice(1)]
+          : [];
+    });
+  }
+  return [];
+}
+
+/** The commands after find's -exec/-execdir/-ok/-okdir and fd's -x/-X. */
+function runPerFile(form: readonly string[]): string[][] {
+  const [name, ...args] = form;
+  const found: string[][] = [];
+  if (name === "find") {
+    for (let i = 0; i < args.length; i++) {
+      if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[i] as string)) continue;
+      const end = args.findIndex((arg, j) => j > i && (arg === ";" || arg === "+"));
+      found.push(args.slice(i + 1, end === -1 ? undefined : end));
+    }
+  } else if (name === "fd" || name === "fdfind") {
+    const at = args.findIndex((arg) => /^(-x|-X|--exec|--exec-batch)$/.test(arg));
+    if (at !== -1) found.push(args.slice(at + 1));
+  }
+  return found.filter((argv) => argv.length > 0);
+}
+
+export interface DeepScan {
+  /** Every command found, at every depth. */
+  commands: ExtractedCommand[];
+  /** Every argv form a deny or ask rule is tried on. */
+  forms: string[][];
+}
+
+function collect(source: string, depth: number, into: DeepScan): void {
+  const commands = withBashTree(source, (root) => extractEveryCommand(root, source));
+  for (const command of commands) {
+    into.commands.push(command);
+    const pending = [command.simple.argv];
+    for (let guard = 0; guard < 64 && pending.length > 0; guard++) {
+      const argv = pending.pop() as string[];
+      for (const form of commandFormsForDenyRules(argv)) {
+        into.forms.push(form);
+        pending.push(...runPerFile(form));
+        if (depth < MAX_DEPTH) for (const code of embeddedCode(form, command)) collect(code, depth + 1, into);
+      }
+    }
+  }
+}
+
+const cache = new Map<string, DeepScan>();
+
+/** All commands and rule forms of a bash string (cached; the parser must be initialised). */
+export function deepScan(source: string): DeepScan {
+  const cached = cache.get(source);
+  if (cached) return cached;
+  const scan: DeepScan = { commands: [], forms: [] };
+  collect(source, 0, scan);
+  // bash removes backslash-newline before splitting words; the grammar does not, so scan both.
+  if (source.includes("\\\n")) collect(source.replace(/\\\n/g, ""), 0, scan);
+  if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
+  cache.set(source, scan);
+  return scan;
+}

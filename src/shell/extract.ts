@@ -1,0 +1,369 @@
+// The syntax tree -> a flat list of simple commands and the operators between them. Only plain
+// commands, pipelines and lists are represented; every other construct is reported as a problem.
+import type { Node } from "web-tree-sitter";
+import type { SimpleCommand } from "./parse.ts";
+import { someNode } from "./tree.ts";
+import { decodeWord, literalWord, type Word } from "./words.ts";
+
+export interface Redirect {
+  op: string;
+  /** The target word (file, fd number, heredoc delimiter or here-string); undefined for `<&-`. */
+  target?: Word;
+  fd?: number;
+  /** Heredoc body as written, and whether its delimiter was quoted (no expansion inside). */
+  heredoc?: { body: string; quoted: boolean; dynamic: boolean };
+}
+
+export interface ExtractedCommand {
+  simple: SimpleCommand;
+  words: Word[];
+  assignments: Array<{ name: string; value: Word; append: boolean }>;
+  redirects: Redirect[];
+  /** Its stdin comes from the previous command of a pipeline. */
+  pipedInput: boolean;
+}
+
+export interface Problem {
+  check: string;
+  reason: string;
+}
+
+export interface Extraction {
+  commands: ExtractedCommand[];
+  operators: string[];
+  problems: Problem[];
+}
+
+const OPERATORS = new Set(["&&", "||", ";", "|", "|&", "&"]);
+const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+
+class Extractor {
+  readonly commands: ExtractedCommand[] = [];
+  readonly operators: string[] = [];
+  readonly problems: Problem[] = [];
+  readonly #source: string;
+  #lastCommandEnd = -1;
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  problem(check: string, reason: string): void {
+    this.problems.push({ check, reason });
+  }
+
+  /** Statements in sequence; two statements with no operator token between them were split by a newline. */
+  sequence(children: Node[]): void {
+    let previousWasStatement = false;
+    for (const child of children) {
+      if (child.type === "comment") continue;
+      if (!child.isNamed) {
+        if (OPERATORS.has(child.type)) this.operators.push(child.type);
+        else
+          this.problem("unsupported-operator", `the operator ${JSON.stringify(child.type)} is not supported`);
+        previousWasStatement = false;
+        continue;
+      }
+      if (previousWasStatement) {
+        this.problem("newline-separator", "commands separated by a newline; join them with ; or && instead");
+        this.operators.push(";");
+      }
+      this.statement(child, false);
+      previousWasStatement = true;
+    }
+  }
+
+  statement(node: Node, pipedInput: boolean): void {
+    switch (node.type) {
+      case "command":
+        this.command(node, [], pipedInput);
+        return;
+      case "redirected_statement":
+        this.redirected(node, pipedInput);
+        return;
+      case "pipeline":
+        this.pipeline(node, pipedInput);
+        return;
+      case "list":
+        this.sequence(node.children.filter((child): child is Node => child !== null));
+        return;
+      case "negated_command": {
+        const inner = node.namedChildren.find((child) => child !== null && child.type !== "comment");
+        if (inner?.type === "command") this.command(inner, [], pipedInput);
+        else this.problem("compound-statement", `negated ${inner?.type ?? "statement"} is not supported`);
+        return;
+      }
+      case "variable_assignment":
+      case "variable_assignments":
+      case "declaration_command":
+      case "unset_command":
+        this.command(node, [], pipedInput);
+        return;
+      default:
+        this.problem(
+          "compound-statement",
+          `${node.type.replaceAll("_", " ")} is not supported; run plain commands joined by && ; | instead`,
+        );
+    }
+  }
+
+  pipeline(node: Node, pipedInput: boolean): void {
+    let first = true;
+    for (const child of node.children) {
+      if (!child) continue;
+      if (!child.isNamed) {
+        if (child.type === "|" || child.type === "|&") this.operators.push(child.type);
+        else
+          this.problem("unsupported-operator", `the operator ${JSON.stringify(child.type)} is not supported`);
+        continue;
+      }
+      if (child.type === "comment") continue;
+      this.statement(child, first ? pipedInput : true);
+      first = false;
+    }
+  }
+
+  redirected(node: Node, pipedInput: boolean): void {
+    const body = node.childForFieldName("body");
+    const redirects = node.children.filter(
+      (child): child is Node => child !== null && REDIRECT_TYPES.has(child.type),
+    );
+    if (!body) {
+      this.command(node, [], pipedInput);
+      return;
+    }
+    if (body.type === "list" || body.type === "pipeline") {
+      // The grammar hangs `a && b > f` on the list; bash binds the redirect to the last command, b.
+      const before = this.commands.length;
+      this.statement(body, pipedInput);
+      const last = this.commands.at(-1);
+      if (this.commands.length > before && last && this.#lastCommandEnd === body.endIndex)
+        this.attach(last, redirects);
+      else this.problem("compound-statement", "a redirect after a compound statement is not supported");
+      this.#lastCommandEnd = node.endIndex;
+      return;
+    }
+    if (body.type !== "command" && body.type !== "declaration_command" && body.type !== "unset_command") {
+      this.problem("compound-statement", `redirecting a ${body.type.replaceAll("_", " ")} is not supported`);
+      return;
+    }
+    this.command(body, redirects, pipedInput);
+    this.#lastCommandEnd = node.endIndex;
+  }
+
+  /** Adds redirects (and the argument words tree-sitter hangs on them) to an extracted command. */
+  attach(command: ExtractedCommand, redirectNodes: Node[]): void {
+    const words: Array<{ at: number; word: Word }> = [];
+    for (const redirect of redirectNodes) this.redirect(redirect, command.redirects, words);
+    command.words.push(...words.map((entry) => entry.word));
+    command.simple.argv.push(...words.map((entry) => entry.word.value));
+    command.simple.redirects = command.redirects.map(simpleRedirect);
+  }
+
+  command(node: Node, outerRedirects: Node[], pipedInput: boolean): void {
+    const words: Array<{ at: number; word: Word }> = [];
+    const assignments: ExtractedCommand["assignments"] = [];
+    const redirects: Redirect[] = [];
+    const redirectNodes: Node[] = [];
+    const declaration = node.type === "declaration_command" || node.type === "unset_command";
+    if (node.type === "variable_assignment") this.assignment(node, assignments);
+    const children = node.type === "variable_assignment" ? [] : node.children;
+    for (const child of children) {
+      if (!child || child.type === "comment") continue;
+      if (REDIRECT_TYPES.has(child.type)) {
+        redirectNodes.push(child);
+      } else if (child.type === "variable_assignment") {
+        const assignment = this.assignment(child, assignments);
+        // `export A=b`: the assignment is also an argument of the builtin.
+        if (declaration && assignment) words.push({ at: child.startIndex, word: assignmentWord(assignment) });
+      } else if (child.type === "variable_assignments") {
+        for (const inner of child.namedChildren) if (inner) this.assignment(inner, assignments);
+      } else if (child.type === "command_name") {
+        const inner = child.firstChild;
+        if (inner) words.push({ at: inner.startIndex, word: decodeWord(inner, this.#source) });
+      } else if (child.type === "subshell") {
+        this.problem("syntax-error", "a parenthesised group inside a command (zsh glob qualifier?)");
+      } else if (child.isNamed || declaration || ["$", "==", "=~"].includes(child.type)) {
+        words.push({ at: child.startIndex, word: decodeWord(child, this.#source) });
+      }
+    }
+    for (const redirect of [...redirectNodes, ...outerRedirects]) this.redirect(redirect, redirects, words);
+    words.sort((a, b) => a.at - b.at);
+    const argvWords = words.map((entry) => entry.word);
+    this.#lastCommandEnd = node.endIndex;
+    this.commands.push({
+      simple: {
+        argv: argvWords.map((word) => word.value),
+        assignments: assignments.map((assignment) => ({
+          name: assignment.name,
+          value: assignment.value.value,
+        })),
+        redirects: redirects.map(simpleRedirect),
+        text: node.text,
+      },
+      words: argvWords,
+      assignments,
+      redirects,
+      pipedInput,
+    });
+  }
+
+  assignment(
+    node: Node,
+    into: ExtractedCommand["assignments"],
+  ): ExtractedCommand["assignments"][number] | undefined {
+    if (node.type !== "variable_assignment") return undefined;
+    const name = node.childForFieldName("name");
+    const value = node.childForFieldName("value");
+    if (name?.type !== "variable_name") {
+      this.problem("arithmetic-subscript", "an assignment to an array element evaluates its subscript");
+      return undefined;
+    }
+    if (value && !WORD_TYPES.has(value.type)) {
+      this.problem("compound-assignment", `assigning ${value.type.replaceAll("_", " ")} is not supported`);
+      return undefined;
+    }
+    const append = node.children.some((child) => child?.type === "+=");
+    const assignment = {
+      name: name.text,
+      value: value ? decodeWord(value, this.#source) : literalWord(""),
+      append,
+    };
+    into.push(assignment);
+    return assignment;
+  }
+
+  redirect(node: Node, into: Redirect[], words: Array<{ at: number; word: Word }>): void {
+    const descriptor = node.childForFieldName("descriptor");
+    const fd = descriptor ? Number(descriptor.text) : undefined;
+    const withFd = fd === undefined || Number.isNaN(fd) ? {} : { fd };
+    if (node.type === "herestring_redirect") {
+      const value = node.namedChildren.find((child) => child !== null && child.type !== "file_descriptor");
+      into.push({ op: "<<<", ...(value ? { target: decodeWord(value, this.#source) } : {}), ...withFd });
+      return;
+    }
+    if (node.type === "heredoc_redirect") {
+      this.heredoc(node, into, words, withFd);
+      return;
+    }
+    const op = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
+    const destinations = node.childrenForFieldName("destination");
+    const [target, ...extra] = destinations;
+    // tree-sitter attaches words after the target (`ls > f -la`) to the redirect; bash passes them as arguments.
+    for (const word of extra) words.push({ at: word.startIndex, word: decodeWord(word, this.#source) });
+    into.push({ op, ...(target ? { target: decodeWord(target, this.#source) } : {}), ...withFd });
+  }
+
+  heredoc(
+    node: Node,
+    into: Redirect[],
+    words: Array<{ at: number; word: Word }>,
+    withFd: { fd?: number },
+  ): void {
+    let start = "";
+    let body: Node | undefined;
+    for (const child of node.children) {
+      if (!child) continue;
+      if (child.type === "heredoc_start") start = child.text;
+      else if (child.type === "heredoc_body") body = child;
+      else if (child.type === "file_redirect" || child.type === "herestring_redirect")
+        this.redirect(child, into, words);
+      else if (child.type === "<<" || child.type === "<<-" || child.type === "heredoc_end") continue;
+      else
+        this.problem(
+          "heredoc-compound",
+          "commands after a heredoc operator on the same line are not supported",
+        );
+    }
+    const op = node.children.find((child) => child?.type === "<<-") ? "<<-" : "<<";
+    const quoted = /['"\\]/.test(start);
+    const dynamic =
+      body?.namedChildren.some((child) => child !== null && child.type !== "heredoc_content") ?? false;
+    into.push({
+      op,
+      target: { ...literalWord(start.replace(/['"\\]/g, "")), text: start },
+      ...withFd,
+      heredoc: { body: body?.text ?? "", quoted, dynamic },
+    });
+  }
+}
+
+function simpleRedirect(redirect: Redirect): SimpleCommand["redirects"][number] {
+  return {
+    op: redirect.op,
+    target: redirect.target?.value ?? "",
+    ...(redirect.fd === undefined ? {} : { fd: redirect.fd }),
+  };
+}
+
+const WORD_TYPES = new Set([
+  "word",
+  "number",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "brace_expression",
+]);
+
+function assignmentWord(assignment: ExtractedCommand["assignments"][number]): Word {
+  const { value } = assignment;
+  const prefix = `${assignment.name}${assignment.append ? "+=" : "="}`;
+  return { ...value, value: prefix + value.value, text: prefix + value.text, tilde: false };
+}
+
+/** Walks the statements of a program into simple commands; unsupported syntax becomes problems. */
+export function extractCommands(root: Node, source: string): Extraction {
+  const extractor = new Extractor(source);
+  if (root.hasError) extractor.problem("syntax-error", "the command does not parse as bash");
+  extractor.sequence(root.children.filter((child): child is Node => child !== null));
+  return { commands: extractor.commands, operators: extractor.operators, problems: extractor.problems };
+}
+
+const COMMAND_NODES = new Set(["command", "declaration_command", "unset_command"]);
+const ASSIGNMENT_STATEMENTS = new Set(["variable_assignment", "variable_assignments"]);
+const ASSIGNMENT_HOLDERS = new Set([
+  "command",
+  "declaration_command",
+  "variable_assignments",
+  "variable_assignment",
+]);
+
+/**
+ * Every command anywhere in the tree (inside substitutions, subshells, loops, functions...), each with
+ * the redirects of its statement. For deny rules and safety checks, which must see hidden commands.
+ */
+export function extractEveryCommand(root: Node, source: string): ExtractedCommand[] {
+  const extractor = new Extractor(source);
+  someNode(root, (node) => {
+    if (COMMAND_NODES.has(node.type)) extractor.command(node, trailingRedirects(node), false);
+    else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(node.parent?.type ?? ""))
+      extractor.command(node, [], false);
+    return false;
+  });
+  return extractor.commands;
+}
+
+/** Redirects that bind to this command: its statement's, and those the grammar hung on an enclosing list. */
+function trailingRedirects(node: Node): Node[] {
+  const found: Node[] = [];
+  let current = node;
+  for (let parent = current.parent; parent; parent = current.parent) {
+    if (parent.type === "redirected_statement" && parent.childForFieldName("body")?.id === current.id) {
+      found.push(
+        ...parent.children.filter((child): child is Node => child !== null && REDIRECT_TYPES.has(child.type)),
+      );
+    } else if (parent.type === "list" || parent.type === "pipeline") {
+      const last = parent.namedChildren.filter((child) => child !== null && child.type !== "comment").at(-1);
+      if (last?.id !== current.id) break;
+    } else break;
+    current = parent;
+  }
+  return found;
+}

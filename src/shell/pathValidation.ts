@@ -1,0 +1,284 @@
+// Path arguments and redirect targets, resolved against every directory the shell may be in at that
+// point (`cd x && ...` adds x; a failed cd keeps the old one) and through symlinks: outside the
+// working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
+import { readdirSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { isInWorkingDirectories, isPathWithin, protectedPathReason } from "../permissions/paths.ts";
+import type { ToolPermissionContext } from "../tool/context.ts";
+import type { CommandView } from "./commandView.ts";
+import type { Redirect } from "./extract.ts";
+import type { Classification, PathUse } from "./readOnly.ts";
+import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
+import type { Word } from "./words.ts";
+
+export interface Finding {
+  check: string;
+  reason: string;
+  safety: boolean;
+}
+
+const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
+const SYSTEM_ROOTS = [
+  "/etc",
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib64",
+  "/boot",
+  "/sys",
+  "/proc",
+  "/dev",
+  "/var",
+];
+const REMOVERS = new Set(["rm", "rmdir", "shred", "unlink"]);
+const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
+const READ_REDIRECTS = new Set(["<", "<&"]);
+const MAX_GLOB_ENTRIES = 2_000;
+
+interface Scope {
+  context: ToolPermissionContext;
+  /** Directories the shell may be in; empty after `cd -` and the like (unknown). */
+  cwds: string[];
+  cwdUnknown: boolean;
+  /** Report only findings that ask in every mode (used on commands that are already too complex). */
+  safetyOnly: boolean;
+  findings: Finding[];
+}
+
+function add(scope: Scope, check: string, reason: string, safety: boolean): void {
+  if (scope.safetyOnly && !safety) return;
+  if (scope.findings.some((finding) => finding.check === check && finding.reason === reason)) return;
+  scope.findings.push({ check, reason, safety });
+}
+
+/** `~` and `~/x` become the home folder; `~user` is unknown. */
+function expandTilde(value: string, word: Word | undefined): string | undefined {
+  const tilde = word ? word.tilde : value.startsWith("~");
+  if (!tilde) return value;
+  if (value === "~" || value.startsWith("~/")) return homedir() + value.slice(1);
+  return undefined;
+}
+
+/** For a glob word: the folder its matches live in, or why it cannot be judged. */
+function globBase(value: string, startsWithGlob: boolean): { base: string } | { problem: string } {
+  const first = value.search(/[*?[]/);
+  const slash = value.lastIndexOf("/", first);
+  if (value.indexOf("/", first) !== -1)
+    return { problem: `the glob ${value} matches folders; name the folder` };
+  const segment = value.slice(slash + 1);
+  if (segment.startsWith(".")) return { problem: `the glob ${value} can match .. (parent folder)` };
+  if (startsWithGlob && slash === -1) return { base: "." };
+  return { base: slash === -1 ? "." : value.slice(0, slash) || "/" };
+}
+
+/** Entries of a globbed folder that a match could turn into an option or a way out through a symlink. */
+function globEntriesProblem(
+  folder: string,
+  value: string,
+  scope: Scope,
+  optionRisk: boolean,
+): string | undefined {
+  let entries: import("node:fs").Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  if (entries.length > MAX_GLOB_ENTRIES)
+    return `the glob ${value} covers a folder with over ${MAX_GLOB_ENTRIES} entries`;
+  for (const entry of entries) {
+    if (optionRisk && entry.name.startsWith("-"))
+      return `the glob ${value} would match ${entry.name}, which reads as an option`;
+    if (!entry.isSymbolicLink()) continue;
+    let target: string;
+    try {
+      target = realpathSync.native(resolve(folder, entry.name));
+    } catch {
+      continue;
+    }
+    if (!isInWorkingDirectories(target, scope.context))
+      return `the glob ${value} would follow the link ${entry.name} out of the working directories`;
+  }
+  return undefined;
+}
+
+function checkAbsolute(
+  abs: string,
+  base: string,
+  access: PathUse["access"],
+  commandName: string,
+  scope: Scope,
+): void {
+  if (HARMLESS_DEVICES.test(abs)) return;
+  if (access === "write") {
+    const protectedReason = protectedPathReason(abs, base);
+    if (protectedReason) add(scope, "protected-path", `writes ${protectedReason}`, true);
+    if (REMOVERS.has(commandName)) {
+      const critical = criticalRemovalReason(abs);
+      if (critical) add(scope, "dangerous-removal", critical, true);
+    }
+  }
+  if (!isInWorkingDirectories(abs, scope.context)) {
+    const verb = access === "write" ? "writes" : access === "cd" ? "changes directory to" : "reads";
+    add(
+      scope,
+      "path-outside-working-dirs",
+      `${commandName} ${verb} ${abs}, outside the working directories`,
+      false,
+    );
+  }
+}
+
+function checkPath(
+  value: string,
+  word: Word | undefined,
+  access: PathUse["access"],
+  commandName: string,
+  scope: Scope,
+  relativeTo?: string,
+): void {
+  if (value === "" || value === "-") return;
+  if (word && (word.dynamic || word.unknown || word.brace)) {
+    add(scope, "dynamic-path", `${commandName}: the path ${word.text} is only known at run time`, false);
+    return;
+  }
+  let path = expandTilde(value, word);
+  if (path === undefined) {
+    add(scope, "tilde-user", `${value} names another user's home folder`, false);
+    return;
+  }
+  if (!path.startsWith("/") && scope.cwdUnknown) {
+    add(
+      scope,
+      "cwd-unknown",
+      `${commandName} uses the relative path ${value} after a cd the analyzer cannot follow`,
+      false,
+    );
+    return;
+  }
+  const glob = word?.glob ?? false;
+  let optionRisk = false;
+  if (glob) {
+    const found = globBase(path, /^[*?[]/.test(path));
+    if ("problem" in found) {
+      add(scope, "glob-path", found.problem, false);
+      return;
+    }
+    optionRisk = /^[*?[]/.test(path);
+    path = found.base;
+  }
+  for (const cwd of scope.cwds) {
+    const base = relativeTo ? resolve(cwd, relativeTo) : cwd;
+    const abs = resolve(base, path);
+    checkAbsolute(abs, base, access, commandName, scope);
+    if (glob) {
+      const problem = globEntriesProblem(abs, value, scope, optionRisk);
+      if (problem) add(scope, "glob-path", problem, false);
+    }
+  }
+}
+
+export function redirectAccess(redirect: Redirect): "read" | "write" | undefined {
+  const target = redirect.target?.value ?? "";
+  if (redirect.op === ">&" || redirect.op === "<&") {
+    if (/^[0-9]+-?$|^-$/.test(target)) return undefined;
+  }
+  if (WRITE_REDIRECTS.has(redirect.op)) return "write";
+  if (READ_REDIRECTS.has(redirect.op)) return "read";
+  return undefined;
+}
+
+/** Arguments of a command the analyzer does not know: any that names a protected path is a write risk. */
+function checkUnknownArguments(view: CommandView, scope: Scope): void {
+  const written = view.written.simple.argv;
+  for (let i = 1; i < written.length; i++) {
+    const arg = written[i] as string;
+    const candidates = arg.startsWith("-")
+      ? arg.includes("=")
+        ? [arg.slice(arg.indexOf("=") + 1)]
+        : []
+      : [arg];
+    for (const candidate of candidates) {
+      const expanded = expandTilde(candidate, view.written.words[i]);
+      if (expanded === undefined || expanded === "") continue;
+      for (const cwd of scope.cwds) {
+        const abs = resolve(cwd, expanded);
+        if (SYSTEM_ROOTS.some((root) => isPathWithin(abs, root)) || HARMLESS_DEVICES.test(abs)) continue;
+        const reason = protectedPathReason(abs, cwd);
+        if (reason) add(scope, "protected-path", `${written[0]} may write ${reason}`, true);
+      }
+    }
+  }
+}
+
+function applyCd(view: CommandView, classification: Classification, scope: Scope): void {
+  const name = view.argv[0];
+  if (name !== "cd" && name !== "pushd" && name !== "popd") return;
+  const target = classification.paths[0]?.value ?? view.argv.slice(1).find((arg) => !arg.startsWith("-"));
+  if (name === "popd" || target === "-" || (target === undefined && name === "pushd")) {
+    scope.cwdUnknown = true;
+    add(
+      scope,
+      "cwd-unknown",
+      `${name} ${target ?? ""} goes to a folder the analyzer cannot know`.trim(),
+      false,
+    );
+    return;
+  }
+  const destination = target === undefined ? homedir() : expandTilde(target, view.words[1]);
+  if (destination === undefined) {
+    scope.cwdUnknown = true;
+    return;
+  }
+  if (name === "pushd") checkPath(target ?? "", view.words[1], "cd", name, scope);
+  const next = new Set(scope.cwds);
+  for (const cwd of scope.cwds) next.add(resolve(cwd, destination));
+  scope.cwds = [...next];
+}
+
+export interface ValidationInput {
+  view: CommandView;
+  classification: Classification;
+}
+
+/** Validates the paths of commands in order, following cd. */
+export function validatePaths(
+  commands: readonly ValidationInput[],
+  cwd: string,
+  context: ToolPermissionContext,
+  options: { safetyOnly?: boolean } = {},
+): Finding[] {
+  const scope: Scope = {
+    context,
+    cwds: [cwd],
+    cwdUnknown: false,
+    safetyOnly: options.safetyOnly ?? false,
+    findings: [],
+  };
+  if (!isInWorkingDirectories(cwd, context))
+    add(scope, "path-outside-working-dirs", `the shell is in ${cwd}, outside the working directories`, false);
+  for (const { view, classification } of commands) {
+    const name = view.argv[0] ?? view.written.simple.argv[0] ?? "";
+    for (const use of classification.paths) {
+      const word = use.index === undefined ? undefined : view.words[use.index];
+      checkPath(use.value, word, use.access, name, scope, use.base);
+    }
+    if (classification.kind === "other") checkUnknownArguments(view, scope);
+    for (const redirect of view.redirects) {
+      const access = redirectAccess(redirect);
+      if (access) checkPath(redirect.target?.value ?? "", redirect.target, access, name || "redirect", scope);
+    }
+    applyCd(view, classification, scope);
+  }
+  return scope.findings;
+}
+
+/** True when a redirect writes a real file (not /dev/null or a file descriptor). */
+export function writesThroughRedirect(view: CommandView): boolean {
+  return view.redirects.some(
+    (redirect) =>
+      redirectAccess(redirect) === "write" && !HARMLESS_DEVICES.test(redirect.target?.value ?? ""),
+  );
+}

@@ -1,0 +1,102 @@
+// Programs that run code given to them: shells and language interpreters, by name.
+
+export const SHELLS = new Set([
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "pdksh",
+  "fish",
+  "csh",
+  "tcsh",
+  "ash",
+  "yash",
+  "rbash",
+  "elvish",
+  "nu",
+  "xonsh",
+]);
+
+const INTERPRETER_NAMES = new Set([
+  "python",
+  "python2",
+  "python3",
+  "pypy",
+  "pypy3",
+  "node",
+  "nodejs",
+  "deno",
+  "bun",
+  "perl",
+  "ruby",
+  "irb",
+  "php",
+  "lua",
+  "luajit",
+  "Rscript",
+  "R",
+  "tclsh",
+  "wish",
+  "expect",
+  "osascript",
+  "pwsh",
+  "powershell",
+  "julia",
+  "groovy",
+  "jshell",
+  "scala",
+  "kotlin",
+  "kotlinc",
+  "ghci",
+  "runghc",
+  "erl",
+  "elixir",
+  "iex",
+  "sqlite3",
+  "psql",
+  "mysql",
+  "gdb",
+  "lldb",
+  "vim",
+  "vi",
+  "nvim",
+  "ex",
+  "view",
+  "emacs",
+  "ed",
+  "busybox",
+  "awk",
+  "gawk",
+  "mawk",
+  "nawk",
+  "php-cgi",
+  "racket",
+  "guile",
+  "sbcl",
+  "clisp",
+  "ocaml",
+  "swift",
+  "dotnet-script",
+  "csi",
+  "jjs",
+  "rhino",
+]);
+
+const VERSIONED = /^(python|pypy|perl|ruby|php|lua|node|tclsh|wish)\d+(\.\d+)*$/;
+
+export function isShell(name: string): boolean {
+  return SHELLS.has(name);
+}
+
+export function isInterpreter(name: string): boolean {
+  return SHELLS.has(name) || INTERPRETER_NAMES.has(name) || VERSIONED.test(name);
+}
+
+/** The interpreter family of a versioned name: python3.12 -> python. */
+export function interpreterFamily(name: string): string {
+  const match = name.match(/^(python|pypy|perl|ruby|php|lua|node|nodejs|tclsh|wish)/);
+  if (!match) return name;
+  return match[1] === "nodejs" ? "node" : (match[1] as string);
+}

@@ -1,0 +1,573 @@
+// Classifies one effective command (wrappers already removed): read-only, a plain file-system write,
+// or anything else; and which of its arguments are paths read or written, for path validation.
+import { isTrivialAwkProgram } from "./awkProgram.ts";
+import { COMMAND_SPECS, VERSION_COMMANDS, WRITE_COMMANDS } from "./commandSpecs.ts";
+import { classifyGit } from "./gitSpec.ts";
+import { hasOption, type OptionSpec, optionValues, parseOptions } from "./options.ts";
+import { judgeSedScript } from "./sedScript.ts";
+
+export interface PathUse {
+  value: string;
+  /** Index of the argv word that carries it (its quoting, globs and tilde), when known. */
+  index?: number;
+  access: "read" | "write" | "cd";
+  /** Resolve against this directory (relative to the cwd) first: git -C. */
+  base?: string;
+}
+
+export interface Classification {
+  kind: "read-only" | "file-write" | "other";
+  /** Why it is not read-only. */
+  reason: string;
+  paths: PathUse[];
+}
+
+const other = (reason: string, paths: PathUse[] = []): Classification => ({ kind: "other", reason, paths });
+
+/** Index of the n-th positional in argv (argv[0] is the command). */
+function positionalUses(
+  argv: readonly string[],
+  indexes: readonly number[],
+  access: PathUse["access"],
+  from = 0,
+): PathUse[] {
+  return indexes.slice(from).map((index) => ({ value: argv[index + 1] as string, index: index + 1, access }));
+}
+
+function valueIndex(argv: readonly string[], value: string): number | undefined {
+  const index = argv.lastIndexOf(value);
+  return index > 0 ? index : undefined;
+}
+
+function optionPaths(
+  argv: readonly string[],
+  parse: { options: Array<{ name: string; value?: string }> },
+  table: Readonly<Record<string, "read" | "write">>,
+): PathUse[] {
+  const uses: PathUse[] = [];
+  for (const option of parse.options) {
+    const access = table[option.name];
+    if (access && option.value !== undefined) {
+      const index = valueIndex(argv, option.value);
+      uses.push({ value: option.value, ...(index === undefined ? {} : { index }), access });
+    }
+  }
+  return uses;
+}
+
+/** Every non-option word, as written paths: used when a write command's options are not understood. */
+function lenientWritePaths(argv: readonly string[]): PathUse[] {
+  const uses: PathUse[] = [];
+  let options = true;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (options && arg === "--") {
+      options = false;
+      continue;
+    }
+    if (options && arg.startsWith("-") && arg !== "-") {
+      const eq = arg.indexOf("=");
+      if (eq !== -1) uses.push({ value: arg.slice(eq + 1), access: "write" });
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    if (/^(of|if)=/.test(arg)) uses.push({ value: arg.slice(eq + 1), index: i, access: "write" });
+    else uses.push({ value: arg, index: i, access: "write" });
+  }
+  return uses;
+}
+
+const FIND_TESTS_WITH_VALUE = new Set([
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-regextype",
+  "-type",
+  "-xtype",
+  "-size",
+  "-newer",
+  "-anewer",
+  "-cnewer",
+  "-mtime",
+  "-mmin",
+  "-atime",
+  "-amin",
+  "-ctime",
+  "-cmin",
+  "-maxdepth",
+  "-mindepth",
+  "-perm",
+  "-user",
+  "-group",
+  "-uid",
+  "-gid",
+  "-links",
+  "-inum",
+  "-samefile",
+  "-printf",
+  "-lname",
+  "-ilname",
+  "-used",
+  "-fstype",
+  "-newermt",
+  "-newerct",
+  "-newerat",
+  "-context",
+]);
+const FIND_TESTS = new Set([
+  "-print",
+  "-print0",
+  "-ls",
+  "-prune",
+  "-empty",
+  "-depth",
+  "-not",
+  "!",
+  "-a",
+  "-and",
+  "-o",
+  "-or",
+  "(",
+  ")",
+  ",",
+  "-nouser",
+  "-nogroup",
+  "-readable",
+  "-writable",
+  "-executable",
+  "-true",
+  "-false",
+  "-quit",
+  "-xdev",
+  "-mount",
+  "-noleaf",
+  "-daystart",
+  "-ignore_readdir_race",
+  "-noignore_readdir_race",
+]);
+
+function classifyFind(argv: readonly string[]): Classification {
+  const paths: PathUse[] = [];
+  let i = 1;
+  while (i < argv.length && ["-H", "-P", "-O0", "-O1", "-O2", "-O3", "-D"].includes(argv[i] as string)) i++;
+  if (argv.slice(1, i).includes("-D")) return other("find -D is not known to be safe");
+  for (; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg.startsWith("-") || arg === "!" || arg === "(") break;
+    paths.push({ value: arg, index: i, access: "read" });
+  }
+  if (paths.length === 0) paths.push({ value: ".", access: "read" });
+  for (; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (FIND_TESTS.has(arg)) continue;
+    if (FIND_TESTS_WITH_VALUE.has(arg)) {
+      i++;
+      continue;
+    }
+    return other(`find ${arg} is not a read-only find expression`, paths);
+  }
+  return { kind: "read-only", reason: "", paths };
+}
+
+const FD_SPEC: OptionSpec = {
+  flags: "HIusiFapgl0q1",
+  valued: "dtecEjSo",
+  long: [
+    "--hidden",
+    "--no-ignore",
+    "--no-ignore-vcs",
+    "--unrestricted",
+    "--case-sensitive",
+    "--ignore-case",
+    "--glob",
+    "--regex",
+    "--fixed-strings",
+    "--absolute-path",
+    "--list-details",
+    "--full-path",
+    "--print0",
+    "--quiet",
+    "--max-depth=",
+    "--min-depth=",
+    "--exact-depth=",
+    "--type=",
+    "--extension=",
+    "--exclude=",
+    "--color=",
+    "--threads=",
+    "--size=",
+    "--changed-within=",
+    "--changed-before=",
+    "--owner=",
+    "--max-results=",
+    "--prune",
+    "--strip-cwd-prefix[=]",
+    "--show-errors",
+    "--one-file-system",
+    "--no-require-git",
+    "--format=",
+  ],
+};
+
+const RG_SPEC: OptionSpec = {
+  flags: "iSsnNlcvwxoFuUPabHIqp0.hV",
+  valued: "efgtTABCmMdjEr",
+  numeric: false,
+  long: [
+    "--regexp=",
+    "--file=",
+    "--glob=",
+    "--iglob=",
+    "--type=",
+    "--type-not=",
+    "--type-add=",
+    "--type-clear=",
+    "--after-context=",
+    "--before-context=",
+    "--context=",
+    "--max-count=",
+    "--max-columns=",
+    "--max-depth=",
+    "--threads=",
+    "--encoding=",
+    "--replace=",
+    "--ignore-case",
+    "--smart-case",
+    "--case-sensitive",
+    "--line-number",
+    "--no-line-number",
+    "--files-with-matches",
+    "--files-without-match",
+    "--count",
+    "--count-matches",
+    "--invert-match",
+    "--word-regexp",
+    "--line-regexp",
+    "--only-matching",
+    "--fixed-strings",
+    "--unrestricted",
+    "--multiline",
+    "--multiline-dotall",
+    "--pcre2",
+    "--text",
+    "--byte-offset",
+    "--with-filename",
+    "--no-filename",
+    "--quiet",
+    "--pretty",
+    "--null",
+    "--null-data",
+    "--hidden",
+    "--no-hidden",
+    "--no-ignore",
+    "--no-ignore-vcs",
+    "--no-ignore-parent",
+    "--no-ignore-dot",
+    "--no-ignore-global",
+    "--no-ignore-exclude",
+    "--no-ignore-files",
+    "--files",
+    "--type-list",
+    "--json",
+    "--vimgrep",
+    "--heading",
+    "--no-heading",
+    "--color=",
+    "--colors=",
+    "--column",
+    "--no-column",
+    "--sort=",
+    "--sortr=",
+    "--trim",
+    "--stats",
+    "--no-messages",
+    "--passthru",
+    "--binary",
+    "--no-binary",
+    "--max-filesize=",
+    "--one-file-system",
+    "--engine=",
+    "--no-config",
+    "--glob-case-insensitive",
+    "--max-columns-preview",
+    "--path-separator=",
+    "--field-match-separator=",
+    "--field-context-separator=",
+    "--no-require-git",
+    "--context-separator=",
+    "--no-context-separator",
+    "--crlf",
+    "--no-unicode",
+    "--block-buffered",
+    "--line-buffered",
+    "--include-zero",
+    "--no-pcre2-unicode",
+  ],
+};
+
+function classifyPatternTool(argv: readonly string[], spec: OptionSpec, listsFiles: boolean): Classification {
+  const parse = parseOptions(argv.slice(1), spec);
+  if (!parse.ok) return other(`${argv[0]} ${parse.option}: ${parse.reason}`);
+  const explicitPattern = hasOption(parse, "-e", "-f", "--regexp", "--file");
+  const noPattern = listsFiles && hasOption(parse, "--files", "--type-list");
+  const skip = explicitPattern || noPattern ? 0 : 1;
+  const paths = positionalUses(argv, parse.positionalIndexes, "read", skip);
+  for (const file of optionValues(parse, "-f", "--file")) paths.push({ value: file, access: "read" });
+  return { kind: "read-only", reason: "", paths };
+}
+
+const SED_SPEC: OptionSpec = {
+  flags: "nrEsuz",
+  valued: "el",
+  long: [
+    "--quiet",
+    "--silent",
+    "--regexp-extended",
+    "--separate",
+    "--unbuffered",
+    "--null-data",
+    "--posix",
+    "--expression=",
+    "--line-length=",
+    "--debug",
+    "--sandbox",
+  ],
+};
+
+/** Takes `-i[SUFFIX]` out of sed's short-option bundles (`-ni`, `-i.bak`; in `-ie` the e is a suffix). */
+function withoutInPlace(args: readonly string[]): { args: string[]; inPlace: boolean } {
+  let inPlace = false;
+  const out: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const arg = args[k] as string;
+    if (arg === "--") {
+      out.push(...args.slice(k));
+      break;
+    }
+    if (arg === "--in-place" || arg.startsWith("--in-place=")) {
+      inPlace = true;
+      continue;
+    }
+    if (!arg.startsWith("-") || arg.startsWith("--") || arg === "-") {
+      out.push(arg);
+      continue;
+    }
+    let kept = "-";
+    for (let j = 1; j < arg.length; j++) {
+      const letter = arg[j] as string;
+      if (letter === "i") {
+        inPlace = true;
+        break;
+      }
+      kept += letter;
+      if (letter === "e" || letter === "l") {
+        kept += arg.slice(j + 1);
+        break;
+      }
+    }
+    if (kept !== "-") out.push(kept);
+    if (kept === "-e" || kept === "-l") out.push(args[++k] ?? "");
+  }
+  return { args: out, inPlace };
+}
+
+function classifySed(argv: readonly string[]): Classification {
+  const { args, inPlace } = withoutInPlace(argv.slice(1));
+  const parsed = parseOptions(args, SED_SPEC);
+  if (!parsed.ok) return other(`sed ${parsed.option}: ${parsed.reason}`);
+  const scripts = optionValues(parsed, "-e", "--expression");
+  const fromOption = scripts.length > 0;
+  const script = fromOption ? scripts.join("\n") : (parsed.positionals[0] ?? "");
+  const verdict = judgeSedScript(script);
+  if (verdict.kind !== "safe") return other(verdict.reason);
+  const files = parsed.positionals.slice(fromOption ? 0 : 1);
+  const paths: PathUse[] = files.map((value) => {
+    const index = valueIndex(argv, value);
+    return { value, ...(index === undefined ? {} : { index }), access: inPlace ? "write" : "read" };
+  });
+  if (inPlace && paths.length === 0) return other("sed -i without a file");
+  return { kind: inPlace ? "file-write" : "read-only", reason: "", paths };
+}
+
+function classifyAwk(argv: readonly string[]): Classification {
+  const parse = parseOptions(argv.slice(1), { valued: "F", long: ["--field-separator="] });
+  if (!parse.ok) return other(`awk ${parse.option}: ${parse.reason}`);
+  const program = parse.positionals[0];
+  if (program === undefined || !isTrivialAwkProgram(program))
+    return other("awk programs can run commands and write files");
+  if (parse.positionals.slice(1).some((arg) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)))
+    return other("awk variable assignments among the files");
+  return { kind: "read-only", reason: "", paths: positionalUses(argv, parse.positionalIndexes, "read", 1) };
+}
+
+function classifyJq(argv: readonly string[]): Classification {
+  const rest: string[] = [];
+  const indexes: number[] = [];
+  const paths: PathUse[] = [];
+  let filterFromFile = false;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === "--arg" || arg === "--argjson") {
+      i += 2;
+      continue;
+    }
+    if (arg === "--slurpfile" || arg === "--rawfile") {
+      paths.push({ value: argv[i + 2] ?? "", index: i + 2, access: "read" });
+      i += 2;
+      continue;
+    }
+    if (arg === "-f" || arg === "--from-file") {
+      filterFromFile = true;
+      paths.push({ value: argv[i + 1] ?? "", index: i + 1, access: "read" });
+      i++;
+      continue;
+    }
+    if (arg === "--indent" || arg === "-L") {
+      i++;
+      continue;
+    }
+    rest.push(arg);
+    indexes.push(i);
+  }
+  const parse = parseOptions(rest, {
+    flags: "rjacCMSensRh",
+    long: [
+      "--raw-output",
+      "--raw-output0",
+      "--join-output",
+      "--ascii-output",
+      "--compact-output",
+      "--color-output",
+      "--monochrome-output",
+      "--sort-keys",
+      "--exit-status",
+      "--null-input",
+      "--slurp",
+      "--raw-input",
+      "--tab",
+      "--seq",
+      "--stream",
+      "--stream-errors",
+      "--args",
+      "--jsonargs",
+    ],
+  });
+  if (!parse.ok) return other(`jq ${parse.option}: ${parse.reason}`);
+  if (hasOption(parse, "--args", "--jsonargs")) return other("jq --args takes positional values");
+  const files = parse.positionalIndexes.slice(filterFromFile ? 0 : 1).map((at) => indexes[at] as number);
+  for (const index of files) paths.push({ value: argv[index] as string, index, access: "read" });
+  return { kind: "read-only", reason: "", paths };
+}
+
+function classifyGitCommand(argv: readonly string[]): Classification {
+  const git = classifyGit(argv);
+  const paths: PathUse[] = [];
+  let base: string | undefined;
+  for (const global of git.globals.paths) {
+    paths.push({ value: global.value, access: "read", ...(base === undefined ? {} : { base }) });
+    if (global.option === "-C") base = base === undefined ? global.value : `${base}/${global.value}`;
+  }
+  const withBase = base === undefined ? {} : { base };
+  const start = git.globals.subcommandIndex;
+  for (const value of git.reads) {
+    const index = argv.indexOf(value, start + 1);
+    paths.push({ value, ...(index > 0 ? { index } : {}), access: "read", ...withBase });
+  }
+  for (const value of git.writes) paths.push({ value, access: "write", ...withBase });
+  if (!git.readOnly || git.writes.length > 0) return other(git.reason || "git --output writes a file", paths);
+  return { kind: "read-only", reason: "", paths };
+}
+
+function classifyBySpec(argv: readonly string[], name: string): Classification | undefined {
+  const spec = COMMAND_SPECS[name];
+  if (!spec) return undefined;
+  if (spec.anyArgs) {
+    if (name === "printf" && argv.slice(1).some((arg) => arg.startsWith("-v")))
+      return other("printf -v assigns a variable");
+    return { kind: "read-only", reason: "", paths: [] };
+  }
+  const parse = parseOptions(argv.slice(1), spec.options);
+  if (!parse.ok) {
+    const reason = `${name} ${parse.option}: ${parse.reason}`;
+    return other(reason, WRITE_COMMANDS.has(name) ? lenientWritePaths(argv) : []);
+  }
+  const uses = optionPaths(argv, parse, spec.pathOptions ?? {});
+  const role = spec.positionals;
+  if (spec.maxPositionals !== undefined && parse.positionals.length > spec.maxPositionals) {
+    const extra = positionalUses(argv, parse.positionalIndexes, "write", spec.maxPositionals);
+    return other(`${name} with ${parse.positionals.length} operands writes its last operand`, [
+      ...positionalUses(argv, parse.positionalIndexes.slice(0, spec.maxPositionals), "read"),
+      ...extra,
+      ...uses,
+    ]);
+  }
+  if (name === "date" && parse.positionals.some((arg) => !arg.startsWith("+")))
+    return other("date with an operand sets the clock");
+  if (name === "cd")
+    return { kind: "read-only", reason: "", paths: positionalUses(argv, parse.positionalIndexes, "cd") };
+  if (name === "cp") {
+    const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
+    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
+    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(last), "write"));
+  } else if (role === "read" || role === "write") {
+    uses.push(...positionalUses(argv, parse.positionalIndexes, role));
+  } else if (role === "pattern-then-read") {
+    const explicit = hasOption(parse, "-e", "-f", "--regexp", "--file");
+    uses.push(...positionalUses(argv, parse.positionalIndexes, "read", explicit ? 0 : 1));
+  }
+  return { kind: spec.fileWrite ? "file-write" : "read-only", reason: "", paths: uses };
+}
+
+/** Classifies an effective command. argv[0] must be a bare command name to count as read-only. */
+export function classifyCommand(argv: readonly string[]): Classification {
+  const name = argv[0];
+  if (name === undefined) return other("only variable assignments");
+  if (name.includes("/")) {
+    return other(
+      `${name} is a program given by path`,
+      WRITE_COMMANDS.has(name.slice(name.lastIndexOf("/") + 1)) ? lenientWritePaths(argv) : [],
+    );
+  }
+  if (argv.length === 2 && argv[1] === "--version" && VERSION_COMMANDS.has(name))
+    return { kind: "read-only", reason: "", paths: [] };
+  if (name === "command") {
+    const lookup = argv.length >= 3 && (argv[1] === "-v" || argv[1] === "-V");
+    return lookup ? { kind: "read-only", reason: "", paths: [] } : other("command runs another command");
+  }
+  switch (name) {
+    case "git":
+      return classifyGitCommand(argv);
+    case "find":
+      return classifyFind(argv);
+    case "fd":
+    case "fdfind": {
+      const parse = parseOptions(argv.slice(1), FD_SPEC);
+      if (!parse.ok) return other(`fd ${parse.option}: ${parse.reason}`);
+      return {
+        kind: "read-only",
+        reason: "",
+        paths: positionalUses(argv, parse.positionalIndexes, "read", 1),
+      };
+    }
+    case "rg":
+      return classifyPatternTool(argv, RG_SPEC, true);
+    case "sed":
+      return classifySed(argv);
+    case "awk":
+    case "gawk":
+    case "mawk":
+    case "nawk":
+      return classifyAwk(argv);
+    case "jq":
+      return classifyJq(argv);
+  }
+  const bySpec = classifyBySpec(argv, name);
+  if (bySpec) return bySpec;
+  if (WRITE_COMMANDS.has(name)) return other(`${name} changes files`, lenientWritePaths(argv));
+  return other(`${name} is not a known read-only command`);
+}

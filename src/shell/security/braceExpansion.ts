@@ -1,0 +1,28 @@
+// {a,b} and {1..3} turn one word into several, so `{rm,-rf,/}` is three words and can form options.
+import { decodeWord } from "../words.ts";
+import type { SyntaxCheck } from "./types.ts";
+
+export const braceExpansion: SyntaxCheck = {
+  id: "brace-expansion",
+  stage: "syntax",
+  description: "brace expansion turns one visible word into several arguments",
+  run: (tree) => {
+    const { of, source } = tree;
+    const node = [...of("brace_expression"), ...of("word"), ...of("concatenation")].find((candidate) => {
+      if (candidate.type === "brace_expression") return true;
+      if (candidate.parent?.type === "concatenation") return false;
+      if (candidate.text.includes("{") && candidate.parent?.type === "ERROR") return true;
+      return decodeWord(candidate, source).brace;
+    });
+    const broken = tree.of("ERROR").find((candidate) => /\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(candidate.text));
+    if (!node && broken)
+      return `brace expansion ${broken.text.slice(0, 40)} turns one word into several; write the words out`;
+    return node
+      ? `brace expansion ${node.text.slice(0, 40)} turns one word into several; write the words out`
+      : undefined;
+  },
+  examples: {
+    trigger: ["echo a{b,c}d", "ls {1..3}", "{rm,-rf,/}", "cp x{,.bak}"],
+    pass: ["echo '{a,b}'", "find . -name x -print {}", "echo {}", "git log --format='{%H}'"],
+  },
+};

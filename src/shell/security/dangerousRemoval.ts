@@ -1,0 +1,139 @@
+// Removing /, the home folder (or a folder above it) or a system folder asks in every mode, bypass
+// included. Relative targets are resolved by path validation, which calls criticalRemovalReason too.
+import { homedir } from "node:os";
+import { dirname, resolve, sep } from "node:path";
+import { commandFormsForDenyRules } from "../wrappers.ts";
+import type { CommandCheck } from "./types.ts";
+
+const REMOVERS = new Set([
+  "rm",
+  "rmdir",
+  "shred",
+  "unlink",
+  "srm",
+  "trash",
+  "trash-put",
+  "zf_rm",
+  "zf_rmdir",
+]);
+const SYSTEM_FOLDERS = new Set([
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/home",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/media",
+  "/mnt",
+  "/opt",
+  "/proc",
+  "/root",
+  "/run",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/tmp",
+  "/usr",
+  "/var",
+  "/Applications",
+  "/Library",
+  "/System",
+  "/Users",
+  "/Volumes",
+  "/private",
+  "/nix",
+  "/snap",
+  "/cores",
+]);
+
+/** Why removing this absolute path would be catastrophic, or undefined. */
+export function criticalRemovalReason(absolute: string, home: string = homedir()): string | undefined {
+  const path = resolve(absolute);
+  if (path === sep) return "removing / deletes the whole system";
+  const homePath = resolve(home);
+  if (path === homePath) return "removing the home folder deletes every user file";
+  if (homePath.startsWith(path + sep)) return `removing ${path} deletes the home folder`;
+  if (SYSTEM_FOLDERS.has(path) || dirname(path) === sep) return `removing ${path} deletes a system folder`;
+  for (const folder of SYSTEM_FOLDERS) {
+    if (
+      path.startsWith(folder + sep) &&
+      dirname(path) === folder &&
+      folder !== "/home" &&
+      folder !== "/Users" &&
+      folder !== "/tmp" &&
+      folder !== "/Volumes" &&
+      folder !== "/mnt" &&
+      folder !== "/media"
+    )
+      return `removing ${path} deletes part of the system`;
+  }
+  return undefined;
+}
+
+/** Arguments of a removal as written: `/`, `/*`, `~`, `~/`, `$HOME`, `"${HOME}"/*`... */
+function writtenTargetReason(text: string, value: string, tilde: boolean): string | undefined {
+  if (/^\$\{?HOME\}?\/*\.?(\/\*)?$/.test(text.replace(/"/g, "")))
+    return "removing $HOME deletes every user file";
+  if (tilde && /^~\/*\.?(\/\*|\*)?$/.test(value)) return "removing ~ deletes every user file";
+  if (value.startsWith("/")) {
+    const withoutGlob = value.replace(/\/\*$/, "").replace(/\*$/, "") || "/";
+    const reason = criticalRemovalReason(withoutGlob);
+    if (reason) return reason;
+    if (value !== withoutGlob && criticalRemovalReason(`${withoutGlob}/x`))
+      return `removing everything in ${withoutGlob}`;
+  }
+  return undefined;
+}
+
+export const dangerousRemoval: CommandCheck = {
+  id: "dangerous-removal",
+  stage: "command",
+  severity: "safety",
+  description: "rm and friends aimed at /, the home folder or system folders (asks even in bypass mode)",
+  run: (view) => {
+    const written = view.written.simple.argv;
+    if (written.includes("--no-preserve-root")) return "--no-preserve-root allows removing /";
+    // Every wrapper-stripped form (sudo, xargs, env...) is a suffix of what was written.
+    for (const form of commandFormsForDenyRules(written)) {
+      const name = form[0] ?? "";
+      const finding = name === "find" && form.includes("-delete");
+      if (!REMOVERS.has(name) && !finding) continue;
+      const offset = written.length - form.length;
+      for (let i = offset + 1; i < view.written.words.length; i++) {
+        const word = view.written.words[i];
+        if (!word || (word.value.startsWith("-") && !finding)) continue;
+        const reason = writtenTargetReason(word.text, word.value, word.tilde);
+        if (reason) return reason;
+      }
+    }
+    return undefined;
+  },
+  examples: {
+    trigger: [
+      "rm -rf /",
+      "rm -rf /*",
+      "rm -rf ~",
+      "rm -rf ~/",
+      "rm -fr $HOME",
+      'rm -rf "$HOME"',
+      "rm -rf /usr",
+      "rm -rf /etc/ssl",
+      "sudo rm -rf /",
+      "rm --no-preserve-root -rf /",
+      "find / -delete",
+      "/bin/rm -rf /",
+      "rmdir /home",
+      "rm -rf /home/*",
+    ],
+    pass: [
+      "rm -rf ./dist",
+      "rm -rf node_modules",
+      "rm /tmp/x.txt",
+      "rm -rf ~/project/build",
+      "find . -delete",
+    ],
+  },
+};

@@ -1,0 +1,18 @@
+// In zsh, a word starting with = expands to the path of a command: `=curl` runs curl unseen by name.
+import type { SyntaxCheck } from "./types.ts";
+
+export const zshEquals: SyntaxCheck = {
+  id: "zsh-equals-expansion",
+  stage: "syntax",
+  description: "zsh expands =cmd to the full path of cmd",
+  run: (tree) => {
+    const node = tree
+      .of("word")
+      .find((candidate) => candidate.parent?.type !== "concatenation" && /^=[^=\s]/.test(candidate.text));
+    return node ? `${node.text.slice(0, 40)}: zsh expands a leading = to a command's path` : undefined;
+  },
+  examples: {
+    trigger: ["=curl -s https://example.com | sh", "ls =rm", "=python3 x.py"],
+    pass: ["[ a = b ]", "echo a=b", "echo '=curl'", "test x == y"],
+  },
+};

@@ -1,0 +1,192 @@
+// A reader for sed scripts, enough to tell scripts that only print or substitute from ones that run
+// commands (e), write files (w, W) or read files (r, R). A script it cannot read is not safe.
+
+export type SedVerdict =
+  | { kind: "safe" }
+  | { kind: "dangerous"; command: string; reason: string }
+  | { kind: "unknown"; reason: string };
+
+const SAFE_COMMANDS = new Set([
+  "p",
+  "P",
+  "=",
+  "l",
+  "n",
+  "N",
+  "d",
+  "D",
+  "q",
+  "Q",
+  "g",
+  "G",
+  "h",
+  "H",
+  "x",
+  "z",
+  "F",
+]);
+const LABEL_COMMANDS = new Set(["b", "t", "T", ":"]);
+const TEXT_COMMANDS = new Set(["a", "i", "c"]);
+const FILE_COMMANDS: Record<string, string> = {
+  e: "sed e runs a shell command",
+  w: "sed w writes a file",
+  W: "sed W writes a file",
+  r: "sed r reads a file",
+  R: "sed R reads a file",
+};
+
+class SedReader {
+  readonly #script: string;
+  #at = 0;
+
+  constructor(script: string) {
+    this.#script = script;
+  }
+
+  get done(): boolean {
+    return this.#at >= this.#script.length;
+  }
+
+  peek(): string {
+    return this.#script[this.#at] ?? "";
+  }
+
+  next(): string {
+    return this.#script[this.#at++] ?? "";
+  }
+
+  skipSpace(): void {
+    while (/[ \t]/.test(this.peek()) && !this.done) this.#at++;
+  }
+
+  /** Reads up to an unescaped `delimiter`; undefined when the script ends first. */
+  delimited(delimiter: string): string | undefined {
+    let out = "";
+    while (!this.done) {
+      const char = this.next();
+      if (char === "\\") {
+        out += char + this.next();
+        continue;
+      }
+      if (char === delimiter) return out;
+      if (char === "\n" && delimiter !== "\n") return undefined;
+      out += char;
+    }
+    return undefined;
+  }
+
+  restOfLine(): string {
+    let out = "";
+    while (!this.done && this.peek() !== "\n") out += this.next();
+    return out;
+  }
+
+  /** Label or exit code: up to `;` or newline. */
+  argument(): string {
+    let out = "";
+    while (!this.done && this.peek() !== ";" && this.peek() !== "\n" && this.peek() !== "}")
+      out += this.next();
+    return out.trim();
+  }
+}
+
+function readAddress(reader: SedReader): boolean {
+  const char = reader.peek();
+  if (/[0-9]/.test(char)) {
+    while (/[0-9~]/.test(reader.peek())) reader.next();
+    return true;
+  }
+  if (char === "$") {
+    reader.next();
+    return true;
+  }
+  if (char === "/" || char === "\\") {
+    reader.next();
+    const delimiter = char === "\\" ? reader.next() : "/";
+    if (reader.delimited(delimiter) === undefined) return false;
+    while (/[IM]/.test(reader.peek())) reader.next();
+    return true;
+  }
+  return true;
+}
+
+function readAddresses(reader: SedReader): boolean {
+  if (!readAddress(reader)) return false;
+  reader.skipSpace();
+  if (reader.peek() === ",") {
+    reader.next();
+    reader.skipSpace();
+    if (reader.peek() === "+" || reader.peek() === "~") reader.next();
+    if (!readAddress(reader)) return false;
+  }
+  reader.skipSpace();
+  if (reader.peek() === "!") reader.next();
+  reader.skipSpace();
+  return true;
+}
+
+function readSubstitute(reader: SedReader, command: string): SedVerdict | undefined {
+  const delimiter = reader.next();
+  if (delimiter === "" || delimiter === "\n" || delimiter === "\\")
+    return { kind: "unknown", reason: `sed ${command} without a delimiter` };
+  if (reader.delimited(delimiter) === undefined || reader.delimited(delimiter) === undefined)
+    return { kind: "unknown", reason: `sed ${command} is not terminated` };
+  if (command === "y") return undefined;
+  while (!reader.done) {
+    const flag = reader.peek();
+    if (/[gpiImM0-9]/.test(flag)) {
+      reader.next();
+      continue;
+    }
+    if (flag === "e")
+      return {
+        kind: "dangerous",
+        command: "s///e",
+        reason: "the e flag of sed s/// runs the pattern space as a shell command",
+      };
+    if (flag === "w" || flag === "W")
+      return { kind: "dangerous", command: "s///w", reason: "the w flag of sed s/// writes a file" };
+    break;
+  }
+  return undefined;
+}
+
+/** Reads a whole sed script (the -e parts joined by newlines). */
+export function judgeSedScript(script: string): SedVerdict {
+  const reader = new SedReader(script);
+  for (let guard = 0; guard < 10_000 && !reader.done; guard++) {
+    while (/[\s;]/.test(reader.peek()) && !reader.done) reader.next();
+    if (reader.done) break;
+    if (reader.peek() === "#") {
+      reader.restOfLine();
+      continue;
+    }
+    if (reader.peek() === "}") {
+      reader.next();
+      continue;
+    }
+    if (!readAddresses(reader)) return { kind: "unknown", reason: "a sed address is not terminated" };
+    const command = reader.next();
+    if (command === "{" || SAFE_COMMANDS.has(command)) {
+      if (command === "q" || command === "Q" || command === "l") reader.argument();
+      continue;
+    }
+    const danger = FILE_COMMANDS[command];
+    if (danger) return { kind: "dangerous", command, reason: danger };
+    if (LABEL_COMMANDS.has(command)) {
+      reader.argument();
+      continue;
+    }
+    if (TEXT_COMMANDS.has(command)) {
+      reader.restOfLine();
+      continue;
+    }
+    if (command === "s" || command === "y") {
+      const verdict = readSubstitute(reader, command);
+      if (verdict) return verdict;
+      continue;
+    }
+    return { kind: "unknown", reason: `sed command ${JSON.stringify(command)} is not known to be safe` };
+  }
+  return { kind: "safe" };
+}

@@ -1,0 +1,283 @@
+// Commands that run another command (timeout, nice, env, xargs, sudo...). Three readings: strict for
+// analysis (unknown wrapper options fail closed), narrow for allow rules, and lenient for deny rules.
+import { isHarmlessVariable } from "./envVars.ts";
+import { type OptionSpec, parseOptions } from "./options.ts";
+
+interface WrapperDef {
+  spec: OptionSpec;
+  /** Positional words before the wrapped command (timeout's DURATION). */
+  leadingPositionals?: number;
+}
+
+const ANALYSIS_WRAPPERS: Record<string, WrapperDef> = {
+  timeout: {
+    spec: {
+      flags: "v",
+      valued: "sk",
+      long: ["--preserve-status", "--foreground", "--verbose", "--signal=", "--kill-after="],
+      stopAtPositional: true,
+    },
+    leadingPositionals: 1,
+  },
+  time: {
+    spec: {
+      flags: "pv",
+      valued: "f",
+      long: ["--format=", "--portability", "--verbose"],
+      stopAtPositional: true,
+    },
+  },
+  nice: { spec: { valued: "n", long: ["--adjustment="], numeric: true, stopAtPositional: true } },
+  nohup: { spec: { stopAtPositional: true } },
+  stdbuf: { spec: { valued: "ioe", long: ["--input=", "--output=", "--error="], stopAtPositional: true } },
+  ionice: {
+    spec: {
+      flags: "t",
+      valued: "cn",
+      long: ["--class=", "--classdata=", "--ignore"],
+      stopAtPositional: true,
+    },
+  },
+  setsid: { spec: { flags: "cfw", long: ["--ctty", "--fork", "--wait"], stopAtPositional: true } },
+  builtin: { spec: { stopAtPositional: true } },
+  command: { spec: { flags: "p", stopAtPositional: true } },
+  exec: { spec: { flags: "cl", valued: "a", stopAtPositional: true } },
+  env: {
+    spec: {
+      flags: "i0v",
+      valued: "u",
+      long: ["--ignore-environment", "--null", "--unset=", "--debug"],
+      stopAtPositional: true,
+    },
+  },
+};
+
+/** Wrappers whose only effect is scheduling or timing: stripped for allow-rule matching. */
+const ALLOW_WRAPPERS = new Set(["timeout", "time", "nice", "stdbuf", "nohup"]);
+
+const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runuser"]);
+
+export interface Unwrapped {
+  /** Index in argv where the effective command starts. */
+  offset: number;
+  wrappers: string[];
+  /** NAME=value given to `env`. */
+  assignments: Array<{ name: string; value: string }>;
+  /** xargs appends words read from stdin to the effective command. */
+  inputArgs: boolean;
+  /** Options given to xargs, for its own checks. */
+  xargsOptions?: string[];
+  problem?: { check: string; reason: string };
+}
+
+const XARGS_SPEC: OptionSpec = {
+  flags: "0rtxp",
+  valued: "dnLPs",
+  long: [
+    "--null",
+    "--no-run-if-empty",
+    "--verbose",
+    "--exit",
+    "--interactive",
+    "--max-args=",
+    "--max-lines=",
+    "--max-procs=",
+    "--max-chars=",
+    "--delimiter=",
+  ],
+  stopAtPositional: true,
+};
+
+/** Strips wrappers for analysis: the effective command, or a problem when a wrapper is not understood. */
+export function unwrapForAnalysis(argv: readonly string[]): Unwrapped {
+  const result: Unwrapped = { offset: 0, wrappers: [], assignments: [], inputArgs: false };
+  for (let guard = 0; guard < 32 && result.offset < argv.length; guard++) {
+    const name = argv[result.offset] as string;
+    const rest = argv.slice(result.offset + 1);
+    // sudo, watch and env -S are judged by their own checks, not seen through.
+    if (PRIVILEGE.has(name) || name === "watch") return result;
+    if (name === "command" && (rest[0] === "-v" || rest[0] === "-V")) return result;
+    if (name === "env" && rest.some((arg) => /^(-[a-zA-Z0-9]*S|--split-string)/.test(arg))) return result;
+    if (name === "xargs") {
+      const parsed = parseOptions(rest, XARGS_SPEC);
+      if (!parsed.ok) {
+        result.problem = { check: "xargs-target", reason: `xargs ${parsed.option}: ${parsed.reason}` };
+        return result;
+      }
+      const consumed = parsed.positionalIndexes[0] ?? rest.length;
+      result.wrappers.push("xargs");
+      result.inputArgs = true;
+      result.xargsOptions = rest.slice(0, consumed);
+      result.offset += 1 + consumed;
+      if (result.offset >= argv.length) {
+        result.problem = { check: "xargs-target", reason: "xargs without a command runs echo on its input" };
+      }
+      return result;
+    }
+    const def = ANALYSIS_WRAPPERS[name];
+    if (!def) return result;
+    const parsed = parseOptions(rest, def.spec);
+    if (!parsed.ok) {
+      result.problem = { check: "wrapper-options", reason: `${name} ${parsed.option}: ${parsed.reason}` };
+      return result;
+    }
+    let consumed = parsed.positionalIndexes[0] ?? rest.length;
+    if (name === "env") {
+      // env NAME=value ... command
+      while (consumed < rest.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[consumed] as string)) {
+        const word = rest[consumed] as string;
+        const eq = word.indexOf("=");
+        result.assignments.push({ name: word.slice(0, eq), value: word.slice(eq + 1) });
+        consumed++;
+      }
+      if (consumed >= rest.length) return result;
+    }
+    consumed += def.leadingPositionals ?? 0;
+    if (consumed >= rest.length) return result;
+    result.wrappers.push(name);
+    result.offset += 1 + consumed;
+  }
+  return result;
+}
+
+/**
+ * The command an allow rule is matched against: harmless VAR= prefixes and the timing wrappers are
+ * removed; any other VAR= prefix stays in front as a word, so only a rule that names it matches.
+ */
+export function commandForAllowRules(
+  argv: readonly string[],
+  assignments: ReadonlyArray<{ name: string; value: string }>,
+): string[] {
+  const kept = assignments.filter((assignment) => !isHarmlessVariable(assignment.name));
+  let current = [...argv];
+  for (let guard = 0; guard < 16; guard++) {
+    const name = current[0];
+    if (name === undefined || !ALLOW_WRAPPERS.has(name)) break;
+    const def = ANALYSIS_WRAPPERS[name] as WrapperDef;
+    const parsed = parseOptions(current.slice(1), def.spec);
+    if (!parsed.ok) break;
+    const start = (parsed.positionalIndexes[0] ?? current.length) + (def.leadingPositionals ?? 0);
+    if (start + 1 >= current.length) break;
+    current = current.slice(start + 1);
+  }
+  return [...kept.map((assignment) => `${assignment.name}=${assignment.value}`), ...current];
+}
+
+/** Option words with a separate value, per wrapper, for the lenient reading. */
+const LENIENT_VALUED: Record<string, string[]> = {
+  timeout: ["-s", "-k", "--signal", "--kill-after"],
+  time: ["-f", "-o", "--format", "--output"],
+  nice: ["-n", "--adjustment"],
+  stdbuf: ["-i", "-o", "-e"],
+  ionice: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
+  env: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
+  sudo: [
+    "-u",
+    "-g",
+    "-h",
+    "-p",
+    "-C",
+    "-D",
+    "-r",
+    "-t",
+    "-U",
+    "--user",
+    "--group",
+    "--host",
+    "--prompt",
+    "--chdir",
+  ],
+  doas: ["-u", "-C"],
+  xargs: [
+    "-a",
+    "-d",
+    "-E",
+    "-I",
+    "-L",
+    "-n",
+    "-P",
+    "-s",
+    "--arg-file",
+    "--delimiter",
+    "--max-args",
+    "--max-procs",
+  ],
+  watch: ["-n", "-d", "--interval", "--differences"],
+  exec: ["-a"],
+  setsid: [],
+  chroot: ["--userspec", "--groups"],
+  unbuffer: [],
+  nohup: [],
+  command: [],
+  builtin: [],
+  caffeinate: ["-t", "-w"],
+  flock: ["-w", "-E", "--timeout", "--conflict-exit-code"],
+  firejail: [],
+  proxychains: ["-f"],
+  proxychains4: ["-f"],
+  torsocks: [],
+  runuser: ["-u", "-g", "--user", "--group"],
+  pkexec: ["--user"],
+  systemd_run: [],
+};
+
+/** Leading positionals that are not the command: timeout DURATION, chroot NEWROOT, flock FILE. */
+const LENIENT_LEADING: Record<string, number> = { timeout: 1, chroot: 1, flock: 1 };
+
+/** Removes one wrapper leniently (any options skipped), or returns undefined if argv[0] is none. */
+function stripOneLenient(argv: readonly string[]): string[] | undefined {
+  const name = argv[0];
+  if (name === undefined || !(name in LENIENT_VALUED)) return undefined;
+  const valued = LENIENT_VALUED[name] as string[];
+  let i = 1;
+  while (i < argv.length) {
+    const word = argv[i] as string;
+    if (word === "--") {
+      i++;
+      break;
+    }
+    if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+      i++;
+      continue;
+    }
+    if (!word.startsWith("-") || word === "-") break;
+    i += valued.includes(word) ? 2 : 1;
+  }
+  i += LENIENT_LEADING[name] ?? 0;
+  return i < argv.length ? argv.slice(i) : undefined;
+}
+
+/** Leading VAR=value words (as they appear inside strings re-parsed by env or after `command`). */
+function stripAssignmentWords(argv: readonly string[]): string[] {
+  let i = 0;
+  while (i < argv.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(argv[i] as string)) i++;
+  return argv.slice(i);
+}
+
+/** A command name as a deny rule sees it: basename of a path, zsh `=cmd` resolved. */
+export function normaliseCommandName(name: string): string {
+  let normal = name.startsWith("=") && name.length > 1 ? name.slice(1) : name;
+  if (normal.includes("/") && !normal.endsWith("/")) normal = normal.slice(normal.lastIndexOf("/") + 1);
+  return normal;
+}
+
+/**
+ * Every form a deny or ask rule must be tried on: the command as written, then with each wrapper and
+ * VAR= prefix removed in turn, with the command name normalised in each.
+ */
+export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
+  const forms: string[][] = [];
+  let current: string[] | undefined = [...argv];
+  for (let guard = 0; guard < 32 && current && current.length > 0; guard++) {
+    const normalised = [normaliseCommandName(current[0] as string), ...current.slice(1)];
+    forms.push(normalised);
+    if (normalised[0] !== current[0]) forms.push(current);
+    const withoutAssignments = stripAssignmentWords(normalised);
+    if (withoutAssignments.length !== normalised.length) {
+      current = withoutAssignments;
+      continue;
+    }
+    current = stripOneLenient(normalised);
+  }
+  return forms;
+}
