@@ -59,6 +59,12 @@ beforeAll(async () => {
       res.writeHead(200, { "content-type": "text/html" });
       res.write("<p>first bytes, then nothing");
     },
+    "/long": (_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          `<body>${Array.from({ length: 30_000 }, (_, i) => `<p>Line ${i} of a long page.</p>`).join("")}</body>`,
+        ),
     "/counted": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<p>counted page</p>"),
   });
   tool = createWebFetchTool({ timeoutMs: 20_000 });
@@ -156,6 +162,15 @@ describe("WebFetch against servers on 127.0.0.1", () => {
     );
     expect(error.code).toBe("timeout");
     expect(error.message).toContain("after 0.3 s");
+  });
+
+  it("cuts a long page to the result budget and says so", async () => {
+    const { data, text } = await fetchUrl("/long");
+    expect(data.kind === "page" && data.truncated).toBe(true);
+    expect(data.kind === "page" && data.result.length).toBe(45_000);
+    expect(text).toContain("Line 0 of a long page.");
+    expect(text).not.toContain("Line 29999");
+    expect(text).toContain("only its beginning was converted");
   });
 
   it("serves a second fetch of the same URL from the cache", async () => {

@@ -68,7 +68,9 @@ export type WebFetchOutput =
       result: string;
       summarized: boolean;
       truncated: boolean;
+      /** Length of the converted Markdown (of the page's beginning when `complete` is false). */
       markdownChars: number;
+      complete: boolean;
       cached: boolean;
       durationMs: number;
       note?: string;
@@ -111,10 +113,14 @@ function renderPage(output: Extract<WebFetchOutput, { kind: "page" }>): string {
       `No model is configured to apply the prompt, so here is the page as Markdown. Use it to answer: ${output.prompt}`,
     );
   lines.push("", output.result);
-  if (output.truncated)
+  if (output.truncated && output.summarized)
+    lines.push("", "[The page is long: the answer above is based on its beginning only.]");
+  else if (output.truncated)
     lines.push(
       "",
-      `[Truncated: the page has ${output.markdownChars} characters of Markdown; only the first part is shown.]`,
+      output.complete
+        ? `[Truncated: the page has ${output.markdownChars} characters of Markdown; only the first ${output.result.length} are shown.]`
+        : `[Truncated: the page (${output.bytes} bytes) is longer than what is shown; only its beginning was converted.]`,
     );
   return lines.join("\n");
 }
@@ -167,19 +173,21 @@ async function applyPrompt(
   if (summarize) {
     try {
       const input = page.markdown.slice(0, config.maxSummarizerInputChars);
-      return { result: await summarize(input, prompt, signal), summarized: true, truncated: false };
+      const truncated = input.length < page.markdown.length || !page.complete;
+      return { result: await summarize(input, prompt, signal), summarized: true, truncated };
     } catch (error) {
       if (signal.aborted) throw error;
       const note = `The summarizing model failed (${errorMessage(error)}), so the page itself follows.`;
-      return { ...cut(page.markdown, config), summarized: false, note };
+      return { ...cut(page, config), summarized: false, note };
     }
   }
-  return { ...cut(page.markdown, config), summarized: false };
+  return { ...cut(page, config), summarized: false };
 }
 
-function cut(markdown: string, config: WebFetchConfig): { result: string; truncated: boolean } {
-  if (markdown.length <= config.maxMarkdownChars) return { result: markdown, truncated: false };
-  return { result: markdown.slice(0, config.maxMarkdownChars), truncated: true };
+function cut(page: CachedPage, config: WebFetchConfig): { result: string; truncated: boolean } {
+  if (page.markdown.length <= config.maxMarkdownChars)
+    return { result: page.markdown, truncated: !page.complete };
+  return { result: page.markdown.slice(0, config.maxMarkdownChars), truncated: true };
 }
 
 export function createWebFetchTool(
@@ -201,7 +209,8 @@ export function createWebFetchTool(
           `${outcome.finalUrl} answered ${response.status} ${response.statusText}.${snippet ? ` The start of the body: ${snippet}` : ""}`,
         );
       }
-      const { markdown } = bodyToMarkdown(contentType, response.body, outcome.finalUrl);
+      const wanted = Math.max(config.maxMarkdownChars, config.maxSummarizerInputChars);
+      const { markdown, complete } = bodyToMarkdown(contentType, response.body, outcome.finalUrl, wanted);
       const page: CachedPage = {
         finalUrl: outcome.finalUrl,
         status: response.status,
@@ -209,6 +218,7 @@ export function createWebFetchTool(
         contentType,
         bytes: response.body.length,
         markdown,
+        complete,
       };
       cache.set(url.href, page);
       return page;
@@ -290,6 +300,7 @@ export function createWebFetchTool(
           prompt: input.prompt,
           ...applied,
           markdownChars: loaded.markdown.length,
+          complete: loaded.complete,
           cached: hit !== undefined,
           durationMs: performance.now() - started,
         },

@@ -7,6 +7,8 @@ export interface CachedPage {
   contentType: string;
   bytes: number;
   markdown: string;
+  /** False when only the beginning of a long page was converted. */
+  complete: boolean;
 }
 
 interface Entry {

@@ -13,10 +13,40 @@ function service(): TurndownService {
   return turndown;
 }
 
-export function htmlToMarkdown(html: string): string {
+/** Elements with no readable text, and comments: dropped before parsing, so the DOM stays small. */
+const NON_CONTENT =
+  /<(script|style|noscript|template|svg|iframe|canvas|head)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
+const FIRST_SLICE_CHARS = 256 * 1024;
+
+/** Cuts before a tag starts, so the slice ends with whole tags (the parser closes what is open). */
+function sliceAtTag(html: string, limit: number): string {
+  const cut = html.lastIndexOf("<", limit);
+  return html.slice(0, cut > 0 ? cut : limit);
+}
+
+export interface Conversion {
+  markdown: string;
+  /** False when only the beginning of the page was converted (enough for what will be shown). */
+  complete: boolean;
+}
+
+/**
+ * HTML -> Markdown. Converting is the slow part (about 0.5-1 s per MB), and only the first
+ * `wantedChars` are ever shown, so a long page is converted from its beginning in growing slices
+ * until there is enough.
+ */
+export function htmlToMarkdown(html: string, wantedChars = Number.POSITIVE_INFINITY): Conversion {
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html.slice(0, 20_000))?.[1]?.trim();
-  const body = service().turndown(html).trim();
-  return title && !body.startsWith(`# ${title}`) ? `Title: ${title}\n\n${body}` : body;
+  const cleaned = html.replace(NON_CONTENT, "");
+  const withTitle = (body: string) =>
+    title && !body.startsWith(`# ${title}`) ? `Title: ${title}\n\n${body}` : body;
+  for (let limit = FIRST_SLICE_CHARS; ; limit *= 4) {
+    const complete = limit >= cleaned.length;
+    const markdown = service()
+      .turndown(complete ? cleaned : sliceAtTag(cleaned, limit))
+      .trim();
+    if (complete || markdown.length >= wantedChars) return { markdown: withTitle(markdown), complete };
+  }
 }
 
 export type ContentKind = "html" | "text";
@@ -64,7 +94,8 @@ export function bodyToMarkdown(
   contentType: string,
   body: Buffer,
   url: string,
-): { markdown: string; kind: ContentKind } {
+  wantedChars = Number.POSITIVE_INFINITY,
+): Conversion & { kind: ContentKind } {
   const kind = classifyContent(contentType, body);
   if (!kind)
     throw new ToolError(
@@ -72,5 +103,7 @@ export function bodyToMarkdown(
       `${url} is ${mediaType(contentType) || "binary data"} (${body.length} bytes), not a page WebFetch can read as text. Use a text or HTML source instead.`,
     );
   const text = decodeText(contentType, body, kind);
-  return { markdown: kind === "html" ? htmlToMarkdown(text) : text, kind };
+  return kind === "html"
+    ? { ...htmlToMarkdown(text, wantedChars), kind }
+    : { markdown: text, complete: true, kind };
 }
