@@ -105,6 +105,17 @@ async function throughPipeline(url: string, context: ToolUseContext) {
 }
 
 describe("WebFetch against servers on 127.0.0.1", () => {
+  it("is read-only, concurrency-safe, open-world and cancellable", () => {
+    const input = { url: "https://example.com", prompt: "x" };
+    expect([tool.isReadOnly(input), tool.isConcurrencySafe(input), tool.isDestructive(input)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(tool.isOpenWorld?.(input)).toBe(true);
+    expect(tool.interruptBehavior()).toBe("cancel");
+  });
+
   it("converts an HTML page to Markdown, dropping scripts and styles", async () => {
     const { data, text } = await fetchUrl("/page");
     expect(data.kind).toBe("page");

@@ -114,6 +114,8 @@ export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpResponse
       method: "GET",
       headers: options.headers,
       lookup: guardedLookup(options.allowPrivate),
+      // No pooled sockets: every connection goes through the checked lookup with this call's rules.
+      agent: false,
       signal: options.signal,
     });
     req.on("error", reject);

@@ -94,6 +94,17 @@ async function failure(run: Promise<unknown>): Promise<ToolError> {
 }
 
 describe("WebSearch providers over real HTTP", () => {
+  it("is read-only, concurrency-safe, open-world, and asks unless a rule allows it", async () => {
+    const tool = createWebSearchTool({ env: {} });
+    const input = { query: "x y" };
+    expect([tool.isReadOnly(input), tool.isConcurrencySafe(input), tool.isOpenWorld?.(input)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect((await tool.checkPermissions(input, context())).behavior).toBe("passthrough");
+  });
+
   it("asks Brave with the key header and lists the hits", async () => {
     const env = { BRAVE_API_KEY: "brave-key", KEEL_SEARCH_BASE_URL: server.origin };
     const { data, text } = await search(env, { query: "node fs" });
