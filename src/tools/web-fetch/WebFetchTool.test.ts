@@ -193,6 +193,14 @@ describe("WebFetch against servers on 127.0.0.1", () => {
     expect(server.hits.get("/counted")).toBe(1);
   });
 
+  it("does not serve a page fetched under a private-address rule to a session without that rule", async () => {
+    await fetchUrl("/counted");
+    const hits = server.hits.get("/counted") ?? 0;
+    const error = await failure(fetchUrl("/counted", sessionContext(["WebFetch"])));
+    expect(error.code).toBe("private_address");
+    expect(server.hits.get("/counted")).toBe(hits);
+  });
+
   it("hands the page and the prompt to a configured summarizer", async () => {
     const context = sessionContext();
     const seen: string[] = [];

@@ -198,7 +198,12 @@ export function createWebFetchTool(
 
   async function load(url: URL, context: ToolUseContext, signal: AbortSignal, timeout: AbortSignal) {
     try {
-      const outcome = await fetchPage(url, config, signal, (host) => hostAllowedByRule(tool, context, host));
+      let privateAllowed = false;
+      const outcome = await fetchPage(url, config, signal, async (host) => {
+        const allowed = await hostAllowedByRule(tool, context, host);
+        privateAllowed ||= allowed;
+        return allowed;
+      });
       if (outcome.kind === "redirect") return outcome;
       const { response } = outcome;
       const contentType = String(response.headers["content-type"] ?? "");
@@ -219,12 +224,20 @@ export function createWebFetchTool(
         bytes: response.body.length,
         markdown,
         complete,
+        privateAllowed,
       };
       cache.set(url.href, page);
       return page;
     } catch (error) {
       throw mapFetchError(error, url, config, timeout.aborted, context.abortController.signal.aborted);
     }
+  }
+
+  /** A page fetched under a rule opening private addresses is served only to a session with that rule. */
+  async function usableCacheEntry(url: URL, context: ToolUseContext): Promise<CachedPage | undefined> {
+    const page = cache.get(url.href);
+    if (!page?.privateAllowed) return page;
+    return (await hostAllowedByRule(tool, context, bareHost(url))) ? page : undefined;
   }
 
   const tool: Tool<WebFetchInput, WebFetchOutput> = buildTool<WebFetchInput, WebFetchOutput>({
@@ -284,7 +297,7 @@ export function createWebFetchTool(
       const url = upgradeToHttps(parsed);
       const timeout = AbortSignal.timeout(config.timeoutMs);
       const signal = AbortSignal.any([context.abortController.signal, timeout]);
-      const hit = cache.get(url.href);
+      const hit = await usableCacheEntry(url, context);
       const loaded = hit ?? (await load(url, context, signal, timeout));
       if ("kind" in loaded) return { data: { ...loaded, prompt: input.prompt } };
       const applied = await applyPrompt(loaded, input.prompt, context, config, signal);

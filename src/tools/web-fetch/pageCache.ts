@@ -9,6 +9,8 @@ export interface CachedPage {
   markdown: string;
   /** False when only the beginning of a long page was converted. */
   complete: boolean;
+  /** Fetched under a `WebFetch(domain:...)` rule that opened private addresses for its host. */
+  privateAllowed: boolean;
 }
 
 interface Entry {
