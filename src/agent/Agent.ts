@@ -140,6 +140,12 @@ export class Agent {
     this.#options.transcript?.append({ type: "clear", time: new Date().toISOString() });
   }
 
+  /** Context for the model ahead of the next prompt (SessionStart hooks); joins that prompt's turn. */
+  addContext(texts: readonly string[]): void {
+    if (texts.length === 0) return;
+    this.#append({ role: "user", content: texts.map((text) => ({ type: "text" as const, text })) });
+  }
+
   loadTools(names: Iterable<string>): string[] {
     const added = this.pool.load(names);
     if (added.length > 0)

@@ -2,9 +2,11 @@
 // interface so the loop does not care whether hooks are configured; the runner from src/hooks fills it.
 import {
   runPreCompactHooks,
+  runSessionEndHooks,
   runSessionStartHooks,
   runStopHooks,
   runUserPromptSubmitHooks,
+  type SessionEndReason,
   type SessionStartSource,
 } from "../hooks/events.ts";
 import type { HookRunner, HookSessionInfo } from "../hooks/runner.ts";
@@ -29,6 +31,7 @@ export interface AgentHooks {
     signal: AbortSignal,
   ): Promise<AgentHookAnswer>;
   sessionStart(source: SessionStartSource, signal: AbortSignal): Promise<AgentHookAnswer>;
+  sessionEnd(reason: SessionEndReason, signal: AbortSignal): Promise<AgentHookAnswer>;
 }
 
 const NONE: AgentHookAnswer = Object.freeze({ additionalContext: [], userMessages: [] });
@@ -38,6 +41,7 @@ export const NO_HOOKS: AgentHooks = {
   stop: async () => NONE,
   preCompact: async () => NONE,
   sessionStart: async () => NONE,
+  sessionEnd: async () => NONE,
 };
 
 function answer(result: Awaited<ReturnType<typeof runStopHooks>>): AgentHookAnswer {
@@ -67,5 +71,7 @@ export function hooksFromRunner(runner: HookRunner, session: () => HookSessionIn
       ),
     sessionStart: async (source, signal) =>
       answer(await runSessionStartHooks(runner, { session: session(), signal, source })),
+    sessionEnd: async (reason, signal) =>
+      answer(await runSessionEndHooks(runner, { session: session(), signal, reason })),
   };
 }

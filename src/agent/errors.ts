@@ -98,15 +98,35 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function abortLike(error: SdkErrorShape): boolean {
-  return error.name === "APIUserAbortError" || error.name === "AbortError";
+/** The SDKs' error classes do not all set `name`; their constructor names are stable. */
+function kindOf(error: unknown): string {
+  const constructorName = (error as { constructor?: { name?: string } } | null)?.constructor?.name;
+  if (constructorName && constructorName !== "Error" && constructorName !== "Object") return constructorName;
+  return (error as SdkErrorShape | null)?.name ?? "";
+}
+
+/** The innermost cause's message ("bad port", "getaddrinfo ENOTFOUND x"), for the person. */
+function deepestMessage(error: unknown): string | undefined {
+  let current: unknown = error;
+  let message: string | undefined;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const text = (current as { message?: unknown }).message;
+    if (typeof text === "string" && text) message = text;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return message;
+}
+
+function abortLike(kind: string): boolean {
+  return kind === "APIUserAbortError" || kind === "AbortError";
 }
 
 /** Turns anything an SDK throws into a ProviderError with a message for a person. */
 export function classifyProviderError(error: unknown, site: ErrorSite): ProviderError {
   if (error instanceof ProviderError) return error;
   const shape = (error ?? {}) as SdkErrorShape;
-  if (abortLike(shape)) return new ProviderError("aborted", "The request was interrupted.");
+  const kind = kindOf(error);
+  if (abortLike(kind)) return new ProviderError("aborted", "The request was interrupted.");
   const detail = serverDetail(shape);
   const said = detail.message ? ` The server said: ${detail.message}` : "";
   const status = shape.status;
@@ -115,18 +135,18 @@ export function classifyProviderError(error: unknown, site: ErrorSite): Provider
     ...(status ? { status } : {}),
     ...(retryAfter !== undefined ? { retryAfterMs: retryAfter } : {}),
   };
-  if (shape.name === "APIConnectionTimeoutError")
+  if (kind === "APIConnectionTimeoutError")
     return new ProviderError(
       "timeout",
       `The ${site.service} at ${site.baseURL} did not answer in time. Check the network, or retry.`,
       { retryable: true },
     );
-  if (shape.name === "APIConnectionError" || (status === undefined && causeCode(error))) {
-    const code = causeCode(error);
+  if (kind === "APIConnectionError" || (status === undefined && causeCode(error))) {
+    const code = causeCode(error) ?? deepestMessage(error);
     return new ProviderError(
       "unreachable",
       `Could not reach the ${site.service} at ${site.baseURL}${code ? ` (${code})` : ""}. Check --base-url and that the server is running and reachable.`,
-      { retryable: code !== "ENOTFOUND" && code !== "ECONNREFUSED" },
+      { retryable: code === "ECONNRESET" || code === "ETIMEDOUT" || code === "EPIPE" },
     );
   }
   if (detail.type === "overloaded_error" || status === 529)

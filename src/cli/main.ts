@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   tools: async () => (await import("./commands/tools.ts")).register,
   tool: async () => (await import("./commands/tool.ts")).register,
   check: async () => (await import("./commands/check.ts")).register,
+  run: async () => (await import("./commands/run.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
     return (program) => register(program);

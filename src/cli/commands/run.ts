@@ -1,0 +1,149 @@
+// `keel run "task"`: the agent in print mode, for scripts and CI. The answer streams to stdout (text),
+// or comes as one JSON object (json) or one JSON line per event (stream-json); the exit code says
+// how it ended. The agent's modules load when the command runs, not when `keel` starts.
+import { readFileSync } from "node:fs";
+import { type Command, InvalidArgumentError } from "commander";
+import type { AgentFlags, AgentSession } from "../../agent/createAgent.ts";
+import type { RunOutcome } from "../../agent/events.ts";
+import type { Prompter } from "../../pipeline/services.ts";
+import { CliError, EXIT } from "../exitCodes.ts";
+import type { CliRuntime } from "../main.ts";
+import type { PolicyFlags } from "../session.ts";
+import { withPolicyOptions } from "./policyOptions.ts";
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+export interface RunFlags extends PolicyFlags, AgentFlags {
+  outputFormat?: OutputFormat;
+  includePartialMessages?: boolean;
+  verbose?: boolean;
+}
+
+/** Stopped by the person (Ctrl-C), as shells report SIGINT. */
+export const EXIT_INTERRUPTED = 130;
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0)
+    throw new InvalidArgumentError("expected a positive whole number");
+  return number;
+}
+
+function positiveNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new InvalidArgumentError("expected a positive number");
+  return number;
+}
+
+/** The model and session flags shared by `keel run` and the interactive `keel`. */
+export function withAgentOptions(command: Command): Command {
+  return withPolicyOptions(command)
+    .option("--model <model>", "model name (env KEEL_MODEL, settings `model`)")
+    .option(
+      "--provider <provider>",
+      "anthropic, or openai for any OpenAI-compatible server (env KEEL_PROVIDER)",
+    )
+    .option("--base-url <url>", "API endpoint, e.g. http://localhost:11434/v1 for Ollama (env KEEL_BASE_URL)")
+    .option("--max-turns <n>", "stop after this many model calls", positiveInteger)
+    .option("--max-budget-usd <usd>", "stop once the session has spent this much", positiveNumber)
+    .option("--resume [id]", "continue a saved session (the latest, or the one with this id)")
+    .option("--continue", "continue the latest session of this project")
+    .option("--append-system-prompt <text>", "text added at the end of the system prompt")
+    .option("--thinking <tokens>", "extended thinking budget in tokens (Anthropic)", positiveInteger)
+    .option(
+      "--context-window <tokens>",
+      "the model's context window, for compaction (unknown models)",
+      positiveInteger,
+    )
+    .option("--classifier-model <model>", "model for the auto mode's classifier (default: the main model)");
+}
+
+export function exitCodeForOutcome(outcome: RunOutcome): number {
+  switch (outcome.reason) {
+    case "completed":
+      return EXIT.ok;
+    case "prompt_blocked":
+      return EXIT.refused;
+    case "interrupted":
+      return EXIT_INTERRUPTED;
+    case "error": {
+      const code = outcome.error?.code;
+      const setup =
+        code === "auth" || code === "permission" || code === "model_not_found" || code === "config";
+      return setup || code === "unreachable" ? EXIT.usage : EXIT.toolError;
+    }
+    default:
+      return EXIT.toolError;
+  }
+}
+
+function readPrompt(words: readonly string[]): string {
+  const joined = words.join(" ").trim();
+  if (joined !== "" && joined !== "-") return joined;
+  if (joined === "" && process.stdin.isTTY)
+    throw new CliError('Give a task: keel run "fix the failing test" (or pipe it on stdin).');
+  try {
+    const text = readFileSync(0, "utf8").trim();
+    if (text) return text;
+  } catch (error) {
+    throw new CliError(`Could not read the task from stdin: ${(error as Error).message}`);
+  }
+  throw new CliError('The task is empty. Give one: keel run "fix the failing test".');
+}
+
+export function register(program: Command, runtime: CliRuntime): void {
+  withAgentOptions(
+    program
+      .command("run")
+      .description("Run the agent on a task and print the answer (for scripts and CI)")
+      .argument("[task...]", "the task; `-` or nothing reads it from stdin"),
+  )
+    .option("--output-format <format>", "text, json or stream-json", "text")
+    .option("--include-partial-messages", "stream-json: also emit text and tool-input deltas")
+    .option("--verbose", "text: show tool calls and notices on stderr")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 done; 1 stopped before done (model error, --max-turns, budget, hook); 2 setup problem\n" +
+        "(bad flags or settings, no API key, bad key, unknown model, endpoint unreachable); 3 the prompt was\n" +
+        "refused by a hook; 130 interrupted.",
+    )
+    .action(async (words: string[], flags: RunFlags) => {
+      const format = flags.outputFormat ?? "text";
+      if (!["text", "json", "stream-json"].includes(format))
+        throw new CliError(`Unknown --output-format "${format}". Use text, json or stream-json.`);
+      const prompt = readPrompt(words);
+      const session = await openAgentSession(flags, { interactive: false });
+      const { runPrintMode } = await import("../../agent/printMode.ts");
+      const outcome = await runPrintMode(session, prompt, {
+        format,
+        verbose: flags.verbose === true,
+        partial: flags.includePartialMessages === true,
+        stdout: process.stdout,
+        stderr: process.stderr,
+      });
+      runtime.setExitCode(exitCodeForOutcome(outcome));
+    });
+}
+
+/** Settings, tools and services as every command loads them, then the agent on top (shared with `keel`). */
+export async function openAgentSession(
+  flags: PolicyFlags & AgentFlags,
+  options: { interactive: boolean; prompter?: Prompter },
+): Promise<AgentSession> {
+  const { openSession } = await import("../session.ts");
+  const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
+  const session = openSession(flags);
+  try {
+    return await createAgentSession({
+      settings: session.settings,
+      tools: session.tools,
+      services: session.services,
+      flags,
+      interactive: options.interactive,
+      ...(options.prompter ? { prompter: options.prompter } : {}),
+    });
+  } catch (error) {
+    if (error instanceof AgentSetupError) throw new CliError(error.message);
+    throw error;
+  }
+}
