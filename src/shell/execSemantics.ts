@@ -1,7 +1,9 @@
 // What an exit code means: non-zero is an error, except the documented "not an error" codes of a
 // few commands (grep 1 = no match...), judged on the last command of the pipeline or list.
+// Presentation only: it decides how a result reads (error or answer), never what may run.
 import { basename } from "node:path";
-import { isBashParserReady, parseBashCommand } from "./parse.ts";
+import type { Node } from "web-tree-sitter";
+import { isBashParserReady, withBashTree } from "./parse.ts";
 
 export interface ExitMeaning {
   isError: boolean;
@@ -23,18 +25,53 @@ const NOT_AN_ERROR: Readonly<Record<string, Readonly<Record<number, string>>>> =
   "[": { 1: "Condition is false" },
 };
 
-/** The program the command line ends with, or undefined when the parser cannot say. */
+/** The last statement's node, through lists, pipelines and redirections; comments skipped. */
+function lastStatement(node: Node): Node | null {
+  const named = node.namedChildren.filter(
+    (child): child is Node => child !== null && child.type !== "comment",
+  );
+  return named.at(-1) ?? null;
+}
+
+function programOf(root: Node): string | undefined {
+  let node: Node | null = root;
+  for (let depth = 0; node && depth < 64; depth++) {
+    switch (node.type) {
+      case "program":
+      case "list":
+      case "pipeline":
+        node = lastStatement(node);
+        break;
+      case "redirected_statement":
+        node = node.childForFieldName("body");
+        break;
+      case "test_command":
+        return "[";
+      case "command": {
+        const name = node.childForFieldName("name")?.text;
+        return name === undefined ? undefined : basename(name.replace(/^(['"])(.*)\1$/, "$2"));
+      }
+      default:
+        // `! cmd` inverts the code; subshells, loops and functions are not one program's answer.
+        return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The program the command line ends with (the last command of its last pipeline), or undefined when
+ * the parser is not ready or the ending is not a plain command. Read from the syntax tree rather than
+ * parseBashCommand: this only explains an exit code, and `[ ... ]` or a substitution earlier in the
+ * line must not hide a trailing grep.
+ */
 export function lastCommandName(command: string): string | undefined {
   if (!isBashParserReady()) return undefined;
-  let parsed: ReturnType<typeof parseBashCommand>;
   try {
-    parsed = parseBashCommand(command);
+    return withBashTree(command, programOf);
   } catch {
     return undefined;
   }
-  if (parsed.kind !== "simple") return undefined;
-  const program = parsed.commands.at(-1)?.argv[0];
-  return program === undefined ? undefined : basename(program);
 }
 
 export function interpretExitCode(command: string, exitCode: number | null): ExitMeaning {
