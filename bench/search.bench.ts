@@ -326,6 +326,11 @@ if (process.argv[2] === "--one-call") {
   const generated = join(import.meta.dirname, ".data", "tree-200k");
   generateTree(generated);
   process.stdout.write(`rg: ${rg}\n`);
-  await inProcess(rg, cases(nodeModules, generated));
+  // SEARCH_BENCH_ONLY=content runs only the searches whose label contains that text.
+  const only = process.env.SEARCH_BENCH_ONLY;
+  await inProcess(
+    rg,
+    cases(nodeModules, generated).filter((entry) => !only || `${entry.tree} ${entry.label}`.includes(only)),
+  );
   wholeProcess(rg, nodeModules);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
+import { ContentCollector, fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
 
 // rg --null --line-number -C1 output as its threads might print it: files out of order, "--" between
 // groups and between files, a CRLF line, a path with a colon in it.
@@ -51,6 +51,37 @@ describe("folderContentPage", () => {
       "/root/b.ts-before",
       "/root/b.ts:match b1",
     ]);
+  });
+
+  it("gives the same page whatever the chunk boundaries, multi-byte characters and separators included", () => {
+    const text = `${OUTPUT.replace("match a", "match \u00e9\u4e2d a")}`;
+    const whole = folderContentPage(text, "/root", {
+      showLineNumbers: true,
+      hasContext: true,
+      offset: 0,
+      limit: undefined,
+    });
+    const bytes = Buffer.from(text);
+    for (const size of [1, 2, 3, 5, 8, 13]) {
+      const collector = new ContentCollector();
+      for (let start = 0; start < bytes.length; start += size)
+        collector.push(bytes.subarray(start, start + size));
+      collector.finish();
+      expect(
+        collector.page("/root", { showLineNumbers: true, hasContext: true, offset: 0, limit: undefined }),
+      ).toEqual(whole);
+    }
+    expect(whole.lines[0]).toBe("/root/a:odd.ts:4:match \u00e9\u4e2d a");
+  });
+
+  it("takes output that does not end with a newline", () => {
+    const result = folderContentPage("./a\u00001:x\n./b\u00002:y", "/r", {
+      showLineNumbers: true,
+      hasContext: false,
+      offset: 0,
+      limit: undefined,
+    });
+    expect(result.lines).toEqual(["/r/a:1:x", "/r/b:2:y"]);
   });
 
   it("puts no separators between files without context", () => {

@@ -2,6 +2,7 @@
 // calls (rg prints files in whatever order its threads finish). rg runs with `--null`, so a path ends
 // at a NUL byte whatever characters it holds, and with line numbers always, whose separator (":" for
 // a match, "-" for context) is the only way to tell the two apart.
+import { StringDecoder } from "node:string_decoder";
 import { compareStrings, joinRelative } from "../search-shared/newestFirst.ts";
 
 const LINE_NUMBER = /^(\d+)([:-])/;
@@ -35,79 +36,125 @@ export interface ContentPage {
   files: number;
 }
 
-/** One file's run of output: [start, end) in the text, its lines counted with inner "--" separators. */
+/** One file's run of output: its lines (as text pieces joined by newlines), counted with inner "--" separators. */
 interface Block {
   path: string;
-  start: number;
-  end: number;
+  pieces: string[];
   lines: number;
 }
 
 /**
- * Splits the output into per-file blocks without copying lines: rg writes each file's output in one
- * piece, so a block ends where a line starts with another path. Separators between blocks are dropped.
+ * Content-mode output of a folder search, taken in as rg writes it so the parsing overlaps the search.
+ * rg writes each file's output in one piece, so a block ends where a line starts with another path;
+ * lines are kept as slices of the decoded chunks, and only the page asked for is ever formatted.
  */
-function findBlocks(text: string): Block[] {
-  const blocks: Block[] = [];
-  let current: Block | undefined;
-  let separatorPending = false;
-  for (let position = 0; position < text.length; ) {
-    let newline = text.indexOf("\n", position);
-    if (newline === -1) newline = text.length;
-    if (newline - position === 2 && text.startsWith("--", position)) separatorPending = true;
-    else {
-      const nul = text.indexOf("\0", position);
-      const samePath =
-        current !== undefined &&
-        nul === position + current.path.length &&
-        text.startsWith(current.path, position);
-      if (current && (samePath || nul === -1 || nul > newline)) {
-        current.lines += separatorPending ? 2 : 1;
-        current.end = newline;
-      } else if (nul !== -1) {
-        current = { path: text.slice(position, nul), start: position, end: newline, lines: 1 };
-        blocks.push(current);
-      }
-      separatorPending = false;
-    }
-    position = newline + 1;
+export class ContentCollector {
+  readonly #decoder = new StringDecoder("utf8");
+  readonly #blocks: Block[] = [];
+  #current: Block | undefined;
+  #rest = "";
+  #separatorPending = false;
+
+  push(chunk: Buffer): void {
+    this.#consume(this.#decoder.write(chunk), false);
   }
-  return blocks;
+
+  pushText(text: string): void {
+    this.#consume(text, false);
+  }
+
+  finish(): void {
+    this.#consume(this.#decoder.end(), true);
+  }
+
+  #consume(text: string, final: boolean): void {
+    const data = this.#rest + text;
+    const limit = final ? data.length : data.lastIndexOf("\n") + 1;
+    this.#rest = data.slice(limit);
+    // The current block's lines in this chunk: data[pieceStart, pieceEnd).
+    let pieceStart = -1;
+    let pieceEnd = 0;
+    for (let position = 0; position < limit; ) {
+      let newline = data.indexOf("\n", position);
+      if (newline === -1 || newline > limit) newline = limit;
+      if (newline - position === 2 && data.startsWith("--", position)) this.#separatorPending = true;
+      else {
+        const nul = data.indexOf("\0", position);
+        const current = this.#current;
+        const samePath =
+          current !== undefined &&
+          nul === position + current.path.length &&
+          data.startsWith(current.path, position);
+        if (current && (samePath || nul === -1 || nul > newline)) {
+          current.lines += this.#separatorPending ? 2 : 1;
+          if (pieceStart === -1) {
+            // The block goes on from an earlier chunk; a separator right at the boundary is not in any slice.
+            if (this.#separatorPending) current.pieces.push("--");
+            pieceStart = position;
+          }
+          pieceEnd = newline;
+        } else if (nul !== -1) {
+          if (current && pieceStart !== -1) current.pieces.push(data.slice(pieceStart, pieceEnd));
+          this.#current = { path: data.slice(position, nul), pieces: [], lines: 1 };
+          this.#blocks.push(this.#current);
+          pieceStart = position;
+          pieceEnd = newline;
+        }
+        this.#separatorPending = false;
+      }
+      position = newline + 1;
+    }
+    if (this.#current && pieceStart !== -1) this.#current.pieces.push(data.slice(pieceStart, pieceEnd));
+  }
+
+  /** Files in path order, "--" between files when there is context; only lines [offset, offset+limit) formatted. */
+  page(
+    root: string,
+    options: { showLineNumbers: boolean; hasContext: boolean; offset: number; limit: number | undefined },
+  ): ContentPage {
+    const blocks = this.#blocks.sort((a, b) => compareStrings(a.path, b.path));
+    const between = options.hasContext ? 1 : 0;
+    const totalLines =
+      blocks.reduce((sum, block) => sum + block.lines, 0) + Math.max(0, blocks.length - 1) * between;
+    const end =
+      options.limit === undefined ? totalLines : Math.min(totalLines, options.offset + options.limit);
+    const lines: string[] = [];
+    let index = 0;
+    for (let b = 0; b < blocks.length && index < end; b++) {
+      const block = blocks[b]!;
+      if (b > 0 && between) {
+        if (index >= options.offset) lines.push("--");
+        index++;
+      }
+      if (index + block.lines <= options.offset) {
+        index += block.lines;
+        continue;
+      }
+      const absolutePath = joinRelative(root, block.path);
+      for (const raw of block.pieces.join("\n").split("\n")) {
+        if (index >= end) break;
+        if (index++ < options.offset) continue;
+        const line = stripCarriageReturn(raw);
+        const nul = line.indexOf("\0");
+        lines.push(
+          nul === -1 ? line : formatLine(absolutePath, line.slice(nul + 1), options.showLineNumbers),
+        );
+      }
+    }
+    return { lines, totalLines, files: blocks.length };
+  }
 }
 
-/** Content-mode output of a folder search: files in path order, "--" between context groups, one page formatted. */
+/** The same, for output already in hand. */
 export function folderContentPage(
   text: string,
   root: string,
   options: { showLineNumbers: boolean; hasContext: boolean; offset: number; limit: number | undefined },
 ): ContentPage {
-  const blocks = findBlocks(text).sort((a, b) => compareStrings(a.path, b.path));
-  const between = options.hasContext ? 1 : 0;
-  const totalLines =
-    blocks.reduce((sum, block) => sum + block.lines, 0) + Math.max(0, blocks.length - 1) * between;
-  const end = options.limit === undefined ? totalLines : Math.min(totalLines, options.offset + options.limit);
-  const lines: string[] = [];
-  let index = 0;
-  for (let b = 0; b < blocks.length && index < end; b++) {
-    const block = blocks[b]!;
-    if (b > 0 && between) {
-      if (index >= options.offset) lines.push("--");
-      index++;
-    }
-    if (index + block.lines <= options.offset) {
-      index += block.lines;
-      continue;
-    }
-    const absolutePath = joinRelative(root, block.path);
-    for (const raw of text.slice(block.start, block.end).split("\n")) {
-      if (index >= end) break;
-      if (index++ < options.offset) continue;
-      const line = stripCarriageReturn(raw);
-      const nul = line.indexOf("\0");
-      lines.push(nul === -1 ? line : formatLine(absolutePath, line.slice(nul + 1), options.showLineNumbers));
-    }
-  }
-  return { lines, totalLines, files: blocks.length };
+  const collector = new ContentCollector();
+  collector.pushText(text);
+  collector.finish();
+  return collector.page(root, options);
 }
 
 /** Content-mode output of a one-file search: rg's lines as they are, one page of them. */

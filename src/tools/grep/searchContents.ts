@@ -11,7 +11,7 @@ import {
   splitGlobParameter,
 } from "../search-shared/searchArgs.ts";
 import type { SearchRoot } from "../search-shared/searchRoot.ts";
-import { fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
+import { ContentCollector, fileContentPage, parseCountOutput } from "./parseOutput.ts";
 
 export type GrepOutputMode = "files_with_matches" | "content" | "count";
 
@@ -106,14 +106,17 @@ export async function searchContents(
   const offset = input.offset ?? 0;
   const limit = effectiveLimit(input.head_limit);
   const maxOutputBytes = options.maxOutputBytes ?? 128 * 1024 * 1024;
+  // Files and folder content output are taken in while rg runs; count and one-file output after.
   const collector = mode === "files_with_matches" ? new MtimeCollector(root.cwd) : undefined;
+  const content = mode === "content" && root.isDirectory ? new ContentCollector() : undefined;
+  const stream = collector ?? content;
   const run = await withGlobIgnoreFile(splitGlobParameter(input.glob ?? ""), (ignoreFileArgs) =>
     runRipgrep(grepArgs(input, root, ignoreFileArgs), {
       cwd: root.cwd,
       signal: options.signal,
       maxOutputBytes,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(collector ? { onStdout: (chunk: Buffer) => collector.push(chunk) } : {}),
+      ...(stream ? { onStdout: (chunk: Buffer) => stream.push(chunk) } : {}),
     }),
   );
   throwIfRipgrepFailed(run);
@@ -149,15 +152,15 @@ export async function searchContents(
       ...applied(counts.length),
     };
   }
-  const text = run.stdout.toString("utf8");
-  const page = root.isDirectory
-    ? folderContentPage(text, root.cwd, {
+  content?.finish();
+  const page = content
+    ? content.page(root.cwd, {
         showLineNumbers: input["-n"] !== false,
         hasContext: (contextLines(input).before ?? 0) > 0 || (contextLines(input).after ?? 0) > 0,
         offset,
         limit,
       })
-    : fileContentPage(text, offset, limit);
+    : fileContentPage(run.stdout.toString("utf8"), offset, limit);
   return {
     ...base,
     filenames: [],

@@ -45,9 +45,8 @@ export class MtimeCollector {
     this.#rest = start < data.length ? data.subarray(start) : undefined;
   }
 
-  /** Output that did not end with NUL (rg stopped early) still counts as one path. */
+  /** rg ends every path with NUL: anything after the last one is a path cut short (output capped), dropped. */
   finish(): void {
-    if (this.#rest && this.#rest.length > 0) this.add(this.#rest.toString("utf8").replace(/\n$/, ""));
     this.#rest = undefined;
   }
 
