@@ -52,8 +52,12 @@ describe("Bash: running a command", () => {
   });
 
   it("returns when the command exits even if it left a daemon behind", async () => {
-    const result = await bash({ command: "(sleep 30 &) ; nohup sleep 30 >/dev/null 2>&1 & echo done" });
+    const result = await bash({
+      command: "(sleep 30 & echo $! > d1.pid) ; nohup sleep 30 >/dev/null 2>&1 & echo $! > d2.pid; echo done",
+    });
     expect(result.text).toBe("done");
+    for (const name of ["d1.pid", "d2.pid"])
+      process.kill(Number(readFileSync(join(session.root, name), "utf8")));
   });
 
   it.each([
