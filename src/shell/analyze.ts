@@ -142,7 +142,7 @@ export function analyzeBashCommandNow(command: string, options: AnalyzeOptions):
     return { view, classification: classify(view) };
   });
   findings.push(...parts.flatMap((part) => commandFindings(part.view)));
-  findings.push(...validatePaths(parts, cwd, context));
+  findings.push(...validatePaths(parts, cwd, context, { operators: extraction.operators }));
   const asked = verdictFrom(findings, simpleParts);
   if (asked) return asked;
   return decideUnderstood(parts, simpleParts, context);
@@ -178,7 +178,12 @@ function decideUnderstood(
     (part) => part.classification.kind !== "read-only" || writesThroughRedirect(part.view),
   );
   const { specifiers, suggestions } = ruleSuggestions(needsApproval.map((part) => part.view));
-  const reason = needsApproval[0]?.classification.reason || "writes a file through a redirect";
+  const first = needsApproval[0];
+  const reason =
+    first?.classification.kind === "file-write"
+      ? `${first.view.argv[0]} changes files`
+      : first?.classification.reason ||
+        `${first?.view.argv[0] ?? "the command"} writes a file through a redirect`;
   return {
     ...base,
     behavior: "passthrough",

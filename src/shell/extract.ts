@@ -99,6 +99,13 @@ class Extractor {
       case "unset_command":
         this.command(node, [], pipedInput);
         return;
+      case "test_command":
+        if (node.firstChild?.type === "[") {
+          this.testCommand(node, [], pipedInput);
+          return;
+        }
+        this.problem("compound-statement", "[[ ... ]] is not supported; use [ ... ] or test");
+        return;
       default:
         this.problem(
           "compound-statement",
@@ -143,12 +150,40 @@ class Extractor {
       this.#lastCommandEnd = node.endIndex;
       return;
     }
+    if (body.type === "test_command" && body.firstChild?.type === "[") {
+      this.testCommand(body, redirects, pipedInput);
+      this.#lastCommandEnd = node.endIndex;
+      return;
+    }
     if (body.type !== "command" && body.type !== "declaration_command" && body.type !== "unset_command") {
       this.problem("compound-statement", `redirecting a ${body.type.replaceAll("_", " ")} is not supported`);
       return;
     }
     this.command(body, redirects, pipedInput);
     this.#lastCommandEnd = node.endIndex;
+  }
+
+  /** `[ ... ]` is the command `[` with the expression's words as arguments, in order. */
+  testCommand(node: Node, redirectNodes: Node[], pipedInput: boolean): void {
+    const words: Word[] = [];
+    const flatten = (current: Node): void => {
+      if (TEST_EXPRESSIONS.has(current.type)) {
+        for (const child of current.children) if (child) flatten(child);
+      } else if (current.type !== "comment") {
+        words.push(current.isNamed ? decodeWord(current, this.#source) : literalWord(current.text));
+      }
+    };
+    for (const child of node.children) if (child) flatten(child);
+    const command: ExtractedCommand = {
+      simple: { argv: words.map((word) => word.value), assignments: [], redirects: [], text: node.text },
+      words,
+      assignments: [],
+      redirects: [],
+      pipedInput,
+    };
+    this.#lastCommandEnd = node.endIndex;
+    this.commands.push(command);
+    this.attach(command, redirectNodes);
   }
 
   /** Adds redirects (and the argument words tree-sitter hangs on them) to an extracted command. */
@@ -295,6 +330,8 @@ function simpleRedirect(redirect: Redirect): SimpleCommand["redirects"][number] 
     ...(redirect.fd === undefined ? {} : { fd: redirect.fd }),
   };
 }
+
+const TEST_EXPRESSIONS = new Set(["unary_expression", "binary_expression", "parenthesized_expression"]);
 
 const WORD_TYPES = new Set([
   "word",

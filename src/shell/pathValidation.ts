@@ -1,9 +1,9 @@
 // Path arguments and redirect targets, resolved against every directory the shell may be in at that
 // point (`cd x && ...` adds x; a failed cd keeps the old one) and through symlinks: outside the
 // working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
-import { readdirSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { isInWorkingDirectories, isPathWithin, protectedPathReason } from "../permissions/paths.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
@@ -73,6 +73,25 @@ function globBase(value: string, startsWithGlob: boolean): { base: string } | { 
   return { base: slash === -1 ? "." : value.slice(0, slash) || "/" };
 }
 
+/** A regex for one glob segment as bash matches it (no dotglob: a leading dot must be literal). */
+function segmentRegex(pattern: string): RegExp {
+  let source = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i] as string;
+    const end = char === "[" ? pattern.indexOf("]", i + 2) : -1;
+    if (char === "*") source += ".*";
+    else if (char === "?") source += ".";
+    else if (end !== -1) {
+      source += `[${pattern
+        .slice(i + 1, end)
+        .replace(/^[!^]/, "^")
+        .replace(/\\/g, "\\\\")}]`;
+      i = end;
+    } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`, "s");
+}
+
 /** Entries of a globbed folder that a match could turn into an option or a way out through a symlink. */
 function globEntriesProblem(
   folder: string,
@@ -80,6 +99,7 @@ function globEntriesProblem(
   scope: Scope,
   optionRisk: boolean,
 ): string | undefined {
+  const pattern = segmentRegex(value.slice(value.lastIndexOf("/") + 1));
   let entries: import("node:fs").Dirent[];
   try {
     entries = readdirSync(folder, { withFileTypes: true });
@@ -89,6 +109,7 @@ function globEntriesProblem(
   if (entries.length > MAX_GLOB_ENTRIES)
     return `the glob ${value} covers a folder with over ${MAX_GLOB_ENTRIES} entries`;
   for (const entry of entries) {
+    if (entry.name.startsWith(".") || !pattern.test(entry.name)) continue;
     if (optionRisk && entry.name.startsWith("-"))
       return `the glob ${value} would match ${entry.name}, which reads as an option`;
     if (!entry.isSymbolicLink()) continue;
@@ -96,7 +117,7 @@ function globEntriesProblem(
     try {
       target = realpathSync.native(resolve(folder, entry.name));
     } catch {
-      continue;
+      target = danglingLinkTarget(resolve(folder, entry.name)) ?? folder;
     }
     if (!isInWorkingDirectories(target, scope.context))
       return `the glob ${value} would follow the link ${entry.name} out of the working directories`;
@@ -104,14 +125,30 @@ function globEntriesProblem(
   return undefined;
 }
 
+/**
+ * Where a dangling symlink points. realpath fails on it, so a write through it (which creates the
+ * target) would otherwise be judged by the link's own location.
+ */
+function danglingLinkTarget(abs: string): string | undefined {
+  try {
+    if (!lstatSync(abs).isSymbolicLink() || existsSync(abs)) return undefined;
+    return resolve(dirname(abs), readlinkSync(abs));
+  } catch {
+    return undefined;
+  }
+}
+
 function checkAbsolute(
-  abs: string,
+  given: string,
   base: string,
   access: PathUse["access"],
   commandName: string,
   scope: Scope,
 ): void {
-  if (HARMLESS_DEVICES.test(abs)) return;
+  if (HARMLESS_DEVICES.test(given)) return;
+  const dangling = danglingLinkTarget(given);
+  if (dangling !== undefined && dangling !== given) checkAbsolute(dangling, base, access, commandName, scope);
+  const abs = given;
   if (access === "write") {
     const protectedReason = protectedPathReason(abs, base);
     if (protectedReason) add(scope, "protected-path", `writes ${protectedReason}`, true);
@@ -213,29 +250,18 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
   }
 }
 
-function applyCd(view: CommandView, classification: Classification, scope: Scope): void {
+/** Where a cd-like command goes from `cwd`: a folder, "unknown", or undefined when it does not move. */
+function cdDestination(
+  view: CommandView,
+  classification: Classification,
+  cwd: string,
+): string | "unknown" | undefined {
   const name = view.argv[0];
-  if (name !== "cd" && name !== "pushd" && name !== "popd") return;
+  if (name !== "cd" && name !== "pushd" && name !== "popd") return undefined;
   const target = classification.paths[0]?.value ?? view.argv.slice(1).find((arg) => !arg.startsWith("-"));
-  if (name === "popd" || target === "-" || (target === undefined && name === "pushd")) {
-    scope.cwdUnknown = true;
-    add(
-      scope,
-      "cwd-unknown",
-      `${name} ${target ?? ""} goes to a folder the analyzer cannot know`.trim(),
-      false,
-    );
-    return;
-  }
+  if (name === "popd" || target === "-" || (target === undefined && name === "pushd")) return "unknown";
   const destination = target === undefined ? homedir() : expandTilde(target, view.words[1]);
-  if (destination === undefined) {
-    scope.cwdUnknown = true;
-    return;
-  }
-  if (name === "pushd") checkPath(target ?? "", view.words[1], "cd", name, scope);
-  const next = new Set(scope.cwds);
-  for (const cwd of scope.cwds) next.add(resolve(cwd, destination));
-  scope.cwds = [...next];
+  return destination === undefined ? "unknown" : resolve(cwd, destination);
 }
 
 export interface ValidationInput {
@@ -243,12 +269,47 @@ export interface ValidationInput {
   classification: Classification;
 }
 
-/** Validates the paths of commands in order, following cd. */
+/** Where the shell may be, and whether the last command may have succeeded there. */
+interface ShellState {
+  cwd: string;
+  ok: boolean;
+}
+
+function runsAfter(operator: string | undefined, state: ShellState): boolean {
+  if (operator === "&&") return state.ok;
+  if (operator === "||") return !state.ok;
+  return true;
+}
+
+function dedupe(states: ShellState[]): ShellState[] {
+  const seen = new Map<string, ShellState>();
+  for (const state of states) seen.set(`${state.ok ? 1 : 0}${state.cwd}`, state);
+  return [...seen.values()];
+}
+
+function validateCommand(view: CommandView, classification: Classification, scope: Scope): void {
+  const name = view.argv[0] ?? view.written.simple.argv[0] ?? "";
+  for (const use of classification.paths) {
+    if (use.access === "cd") continue;
+    const word = use.index === undefined ? undefined : view.words[use.index];
+    checkPath(use.value, word, use.access, name, scope, use.base);
+  }
+  if (classification.kind === "other") checkUnknownArguments(view, scope);
+  for (const redirect of view.redirects) {
+    const access = redirectAccess(redirect);
+    if (access) checkPath(redirect.target?.value ?? "", redirect.target, access, name || "redirect", scope);
+  }
+}
+
+/**
+ * Validates the paths of commands in order. The shell's folder is followed through cd together with
+ * the operators: after `cd x && a`, a runs in x; after `cd x; a`, in x or (if cd failed) where it was.
+ */
 export function validatePaths(
   commands: readonly ValidationInput[],
   cwd: string,
   context: ToolPermissionContext,
-  options: { safetyOnly?: boolean } = {},
+  options: { safetyOnly?: boolean; operators?: readonly string[] } = {},
 ): Finding[] {
   const scope: Scope = {
     context,
@@ -259,19 +320,31 @@ export function validatePaths(
   };
   if (!isInWorkingDirectories(cwd, context))
     add(scope, "path-outside-working-dirs", `the shell is in ${cwd}, outside the working directories`, false);
-  for (const { view, classification } of commands) {
-    const name = view.argv[0] ?? view.written.simple.argv[0] ?? "";
-    for (const use of classification.paths) {
-      const word = use.index === undefined ? undefined : view.words[use.index];
-      checkPath(use.value, word, use.access, name, scope, use.base);
+  let states: ShellState[] = [{ cwd, ok: true }];
+  commands.forEach(({ view, classification }, index) => {
+    const operator = index === 0 ? undefined : (options.operators?.[index - 1] ?? ";");
+    const running = states.filter((state) => runsAfter(operator, state));
+    const next = states.filter((state) => !runsAfter(operator, state));
+    scope.cwds = [...new Set(running.map((state) => state.cwd))];
+    validateCommand(view, classification, scope);
+    for (const state of running) {
+      const destination = cdDestination(view, classification, state.cwd);
+      if (destination === "unknown") {
+        scope.cwdUnknown = true;
+        add(
+          scope,
+          "cwd-unknown",
+          `${view.argv.join(" ").slice(0, 40)} goes to a folder the analyzer cannot know`,
+          false,
+        );
+      } else if (destination !== undefined) {
+        checkAbsolute(destination, state.cwd, "cd", view.argv[0] ?? "cd", scope);
+        next.push({ cwd: destination, ok: true });
+      } else next.push({ cwd: state.cwd, ok: true });
+      next.push({ cwd: state.cwd, ok: false });
     }
-    if (classification.kind === "other") checkUnknownArguments(view, scope);
-    for (const redirect of view.redirects) {
-      const access = redirectAccess(redirect);
-      if (access) checkPath(redirect.target?.value ?? "", redirect.target, access, name || "redirect", scope);
-    }
-    applyCd(view, classification, scope);
-  }
+    states = dedupe(next);
+  });
   return scope.findings;
 }
 

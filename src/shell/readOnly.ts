@@ -520,6 +520,8 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     const explicit = hasOption(parse, "-e", "-f", "--regexp", "--file");
     uses.push(...positionalUses(argv, parse.positionalIndexes, "read", explicit ? 0 : 1));
   }
+  const written = uses.find((use) => use.access === "write");
+  if (written && !spec.fileWrite) return other(`${name} writes ${written.value}`, uses);
   return { kind: spec.fileWrite ? "file-write" : "read-only", reason: "", paths: uses };
 }
 

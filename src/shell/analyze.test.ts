@@ -1,0 +1,111 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { analyzeBashCommand, explainBashCommand, isReadOnlyBashCommand } from "./analyze.ts";
+import { initBashParser } from "./parse.ts";
+import { type ContextOptions, contextFor, createTestProject, type TestProject } from "./testing/project.ts";
+
+let project: TestProject;
+
+beforeAll(async () => {
+  await initBashParser();
+  project = createTestProject();
+  symlinkSync(project.outside, join(project.root, "logs"));
+  mkdirSync(join(project.root, "dashes"));
+  writeFileSync(join(project.root, "dashes", "--pre=sh.ts"), "");
+  symlinkSync(join(project.outside, "not-yet"), join(project.root, "dangling"));
+});
+afterAll(() => project.cleanup());
+
+async function verdict(command: string, options: ContextOptions = {}, cwd?: string) {
+  return analyzeBashCommand(command, {
+    cwd: cwd ?? project.root,
+    permissionContext: contextFor(project.root, options),
+  });
+}
+
+describe("analyzeBashCommand", () => {
+  it.each([
+    ["ls -la src && git status", "allow"],
+    ["cd src && cat index.ts", "allow"],
+    ["npm test", "passthrough"],
+    ["echo hi > out.txt", "passthrough"],
+    ["rm -rf dist", "passthrough"],
+    ["cat /etc/hosts", "ask"],
+    ["cd src && cat ../../outside/x", "ask"],
+    ["cat logs/x", "ask"],
+    ["echo x > dangling", "ask"],
+    ["cat dashes/*.ts", "allow"],
+    ["cd dashes && rg foo *.ts", "ask"],
+    ["cat src/*/x", "ask"],
+    ["cat .*", "ask"],
+    ["cd - && ls", "ask"],
+    ["cd && ls", "ask"],
+    ["pushd /etc && cat passwd", "ask"],
+  ])("%j -> %s", async (command, expected) => {
+    expect((await verdict(command)).behavior).toBe(expected);
+  });
+
+  it("follows every directory the shell may be in after cd (a failed cd keeps the old one)", async () => {
+    expect((await verdict("cd src && cat ../README.md")).behavior).toBe("allow");
+    expect((await verdict("cd src; cat ../README.md")).behavior).toBe("ask");
+    expect((await verdict("cd src || cat ../README.md")).behavior).toBe("ask");
+    expect((await verdict("cd src && ls || cat ../README.md")).behavior).toBe("ask");
+    expect((await verdict("cd nowhere; cat ../outside/x")).behavior).toBe("ask");
+  });
+
+  it("asks when the shell itself is outside the working directories", async () => {
+    expect((await verdict("ls", {}, project.outside)).check).toBe("path-outside-working-dirs");
+  });
+
+  it("allows plain file-system commands in acceptEdits, and nothing else", async () => {
+    expect(
+      (await verdict("mkdir -p build && cp README.md build/ && echo x > build/y", { mode: "acceptEdits" }))
+        .behavior,
+    ).toBe("allow");
+    expect((await verdict("rm -rf build", { mode: "acceptEdits" })).behavior).toBe("allow");
+    expect((await verdict("npm test", { mode: "acceptEdits" })).behavior).toBe("passthrough");
+    expect((await verdict("cp README.md ../outside/", { mode: "acceptEdits" })).behavior).toBe("ask");
+  });
+
+  it("allows what no rule denies when the sandbox auto-allows, except safety checks and hidden commands under rules", async () => {
+    expect((await verdict("npm test", { sandbox: true })).behavior).toBe("allow");
+    expect((await verdict("echo $(id)", { sandbox: true })).behavior).toBe("allow");
+    expect((await verdict("echo $(id)", { sandbox: true, deny: ["Bash(curl:*)"] })).behavior).toBe("ask");
+    expect((await verdict("echo x > .claude/settings.json", { sandbox: true })).behavior).toBe("ask");
+  });
+
+  it("suggests a rule as narrow as the command's verb, never a blanket Bash", async () => {
+    expect((await verdict("npm run test -- --watch")).suggestion).toBe("npm run test:*");
+    expect((await verdict("git commit -m 'x y'")).suggestion).toBe("git commit:*");
+    expect((await verdict("pytest tests/unit -q")).suggestion).toBe("pytest:*");
+    expect((await verdict("timeout 60 cargo build --release")).suggestion).toBe("cargo build:*");
+    expect((await verdict("python3 scripts/x.py")).suggestion).toBe("python3 scripts/x.py:*");
+    expect((await verdict("eval x")).suggestion).toBeUndefined();
+  });
+
+  it("explains: verdict, parts and the check that fired", async () => {
+    const explained = await explainBashCommand("ls && echo $(id)", {
+      cwd: project.root,
+      permissionContext: contextFor(project.root),
+    });
+    expect(explained.check).toBe("command-substitution");
+    expect(explained.verdict.behavior).toBe("ask");
+    expect(explained.parts.map((part) => part.argv[0])).toEqual(["ls", "echo"]);
+  });
+});
+
+describe("isReadOnlyBashCommand", () => {
+  it.each([
+    ["ls -la", true],
+    ["git log | head", true],
+    ["cat f > out", false],
+    ["echo $(id)", false],
+    ["npm test", false],
+    ["sed -i s/a/b/ f", false],
+    ["rm x", false],
+    ["ls\nls", false],
+  ])("%j -> %s", (command, expected) => {
+    expect(isReadOnlyBashCommand(command)).toBe(expected);
+  });
+});

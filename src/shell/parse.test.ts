@@ -1,0 +1,101 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { initBashParser, isBashParserReady, type ParseResult, parseBashCommand } from "./parse.ts";
+
+beforeAll(async () => {
+  await initBashParser();
+});
+
+function simple(command: string): Extract<ParseResult, { kind: "simple" }> {
+  const result = parseBashCommand(command);
+  if (result.kind !== "simple") throw new Error(`${command} was too complex: ${result.reason}`);
+  return result;
+}
+
+describe("parseBashCommand", () => {
+  it("is ready after init, and init is idempotent", async () => {
+    await initBashParser();
+    expect(isBashParserReady()).toBe(true);
+  });
+
+  it.each([
+    ["ls -la src", [["ls", "-la", "src"]], []],
+    ["a && b || c; d & e", [["a"], ["b"], ["c"], ["d"], ["e"]], ["&&", "||", ";", "&"]],
+    ["a | b |& c", [["a"], ["b"], ["c"]], ["|", "|&"]],
+    ["ls;rm x", [["ls"], ["rm", "x"]], [";"]],
+    [`echo "a b" 'c d' e\\ f`, [["echo", "a b", "c d", "e f"]], []],
+    [`echo "x"y'z'`, [["echo", "xyz"]], []],
+    [`r''m -rf x`, [["rm", "-rf", "x"]], []],
+    ["\\rm x", [["rm", "x"]], []],
+    ['echo "\\$\\\n(touch /tmp/x)"', [["echo", "$(touch /tmp/x)"]], []],
+    ["ls > f -la", [["ls", "-la"]], []],
+    ["! grep x f", [["grep", "x", "f"]], []],
+    [
+      "[ -f x ] && echo yes",
+      [
+        ["[", "-f", "x", "]"],
+        ["echo", "yes"],
+      ],
+      ["&&"],
+    ],
+    ["export A=b C", [["export", "A=b", "C"]], []],
+  ])("splits %j into commands", (command, argvs, operators) => {
+    const result = simple(command);
+    expect(result.commands.map((part) => part.argv)).toEqual(argvs);
+    expect(result.operators).toEqual(operators);
+  });
+
+  it("keeps assignments apart from argv", () => {
+    const [part] = simple("LANG=C FOO=1 sort f").commands;
+    expect(part?.assignments).toEqual([
+      { name: "LANG", value: "C" },
+      { name: "FOO", value: "1" },
+    ]);
+    expect(part?.argv).toEqual(["sort", "f"]);
+  });
+
+  it("reads redirects with their descriptors, and binds a trailing redirect to the last command", () => {
+    const result = simple("cd .claude && echo x > settings.json 2>&1");
+    expect(result.commands[0]?.redirects).toEqual([]);
+    expect(result.commands[1]?.redirects).toEqual([
+      { op: ">", target: "settings.json" },
+      { op: ">&", target: "1", fd: 2 },
+    ]);
+  });
+
+  it("reads heredocs and here-strings as stdin redirects", () => {
+    expect(simple("cat <<'EOF' > out\nhi\nEOF").commands[0]?.redirects).toEqual([
+      { op: ">", target: "out" },
+      { op: "<<", target: "EOF" },
+    ]);
+    expect(simple('grep x <<< "abc"').commands[0]?.redirects).toEqual([{ op: "<<<", target: "abc" }]);
+  });
+
+  it.each([
+    ["echo $(id)", "command-substitution"],
+    ["echo `id`", "command-substitution"],
+    ["cat <(ls)", "process-substitution"],
+    ["echo $HOME", "parameter-expansion"],
+    ["echo ${x@P}", "parameter-transform"],
+    ["$'\\x72\\x6d' x", "ansi-c-quoting"],
+    ["echo {a,b}", "brace-expansion"],
+    ["echo $((1+2))", "arithmetic"],
+    ["(cd x && ls)", "compound-statement"],
+    ["{ ls; }", "compound-statement"],
+    ["if true; then ls; fi", "compound-statement"],
+    ["for f in a; do ls; done", "compound-statement"],
+    ["f() { ls; }", "compound-statement"],
+    ["[[ a =~ b ]]", "compound-statement"],
+    ["ls\nrm x", "newline-separator"],
+    ["cu\\\nrl x", "line-continuation"],
+    ["ls ;; x", "unsupported-operator"],
+    ["cat <<EOF | sh\nls\nEOF", "heredoc-compound"],
+    ["a[1]=x", "arithmetic-subscript"],
+    ["a=(1 2)", "compound-assignment"],
+    ["ls *(e:id:)", "syntax-error"],
+    ["echo 'unterminated", "syntax-error"],
+  ])("says %j is too complex (%s)", (command, check) => {
+    const result = parseBashCommand(command);
+    expect(result.kind).toBe("too-complex");
+    expect(result.kind === "too-complex" && result.check).toBe(check);
+  });
+});
