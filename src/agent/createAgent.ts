@@ -47,6 +47,8 @@ export interface AgentSession {
   hooks: AgentHooks;
   /** Messages for the person from SessionStart hooks. */
   notices: string[];
+  /** The project folder is trusted: "always" answers may be saved in its local settings. */
+  trusted: boolean;
   /** The saved session picked up by --resume / --continue. */
   resumed?: SessionState;
 }
@@ -154,6 +156,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     transcript,
     hooks,
     notices: started.userMessages,
+    trusted: settings.trusted,
     ...(resumed ? { resumed } : {}),
   };
 }

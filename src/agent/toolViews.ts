@@ -49,8 +49,13 @@ export function viewToolUse(tools: readonly Tool[], block: ToolUseBlock): CallVi
   const input = parsedInput(tool, block.input);
   const name = safe(() => tool.userFacingName(input as never)) ?? tool.name;
   const view = input === undefined ? undefined : safe(() => tool.renderToolUse?.(input as never));
+  const path = input === undefined ? undefined : safe(() => tool.getPath?.(input as never));
   const summary =
-    view?.kind === "command" ? view.command : view?.kind === "diff" ? view.path : shortJson(block.input, 80);
+    view?.kind === "command"
+      ? view.command
+      : view?.kind === "diff"
+        ? view.path
+        : (path ?? shortJson(block.input, 80));
   return { title: `${name}(${summary})`, ...(view && view.kind !== "command" ? { view } : {}) };
 }
 

@@ -49,6 +49,8 @@ export async function buildProgram(argv: readonly string[], runtime: CliRuntime)
       ? [named]
       : Object.keys(COMMANDS);
   for (const name of wanted) (await COMMANDS[name]!())(program, runtime);
+  if (!versionOnly && !(named !== undefined && named in COMMANDS))
+    (await import("./commands/interactive.ts")).register(program, runtime);
   return program;
 }
 

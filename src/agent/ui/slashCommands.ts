@@ -1,0 +1,137 @@
+// Slash commands of the terminal UI: /help /clear /compact /permissions /cost /model /exit. Each is a
+// small function over the session; the UI only parses the line and shows what they print.
+import { isPermissionMode, MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
+import { PERMISSION_MODES, RULE_SOURCES } from "../../permissions/types.ts";
+import { updatePermissionContext, workingDirectories } from "../../tool/context.ts";
+import type { Agent } from "../Agent.ts";
+import { formatCost, formatTokens, formatUsage } from "../format.ts";
+import { modelInfo } from "../models.ts";
+
+export interface SlashHost {
+  agent: Agent;
+  print(text: string): void;
+  exit(): void;
+  /** Runs /compact through the UI so its events show. */
+  compact(instructions: string | undefined): Promise<void>;
+  /** /clear: forget what is on screen too. */
+  clearScreen(): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  usage: string;
+  description: string;
+  run(host: SlashHost, args: string): void | Promise<void>;
+}
+
+function permissions(host: SlashHost, args: string): void {
+  const context = host.agent.context;
+  const [word, value] = args.trim().split(/\s+/);
+  if (word === "mode") {
+    if (!value || !isPermissionMode(value)) {
+      host.print(`Usage: /permissions mode <${PERMISSION_MODES.join("|")}>`);
+      return;
+    }
+    const current = context.getAppState().toolPermissionContext;
+    if (value === "bypassPermissions" && !current.isBypassPermissionsModeAvailable) {
+      host.print("bypassPermissions is disabled by settings.");
+      return;
+    }
+    context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: updatePermissionContext(state.toolPermissionContext, { mode: value }),
+    }));
+    host.print(`Permission mode: ${value} (${MODE_DESCRIPTIONS[value]})`);
+    return;
+  }
+  const policy = context.getAppState().toolPermissionContext;
+  const lines = [`Permission mode: ${policy.mode} (${MODE_DESCRIPTIONS[policy.mode]})`];
+  lines.push(`Working directories: ${workingDirectories(policy).join(", ")}`);
+  for (const [label, rules] of [
+    ["deny", policy.alwaysDenyRules],
+    ["ask", policy.alwaysAskRules],
+    ["allow", policy.alwaysAllowRules],
+  ] as const) {
+    const entries = RULE_SOURCES.flatMap((source) =>
+      (rules[source] ?? []).map((rule) => `  ${rule}  (${source})`),
+    );
+    lines.push(`${label} rules:${entries.length ? `\n${entries.join("\n")}` : " none"}`);
+  }
+  lines.push("Change the mode with /permissions mode <mode>.");
+  host.print(lines.join("\n"));
+}
+
+function cost(host: SlashHost): void {
+  const agent = host.agent;
+  host.print(
+    [
+      `Session cost: ${formatCost(agent.modelInfo.pricing ? agent.costUsd : undefined)}`,
+      `Tokens: ${formatUsage(agent.usage)}`,
+      `Model: ${agent.model} (context window ${formatTokens(agent.modelInfo.contextWindow)})`,
+    ].join("\n"),
+  );
+}
+
+function model(host: SlashHost, args: string): void {
+  const name = args.trim();
+  if (!name) {
+    host.print(`Model: ${host.agent.model}. Switch with /model <name> (same provider).`);
+    return;
+  }
+  host.agent.setModel(name, modelInfo(name));
+  host.print(`Model: ${name}`);
+}
+
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: "help",
+    usage: "/help",
+    description: "show the commands and keys",
+    run: (host) =>
+      host.print(
+        [
+          ...SLASH_COMMANDS.map((command) => `${command.usage.padEnd(28)} ${command.description}`),
+          "",
+          "Enter sends the prompt. Ctrl-C stops the agent (tools that can stop, stop); at an empty prompt, Ctrl-C twice exits.",
+          "In an approval dialog: y yes, a always, n no (Esc also answers no).",
+        ].join("\n"),
+      ),
+  },
+  {
+    name: "clear",
+    usage: "/clear",
+    description: "start a fresh conversation",
+    run: (host) => {
+      host.agent.clear();
+      host.clearScreen();
+      host.print("Conversation cleared.");
+    },
+  },
+  {
+    name: "compact",
+    usage: "/compact [instructions]",
+    description: "summarize older turns to free context",
+    run: (host, args) => host.compact(args.trim() || undefined),
+  },
+  {
+    name: "permissions",
+    usage: "/permissions [mode <mode>]",
+    description: "show the rules and mode, or change the mode",
+    run: permissions,
+  },
+  { name: "cost", usage: "/cost", description: "tokens and cost of this session", run: cost },
+  { name: "model", usage: "/model [name]", description: "show or switch the model", run: model },
+  { name: "exit", usage: "/exit", description: "leave Keel", run: (host) => host.exit() },
+];
+
+export function parseSlash(
+  line: string,
+): { command: SlashCommand | undefined; name: string; args: string } | undefined {
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(line.trim());
+  if (!match) return undefined;
+  const name = match[1]!.toLowerCase();
+  const command = SLASH_COMMANDS.find(
+    (candidate) => candidate.name === name || (name === "quit" && candidate.name === "exit"),
+  );
+  return { command, name, args: match[2] ?? "" };
+}
