@@ -59,6 +59,9 @@ export class McpConnection {
   #connecting: Promise<void> | undefined;
   #stderr = "";
   #lastProtocolError: string | undefined;
+  /** Progress callbacks by our own progress token (see callTool). */
+  readonly #progress = new Map<string, NonNullable<CallOptions["onProgress"]>>();
+  #progressCounter = 0;
 
   constructor(spec: McpServerSpec, options: ConnectionOptions = {}) {
     this.name = spec.name;
@@ -98,9 +101,16 @@ export class McpConnection {
     let transport: Transport | undefined;
     let client: Client | undefined;
     try {
-      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const [{ Client }, { ProgressNotificationSchema }] = await Promise.all([
+        import("@modelcontextprotocol/sdk/client/index.js"),
+        import("@modelcontextprotocol/sdk/types.js"),
+      ]);
       transport = await this.#createTransport(config);
       client = new Client({ name: "keel", version: VERSION }, { capabilities: {} });
+      client.setNotificationHandler(ProgressNotificationSchema, async (notification) => {
+        const { progressToken, ...progress } = notification.params;
+        this.#progress.get(String(progressToken))?.(progress);
+      });
       client.onerror = (error) => {
         // Garbage on the wire is reported per message; the connection goes on.
         this.#lastProtocolError = errorMessage(error);
@@ -208,14 +218,19 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     const client = await this.ensureClient();
     const timeout = this.toolTimeoutMs;
+    // Our own progress token and handler: the SDK's drops progress read together with the response.
+    const token = options.onProgress ? `keel-${++this.#progressCounter}` : undefined;
+    if (token) this.#progress.set(token, options.onProgress!);
     try {
-      return (await client.callTool({ name: toolName, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout,
-        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-      })) as CallToolResult;
+      return (await client.callTool(
+        { name: toolName, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) },
+        undefined,
+        { signal: options.signal, timeout },
+      )) as CallToolResult;
     } catch (error) {
       throw this.#callError(error, `${toolName}`, timeout, options.signal);
+    } finally {
+      if (token) this.#progress.delete(token);
     }
   }
 

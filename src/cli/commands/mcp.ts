@@ -10,6 +10,7 @@ import { errorMessage } from "../../tool/errors.ts";
 import { assembleToolPool } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError } from "../exitCodes.ts";
+import type { CliRuntime } from "../main.ts";
 import { collect, loadCliSettings, openSession, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
@@ -172,7 +173,7 @@ async function list(flags: ListFlags): Promise<void> {
   }
 }
 
-export function register(program: Command, options: McpCommandOptions = {}): void {
+export function register(program: Command, _runtime?: CliRuntime, options: McpCommandOptions = {}): void {
   const mcp = program
     .command("mcp")
     .description(
