@@ -152,6 +152,7 @@ export function App({ controller }: { controller: InteractiveController }): Reac
     { flexDirection: "column" },
     h(Static<HistoryItem>, {
       items: state.history,
+      // biome-ignore lint/correctness/noChildrenProp: Static takes a render function, and there is no JSX here
       children: (item: HistoryItem) => h(HistoryLine, { key: item.id, item }),
     }),
     state.streamingText ? h(Box, { marginTop: 1 }, h(Text, null, state.streamingText)) : null,

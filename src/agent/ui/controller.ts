@@ -158,7 +158,10 @@ export class InteractiveController {
       return;
     }
     const now = Date.now();
-    if (now - this.#lastCtrlC < 2000) return this.exit(0);
+    if (now - this.#lastCtrlC < 2000) {
+      this.exit(0);
+      return;
+    }
     this.#lastCtrlC = now;
     this.#update({ hint: "Press Ctrl-C again to exit." });
   }

@@ -77,10 +77,9 @@ export class UiPrompter implements Prompter {
   answer(choice: DialogChoice, reason?: string): void {
     const pending = this.current;
     if (!pending) return;
-    if (choice === "yes") return pending.resolve({ behavior: "allow", choice: "once" });
-    if (choice === "no") return pending.resolve({ behavior: "deny", ...(reason ? { reason } : {}) });
-    if (!pending.alwaysRule) return pending.resolve({ behavior: "allow", choice: "once" });
-    pending.resolve(this.#always(pending.request, pending.alwaysRule));
+    if (choice === "no") pending.resolve({ behavior: "deny", ...(reason ? { reason } : {}) });
+    else if (choice === "yes" || !pending.alwaysRule) pending.resolve({ behavior: "allow", choice: "once" });
+    else pending.resolve(this.#always(pending.request, pending.alwaysRule));
   }
 
   /** Ctrl-C: every open question is answered no. */
