@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PipelineEvent, type ResultEvent, runToolUse } from "../pipeline/runToolUse.ts";
+import { type ProgressEvent, type ResultEvent, runToolUse } from "../pipeline/runToolUse.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { resultText } from "../tool/messages.ts";
 import { connectMcpServers, type McpClientManager, withMcpClients } from "./client.ts";
@@ -27,13 +27,13 @@ async function run(
   name: string,
   input: unknown,
   options: { allow?: string[] } = {},
-): Promise<{ result: ResultEvent; progress: PipelineEvent[] }> {
+): Promise<{ result: ResultEvent; progress: ProgressEvent[] }> {
   const tools = manager.tools();
   const context = withMcpClients(
     createToolUseContext({ tools, cwd: tmpdir(), allow: options.allow ?? [] }),
     manager,
   );
-  const progress: PipelineEvent[] = [];
+  const progress: ProgressEvent[] = [];
   let result: ResultEvent | undefined;
   for await (const event of runToolUse({ type: "tool_use", id: `t_${name}`, name, input }, context)) {
     if (event.type === "result") result = event;
@@ -64,6 +64,7 @@ describe("isolation: broken servers are reported, the rest goes on", () => {
       stdio("hanger", [join(SERVERS, "hang.mjs")], quick),
       stdio("garbler", [join(SERVERS, "garbage.mjs")], quick),
       parseServerEntry("missing", { command: "/no/such/program" }, "test"),
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a ${VAR} reference on purpose
       parseServerEntry("unset", { command: "${KEEL_TEST_SURELY_UNSET_VAR}" }, "test", {}),
       stdio("good", [join(SERVERS, "scripted.mjs")]),
     ]);

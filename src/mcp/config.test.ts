@@ -1,4 +1,5 @@
 // MCP server configuration: ${VAR} expansion, entry checks, sources and precedence.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the subject of these tests
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
