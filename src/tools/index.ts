@@ -1,6 +1,7 @@
 // The built-in tools. Adding a tool = one new folder + one line here.
 import type { Tool } from "../tool/Tool.ts";
 import { AskUserQuestionTool } from "./ask-user-question/AskUserQuestionTool.ts";
+import { BashTool } from "./bash/BashTool.ts";
 import { EditTool } from "./edit/EditTool.ts";
 import { EnterPlanModeTool } from "./enter-plan-mode/EnterPlanModeTool.ts";
 import { ExitPlanModeTool } from "./exit-plan-mode/ExitPlanModeTool.ts";
@@ -10,11 +11,15 @@ import { LSTool } from "./ls/LSTool.ts";
 import { MultiEditTool } from "./multi-edit/MultiEditTool.ts";
 import { NotebookEditTool } from "./notebook-edit/NotebookEditTool.ts";
 import { ReadTool } from "./read/ReadTool.ts";
+import { SkillTool } from "./skill/SkillTool.ts";
 import { TaskCreateTool } from "./task-create/TaskCreateTool.ts";
 import { TaskGetTool } from "./task-get/TaskGetTool.ts";
 import { TaskListTool } from "./task-list/TaskListTool.ts";
+import { TaskOutputTool } from "./task-output/TaskOutputTool.ts";
+import { TaskStopTool } from "./task-stop/TaskStopTool.ts";
 import { TaskUpdateTool } from "./task-update/TaskUpdateTool.ts";
 import { TodoWriteTool } from "./todo-write/TodoWriteTool.ts";
+import { ToolSearchTool } from "./tool-search/ToolSearchTool.ts";
 import { WebFetchTool } from "./web-fetch/WebFetchTool.ts";
 import { WebSearchTool } from "./web-search/WebSearchTool.ts";
 import { WriteTool } from "./write/WriteTool.ts";
@@ -29,6 +34,9 @@ export function builtinTools(): Tool[] {
     GlobTool,
     GrepTool,
     LSTool,
+    BashTool,
+    TaskOutputTool,
+    TaskStopTool,
     WebFetchTool,
     WebSearchTool,
     TodoWriteTool,
@@ -39,5 +47,7 @@ export function builtinTools(): Tool[] {
     AskUserQuestionTool,
     EnterPlanModeTool,
     ExitPlanModeTool,
+    SkillTool,
+    ToolSearchTool,
   ] as Tool[];
 }

@@ -4,7 +4,7 @@ import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
-import { isReadOnlyBashCommand } from "../../shell/analyze.ts";
+import { explainBashCommand, isReadOnlyBashCommand } from "../../shell/analyze.ts";
 import { startBackgroundTask } from "../../shell/background.ts";
 import type { CommandLauncher } from "../../shell/exec.ts";
 import { type CommandProgress, runForegroundCommand } from "../../shell/execForeground.ts";
@@ -181,9 +181,18 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   isReadOnly: readOnly,
   isConcurrencySafe: readOnly,
   interruptBehavior: () => "cancel",
+  errorCancelsSiblings: true,
   toAutoClassifierInput: (input) => input.command,
   checkPermissions: async (input, context) =>
     withFullInput(await checkBashPermissions(input, context), input),
+  explainPermission: async (input, context) => {
+    const state = context.getAppState();
+    const { verdict, parts, check } = await explainBashCommand(input.command, {
+      cwd: state.cwd,
+      permissionContext: state.toolPermissionContext,
+    });
+    return { analyzer: verdict.behavior, analyzerReason: verdict.reason, check: check ?? null, parts };
+  },
 
   validateInput: (input) => {
     const { maxMs } = bashTimeouts();
