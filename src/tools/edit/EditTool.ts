@@ -25,7 +25,7 @@ import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
-import { applyEdit } from "./applyEdit.ts";
+import { applyEdit, type EditSite } from "./applyEdit.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -83,6 +83,18 @@ function existsError(path: string): ToolError {
   );
 }
 
+/** The unchanged head and tail around the edit sites, so the diff need not search for them. */
+function changedSpan(
+  before: string,
+  sites: readonly EditSite[],
+): { prefix: number; suffix: number } | undefined {
+  const first = sites[0];
+  const last = sites.at(-1);
+  return first && last
+    ? { prefix: first.index, suffix: before.length - (last.index + last.length) }
+    : undefined;
+}
+
 async function performEdit(input: EditInput, context: ToolUseContext): Promise<FileChange> {
   const path = pathOf(input, context);
   return withFileLock(path, async () => {
@@ -108,10 +120,10 @@ async function performEdit(input: EditInput, context: ToolUseContext): Promise<F
       { requireFullRead: false },
     );
     const applied = applyEdit(file.text, input, file.format.lineEnding, path);
-    await writeTextFile(context, path, applied.text, file.format);
+    await writeTextFile(context, path, applied.text, file.format, { file, sites: applied.sites });
     const note = strategyNote(applied.strategy, applied.forgiven);
     return {
-      ...describeFileChange("update", path, file.text, applied.text),
+      ...describeFileChange("update", path, file.text, applied.text, changedSpan(file.text, applied.sites)),
       strategies: [applied.strategy],
       replacements: applied.replacements,
       ...(note ? { notes: [note] } : {}),

@@ -11,8 +11,17 @@ export interface EditSpec {
   replace_all?: boolean | undefined;
 }
 
+/** One replaced span, in the coordinates of the text before the edit. */
+export interface EditSite {
+  index: number;
+  length: number;
+  replacement: string;
+}
+
 export interface AppliedEdit {
   text: string;
+  /** Where the text changed, in order; lets the writer splice bytes instead of re-encoding the file. */
+  sites: EditSite[];
   /** The strategy that found old_string ("exact" unless a tolerant one was needed). */
   strategy: string;
   forgiven: string;
@@ -43,12 +52,21 @@ function aboutSameSize(candidate: string, oldString: string): boolean {
   return Math.abs(candidate.length - oldString.length) <= 16 || (ratio >= 0.5 && ratio <= 2);
 }
 
-function replaceAt(content: string, index: number, length: number, replacement: string): string {
-  return content.slice(0, index) + replacement + content.slice(index + length);
-}
-
-function replaceEvery(content: string, needle: string, replacement: string): string {
-  return content.split(needle).join(replacement);
+function replaceSites(content: string, positions: readonly number[], length: number, replacement: string) {
+  const sites: EditSite[] = positions.map((index) => ({ index, length, replacement }));
+  if (sites.length === 1) {
+    // Concatenation stays a rope: a huge file is not copied until something needs it flat.
+    const only = sites[0] as EditSite;
+    return { text: content.slice(0, only.index) + replacement + content.slice(only.index + length), sites };
+  }
+  const parts: string[] = [];
+  let from = 0;
+  for (const site of sites) {
+    parts.push(content.slice(from, site.index), site.replacement);
+    from = site.index + site.length;
+  }
+  parts.push(content.slice(from));
+  return { text: parts.join(""), sites };
 }
 
 function notUnique(
@@ -99,12 +117,15 @@ function tryStrategy(
     ? strategy.adapt(edit.new_string, matched, edit.old_string)
     : edit.new_string;
   const positions = counts[0] as number[];
-  const text =
-    positions.length === 1
-      ? replaceAt(content, positions[0] as number, matched.length, replacement)
-      : replaceEvery(content, matched, replacement);
+  const { text, sites } = replaceSites(content, positions, matched.length, replacement);
   return {
-    result: { text, strategy: strategy.name, forgiven: strategy.forgives, replacements: positions.length },
+    result: {
+      text,
+      sites,
+      strategy: strategy.name,
+      forgiven: strategy.forgives,
+      replacements: positions.length,
+    },
   };
 }
 
@@ -133,11 +154,14 @@ export function applyEdit(
     throw notUnique(path, content, all, all.length, "old_string");
   }
   if (positions.length > 0) {
-    const text =
-      positions.length === 1
-        ? replaceAt(content, positions[0] as number, fitted.old_string.length, fitted.new_string)
-        : replaceEvery(content, fitted.old_string, fitted.new_string);
-    return { text, strategy: exact?.name ?? "exact", forgiven: "nothing", replacements: positions.length };
+    const { text, sites } = replaceSites(content, positions, fitted.old_string.length, fitted.new_string);
+    return {
+      text,
+      sites,
+      strategy: exact?.name ?? "exact",
+      forgiven: "nothing",
+      replacements: positions.length,
+    };
   }
   const loose: string[] = [];
   for (const strategy of tolerant) {

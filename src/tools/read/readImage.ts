@@ -1,6 +1,6 @@
 // Images come back as image blocks, downscaled (sharp) to fit what models accept.
 import { readFile } from "node:fs/promises";
-import sharp from "sharp";
+import type sharpModule from "sharp";
 import { ToolError } from "../../tool/errors.ts";
 import type { ImageMediaType, ReadOutput } from "./output.ts";
 
@@ -21,7 +21,15 @@ function base64Length(bytes: number): number {
   return Math.ceil(bytes / 3) * 4;
 }
 
+type Sharp = typeof sharpModule;
+
+/** sharp (libvips) is loaded on the first image, so sessions that never read one do not pay for it. */
+async function loadSharp(): Promise<Sharp> {
+  return (await import("sharp")).default;
+}
+
 async function encode(
+  sharp: Sharp,
   input: Buffer,
   format: "png" | "jpeg" | "webp",
   maxDimension: number,
@@ -52,7 +60,8 @@ export async function readImage(path: string, size: number): Promise<ReadOutput>
     );
   }
   const bytes = await readFile(path);
-  let metadata: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  const sharp = await loadSharp();
+  let metadata: Awaited<ReturnType<ReturnType<Sharp>["metadata"]>>;
   try {
     metadata = await sharp(bytes).metadata();
   } catch (error) {
@@ -83,7 +92,7 @@ export async function readImage(path: string, size: number): Promise<ReadOutput>
       { format: "jpeg", dimension: 600, quality: 45 },
     ];
     for (const attempt of attempts) {
-      const encoded = await encode(bytes, attempt.format, attempt.dimension, attempt.quality);
+      const encoded = await encode(sharp, bytes, attempt.format, attempt.dimension, attempt.quality);
       data = encoded.data;
       width = encoded.width;
       height = encoded.height;

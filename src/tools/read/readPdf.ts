@@ -1,7 +1,6 @@
 // PDFs come back as text by page range (unpdf, i.e. PDF.js): at most 20 pages a call, and more
 // than 10 pages need an explicit range.
 import { readFile } from "node:fs/promises";
-import { getDocumentProxy } from "unpdf";
 import { ToolError } from "../../tool/errors.ts";
 import type { ReadOutput } from "./output.ts";
 
@@ -68,6 +67,8 @@ export async function readPdf(
     );
   }
   const data = new Uint8Array(await readFile(path));
+  // PDF.js is large: loaded on the first PDF only.
+  const { getDocumentProxy } = await import("unpdf");
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(data);

@@ -45,12 +45,13 @@ async function fsyncFolder(folder: string): Promise<void> {
   }
 }
 
-/** Replaces (or creates) `path` with `data` atomically, keeping the mode and, when permitted, the owner. */
+/** Replaces (or creates) `path` with `data` (one buffer, or pieces in order) atomically, keeping mode and owner. */
 export async function writeFileAtomic(
   path: string,
-  data: Uint8Array,
+  data: Uint8Array | readonly Uint8Array[],
   options: AtomicWriteOptions = {},
 ): Promise<void> {
+  const pieces = data instanceof Uint8Array ? [data] : data;
   const target = await existingTarget(path);
   const folder = dirname(target);
   await mkdir(folder, { recursive: true });
@@ -71,12 +72,16 @@ export async function writeFileAtomic(
     }
     const chunkSize = options.chunkSize ?? 8 << 20;
     let written = 0;
-    while (written < data.length) {
-      options.signal?.throwIfAborted();
-      const end = Math.min(written + chunkSize, data.length);
-      const { bytesWritten } = await handle.write(data, written, end - written, written);
-      written += bytesWritten;
-      await options.onChunkWritten?.(written, tempPath);
+    for (const piece of pieces) {
+      let done = 0;
+      while (done < piece.length) {
+        options.signal?.throwIfAborted();
+        const length = Math.min(chunkSize, piece.length - done);
+        const { bytesWritten } = await handle.write(piece, done, length, written);
+        done += bytesWritten;
+        written += bytesWritten;
+        await options.onChunkWritten?.(written, tempPath);
+      }
     }
     await handle.sync();
     await handle.close();

@@ -3,7 +3,7 @@
 import type { StructuredPatchHunk } from "diff";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import type { ToolView } from "../../tool/Tool.ts";
-import { describeChange, formatHunks } from "./diff.ts";
+import { type ChangedSpan, describeChange, formatHunks } from "./diff.ts";
 
 export interface FileChange {
   type: "create" | "update";
@@ -23,8 +23,9 @@ export function describeFileChange(
   filePath: string,
   before: string,
   after: string,
+  span?: ChangedSpan,
 ): Pick<FileChange, "type" | "filePath" | "structuredPatch" | "snippet"> {
-  const change = describeChange(type === "create" ? "" : before, after);
+  const change = describeChange(type === "create" ? "" : before, after, type === "create" ? undefined : span);
   return { type, filePath, structuredPatch: change.hunks, snippet: change.snippet };
 }
 

@@ -40,9 +40,9 @@ function commonSuffixLength(a: string, b: string, limit: number): number {
   return n;
 }
 
-function countNewlines(text: string, end: number): number {
+function countNewlines(text: string, from: number, to: number): number {
   let count = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < end; i = text.indexOf("\n", i + 1)) count++;
+  for (let i = text.indexOf("\n", from); i !== -1 && i < to; i = text.indexOf("\n", i + 1)) count++;
   return count;
 }
 
@@ -82,18 +82,30 @@ function snippetOf(text: string, firstLine: number): string {
   return `${head}\n   ...\t(${tailStart - (SNIPPET_MAX_LINES - 10)} more lines)\n${tail}`;
 }
 
+/** Lengths of the unchanged head and tail of a change, when the caller knows them (an edit does). */
+export interface ChangedSpan {
+  prefix: number;
+  suffix: number;
+}
+
 /** Describes the change from `before` to `after`; an empty `before` means the file is new. */
-export function describeChange(before: string, after: string): ChangeDescription {
-  const prefix = commonPrefixLength(before, after);
-  const suffix = commonSuffixLength(before, after, prefix);
+export function describeChange(before: string, after: string, span?: ChangedSpan): ChangeDescription {
+  const prefix = span?.prefix ?? commonPrefixLength(before, after);
+  const suffix = span?.suffix ?? commonSuffixLength(before, after, prefix);
   const oldChangeEnd = before.length - suffix;
   const newChangeEnd = after.length - suffix;
-  const firstLine = countNewlines(before, prefix) + 1;
 
   const diffStart = backLines(before, prefix, DIFF_CONTEXT_LINES);
+  const snippetStart = backLines(after, Math.min(prefix, after.length), SNIPPET_CONTEXT_LINES);
+  // Both starts lie in the common head: one count from the top of the file serves all line numbers.
+  const lower = Math.min(diffStart, snippetStart);
+  const base = countNewlines(before, 0, lower);
+  const firstLine = base + countNewlines(before, lower, prefix) + 1;
+  const diffStartLine = base + countNewlines(before, lower, diffStart) + 1;
+  const snippetFirstLine = base + countNewlines(after, lower, snippetStart) + 1;
+
   const oldDiffEnd = forwardLines(before, Math.max(oldChangeEnd, prefix), DIFF_CONTEXT_LINES);
   const newDiffEnd = forwardLines(after, Math.max(newChangeEnd, prefix), DIFF_CONTEXT_LINES);
-  const diffStartLine = countNewlines(before, diffStart) + 1;
   let hunks: StructuredPatchHunk[] | undefined;
   if (oldDiffEnd - diffStart + (newDiffEnd - diffStart) <= MAX_DIFF_REGION_CHARS) {
     const patch = structuredPatch(
@@ -111,10 +123,7 @@ export function describeChange(before: string, after: string): ChangeDescription
       newStart: hunk.newStart + diffStartLine - 1,
     }));
   }
-
-  const snippetStart = backLines(after, Math.min(prefix, after.length), SNIPPET_CONTEXT_LINES);
   const snippetEnd = forwardLines(after, Math.max(newChangeEnd, prefix), SNIPPET_CONTEXT_LINES);
-  const snippetFirstLine = countNewlines(after, snippetStart) + 1;
   return { hunks, firstLine, snippet: snippetOf(after.slice(snippetStart, snippetEnd), snippetFirstLine) };
 }
 

@@ -60,16 +60,66 @@ export async function missingFileError(path: string, advice: string): Promise<To
   return new ToolError("file_not_found", `File does not exist: ${path}.${await didYouMean(path)} ${advice}`);
 }
 
-/** Encodes, writes atomically (parent folders created), and records the new content as read. */
+/** A replaced span of a loaded file's text (index and length in the old text). */
+export interface TextSplice {
+  index: number;
+  length: number;
+  replacement: string;
+}
+
+function isLowSurrogate(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * The new file as pieces of the old bytes around the encoded replacements, so a small edit of a large
+ * file does not re-encode all of it. Undefined where that is not safe (UTF-16, a span splitting a
+ * surrogate pair): the caller encodes the whole text.
+ */
+export function spliceBytes(file: LoadedTextFile, splices: readonly TextSplice[]): Uint8Array[] | undefined {
+  const { encoding, bom } = file.format;
+  if (encoding !== "utf8" && encoding !== "latin1") return undefined;
+  const text = file.text;
+  const start = bom ? 3 : 0;
+  const oneBytePerChar = encoding === "latin1" || file.bytes.length - start === text.length;
+  const byteLength = (from: number, to: number) =>
+    oneBytePerChar ? to - from : Buffer.byteLength(text.slice(from, to), "utf8");
+  const pieces: Uint8Array[] = [];
+  let copiedFrom = 0;
+  let charCursor = 0;
+  let byteCursor = start;
+  for (const splice of splices) {
+    const end = splice.index + splice.length;
+    if (isLowSurrogate(text, splice.index) || isLowSurrogate(text, end)) return undefined;
+    const byteStart = byteCursor + byteLength(charCursor, splice.index);
+    const byteEnd = byteStart + byteLength(splice.index, end);
+    pieces.push(
+      file.bytes.subarray(copiedFrom, byteStart),
+      encodeText(splice.replacement, { ...file.format, bom: false }),
+    );
+    copiedFrom = byteEnd;
+    charCursor = end;
+    byteCursor = byteEnd;
+  }
+  pieces.push(file.bytes.subarray(copiedFrom));
+  return pieces;
+}
+
+/**
+ * Writes the new text atomically (parent folders created) in the file's format and records it as read.
+ * With `splices` of a loaded file, unchanged bytes are copied as they are instead of re-encoded.
+ */
 export async function writeTextFile(
   context: ToolUseContext,
   path: string,
   text: string,
   format: TextFormat,
-): Promise<{ bytes: Buffer; stats: Stats }> {
-  const bytes = encodeText(text, format);
-  await writeFileAtomic(path, bytes, { signal: context.abortController.signal });
+  splices?: { file: LoadedTextFile; sites: readonly TextSplice[] },
+): Promise<{ stats: Stats }> {
+  const pieces = (splices && spliceBytes(splices.file, splices.sites)) ?? [encodeText(text, format)];
+  await writeFileAtomic(path, pieces, { signal: context.abortController.signal });
   const stats = await stat(path);
-  recordWrite(context, path, text, bytes, stats.mtimeMs);
-  return { bytes, stats };
+  recordWrite(context, path, text, pieces, stats.mtimeMs);
+  return { stats };
 }

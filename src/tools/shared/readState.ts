@@ -5,7 +5,7 @@ import { resolveSymlinks } from "../../permissions/paths.ts";
 import type { FileReadRecord, ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 
-/** sha256 of a file's bytes; "" in a record means the file was streamed in part and never hashed whole. */
+/** sha256 of a file's bytes; "" in a record means the file was never hashed whole (streamed, or large). */
 export function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
@@ -25,17 +25,29 @@ export function recordFileState(context: ToolUseContext, absolutePath: string, r
   if (resolved !== absolutePath) context.readFileState.set(resolved, record);
 }
 
+/** Files larger than this are tracked by mtime alone (as Read does for the files it streams). */
+export const HASHED_MAX_BYTES = 8 << 20;
+
+/** sha256 over the pieces of a file, or "" when the file is too large to be worth hashing. */
+export function hashPieces(pieces: readonly Uint8Array[]): string {
+  const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
+  if (total > HASHED_MAX_BYTES) return "";
+  const hash = createHash("sha256");
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest("hex");
+}
+
 /** After a write the session knows the whole new content (no offset: a later Read is not a duplicate). */
 export function recordWrite(
   context: ToolUseContext,
   absolutePath: string,
   text: string,
-  bytes: Uint8Array,
+  pieces: readonly Uint8Array[],
   mtimeMs: number,
 ): void {
   recordFileState(context, absolutePath, {
     content: text,
-    hash: sha256(bytes),
+    hash: hashPieces(pieces),
     mtimeMs,
     isPartialView: false,
   });
