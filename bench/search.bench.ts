@@ -13,6 +13,7 @@ import { createToolUseContext } from "../src/tool/createContext.ts";
 import type { Tool } from "../src/tool/Tool.ts";
 import { GlobTool } from "../src/tools/glob/GlobTool.ts";
 import { GrepTool } from "../src/tools/grep/GrepTool.ts";
+import { type GrepInput, grepArgs } from "../src/tools/grep/searchContents.ts";
 import { ripgrepPath } from "../src/tools/search-shared/ripgrep.ts";
 import { printTable, summarize } from "./stats.ts";
 
@@ -117,28 +118,12 @@ interface Case {
 }
 
 function cases(nodeModules: string, generated: string): Case[] {
-  const grepFiles = (pattern: string) => [
-    ...BASE_FLAGS,
-    "--files-with-matches",
-    "--null",
-    ...VCS,
-    "-e",
-    pattern,
-    ".",
-  ];
-  const grepContent = (pattern: string) => [
-    ...BASE_FLAGS,
-    "--max-columns=500",
-    "--max-columns-preview",
-    "--no-heading",
-    "--with-filename",
-    "--null",
-    "--line-number",
-    ...VCS,
-    "-e",
-    pattern,
-    ".",
-  ];
+  // Grep's reference is rg with exactly the flags Keel passes (built by the tool's own grepArgs).
+  const rgFor = (root: string, input: GrepInput) =>
+    grepArgs(input, { absolute: root, isDirectory: true, cwd: root, target: ".", denyPatterns: [] }, []);
+  const grepFiles = (pattern: string) => rgFor("", { pattern });
+  const grepContent = (pattern: string) => rgFor("", { pattern, output_mode: "content" });
+  // Glob's reference is what one would type: rg --files with the pattern as a glob.
   const globArgs = (pattern: string) => [
     ...BASE_FLAGS,
     "--files",

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ContentCollector, fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
 
-// rg --null --line-number -C1 output as its threads might print it: files out of order, "--" between
-// groups and between files, a CRLF line, a path with a colon in it.
+// rg --heading --null --line-number -C1 output as its threads might print it: files out of order, a
+// blank line between files, "--" between one file's groups, a CRLF line, a path with a colon in it.
 const OUTPUT = [
   "./b.ts\u00001-before",
-  "./b.ts\u00002:match b1",
-  "./b.ts\u00003-after",
+  "2:match b1",
+  "3-after",
   "--",
-  "./b.ts\u00009:match b2\r",
-  "--",
+  "9:match b2\r",
+  "",
   "./a:odd.ts\u00004:match a",
-  "--",
+  "",
   "./c.ts\u000010:match c",
   "",
 ].join("\n");
@@ -75,7 +75,7 @@ describe("folderContentPage", () => {
   });
 
   it("takes output that does not end with a newline", () => {
-    const result = folderContentPage("./a\u00001:x\n./b\u00002:y", "/r", {
+    const result = folderContentPage("./a\u00001:x\n\n./b\u00002:y", "/r", {
       showLineNumbers: true,
       hasContext: false,
       offset: 0,
@@ -85,7 +85,7 @@ describe("folderContentPage", () => {
   });
 
   it("puts no separators between files without context", () => {
-    const text = "./z.ts\u00001:z\n./y.ts\u00002:y\n";
+    const text = "./z.ts\u00001:z\n\n./y.ts\u00002:y\n";
     const result = folderContentPage(text, "/r", {
       showLineNumbers: true,
       hasContext: false,

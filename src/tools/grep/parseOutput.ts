@@ -1,9 +1,11 @@
 // rg's output for a folder search, regrouped by file in path order so that pages are stable between
-// calls (rg prints files in whatever order its threads finish). rg runs with `--null`, so a path ends
-// at a NUL byte whatever characters it holds, and with line numbers always, whose separator (":" for
-// a match, "-" for context) is the only way to tell the two apart.
+// calls (rg prints files in whatever order its threads finish). rg runs with `--heading --null`: each
+// file's output is one block, "path NUL first line", its other lines, then a blank line; and with line
+// numbers always, whose separator (":" for a match, "-" for context) tells the two apart. No output
+// line is ever empty ("12:" at least), so a blank line can only end a block.
 import { StringDecoder } from "node:string_decoder";
 import { compareStrings, joinRelative } from "../search-shared/newestFirst.ts";
+import { inOrder } from "./inOrder.ts";
 
 const LINE_NUMBER = /^(\d+)([:-])/;
 
@@ -19,12 +21,19 @@ function stripCarriageReturn(line: string): string {
 
 /** One output line as the model sees it: `abs:12:text` (match), `abs-12-text` (context); numbers optional. */
 function formatLine(absolutePath: string, rest: string, showLineNumbers: boolean): string {
+  if (rest === "--") return rest;
   const number = LINE_NUMBER.exec(rest);
   if (!number) return `${absolutePath}:${rest}`;
   const separator = number[2];
   return showLineNumbers
     ? `${absolutePath}${separator}${rest}`
     : `${absolutePath}${separator}${rest.slice(number[0].length)}`;
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+  return count;
 }
 
 export interface ContentPage {
@@ -36,83 +45,70 @@ export interface ContentPage {
   files: number;
 }
 
-/** One file's run of output: its lines (as text pieces joined by newlines), counted with inner "--" separators. */
+export interface PageOptions {
+  showLineNumbers: boolean;
+  hasContext: boolean;
+  offset: number;
+  limit: number | undefined;
+}
+
+/** One file's output, "path NUL line\nline...", and its line count. */
 interface Block {
   path: string;
-  pieces: string[];
+  text: string;
   lines: number;
 }
 
 /**
  * Content-mode output of a folder search, taken in as rg writes it so the parsing overlaps the search.
- * rg writes each file's output in one piece, so a block ends where a line starts with another path;
- * lines are kept as slices of the decoded chunks, and only the page asked for is ever formatted.
+ * The work is per block (one search for the blank line, one line count), not per formatted line: only
+ * the page asked for is ever formatted.
  */
 export class ContentCollector {
   readonly #decoder = new StringDecoder("utf8");
   readonly #blocks: Block[] = [];
-  #current: Block | undefined;
-  #rest = "";
-  #separatorPending = false;
+  /** The block still being written: its text so far. */
+  #open: string[] = [];
+  /** A trailing newline held back: with the next chunk's first character it may make the blank line. */
+  #heldNewline = false;
 
   push(chunk: Buffer): void {
-    this.#consume(this.#decoder.write(chunk), false);
+    this.#consume(this.#decoder.write(chunk));
   }
 
   pushText(text: string): void {
-    this.#consume(text, false);
+    this.#consume(text);
   }
 
   finish(): void {
-    this.#consume(this.#decoder.end(), true);
+    this.#consume(this.#decoder.end());
+    this.#heldNewline = false;
+    this.#close(this.#open.join("").replace(/\n+$/, ""));
   }
 
-  #consume(text: string, final: boolean): void {
-    const data = this.#rest + text;
-    const limit = final ? data.length : data.lastIndexOf("\n") + 1;
-    this.#rest = data.slice(limit);
-    // The current block's lines in this chunk: data[pieceStart, pieceEnd).
-    let pieceStart = -1;
-    let pieceEnd = 0;
-    for (let position = 0; position < limit; ) {
-      let newline = data.indexOf("\n", position);
-      if (newline === -1 || newline > limit) newline = limit;
-      if (newline - position === 2 && data.startsWith("--", position)) this.#separatorPending = true;
-      else {
-        const nul = data.indexOf("\0", position);
-        const current = this.#current;
-        const samePath =
-          current !== undefined &&
-          nul === position + current.path.length &&
-          data.startsWith(current.path, position);
-        if (current && (samePath || nul === -1 || nul > newline)) {
-          current.lines += this.#separatorPending ? 2 : 1;
-          if (pieceStart === -1) {
-            // The block goes on from an earlier chunk; a separator right at the boundary is not in any slice.
-            if (this.#separatorPending) current.pieces.push("--");
-            pieceStart = position;
-          }
-          pieceEnd = newline;
-        } else if (nul !== -1) {
-          if (current && pieceStart !== -1) current.pieces.push(data.slice(pieceStart, pieceEnd));
-          this.#current = { path: data.slice(position, nul), pieces: [], lines: 1 };
-          this.#blocks.push(this.#current);
-          pieceStart = position;
-          pieceEnd = newline;
-        }
-        this.#separatorPending = false;
-      }
-      position = newline + 1;
+  #consume(text: string): void {
+    const data = this.#heldNewline ? `\n${text}` : text;
+    let position = 0;
+    for (let blank = data.indexOf("\n\n"); blank !== -1; blank = data.indexOf("\n\n", position)) {
+      this.#open.push(data.slice(position, blank));
+      this.#close(this.#open.join(""));
+      position = blank + 2;
     }
-    if (this.#current && pieceStart !== -1) this.#current.pieces.push(data.slice(pieceStart, pieceEnd));
+    this.#heldNewline = data.endsWith("\n") && position < data.length;
+    const tail = data.slice(position, this.#heldNewline ? -1 : undefined);
+    if (tail) this.#open.push(tail);
+  }
+
+  #close(text: string): void {
+    this.#open = [];
+    const nul = text.indexOf("\0");
+    if (nul === -1) return;
+    this.#blocks.push({ path: text.slice(0, nul), text, lines: countNewlines(text) + 1 });
   }
 
   /** Files in path order, "--" between files when there is context; only lines [offset, offset+limit) formatted. */
-  page(
-    root: string,
-    options: { showLineNumbers: boolean; hasContext: boolean; offset: number; limit: number | undefined },
-  ): ContentPage {
-    const blocks = this.#blocks.sort((a, b) => compareStrings(a.path, b.path));
+  page(root: string, options: PageOptions): ContentPage {
+    const blocks = this.#blocks;
     const between = options.hasContext ? 1 : 0;
     const totalLines =
       blocks.reduce((sum, block) => sum + block.lines, 0) + Math.max(0, blocks.length - 1) * between;
@@ -120,25 +116,25 @@ export class ContentCollector {
       options.limit === undefined ? totalLines : Math.min(totalLines, options.offset + options.limit);
     const lines: string[] = [];
     let index = 0;
-    for (let b = 0; b < blocks.length && index < end; b++) {
-      const block = blocks[b]!;
-      if (b > 0 && between) {
+    let first = true;
+    // Only the blocks up to the page's end are put in order (a heap), not all of them.
+    for (const block of inOrder(blocks, (a, b) => compareStrings(a.path, b.path))) {
+      if (index >= end) break;
+      if (!first && between) {
         if (index >= options.offset) lines.push("--");
         index++;
       }
+      first = false;
       if (index + block.lines <= options.offset) {
         index += block.lines;
         continue;
       }
       const absolutePath = joinRelative(root, block.path);
-      for (const raw of block.pieces.join("\n").split("\n")) {
+      const blockLines = block.text.slice(block.path.length + 1).split("\n");
+      for (const raw of blockLines) {
         if (index >= end) break;
         if (index++ < options.offset) continue;
-        const line = stripCarriageReturn(raw);
-        const nul = line.indexOf("\0");
-        lines.push(
-          nul === -1 ? line : formatLine(absolutePath, line.slice(nul + 1), options.showLineNumbers),
-        );
+        lines.push(formatLine(absolutePath, stripCarriageReturn(raw), options.showLineNumbers));
       }
     }
     return { lines, totalLines, files: blocks.length };
@@ -146,11 +142,7 @@ export class ContentCollector {
 }
 
 /** The same, for output already in hand. */
-export function folderContentPage(
-  text: string,
-  root: string,
-  options: { showLineNumbers: boolean; hasContext: boolean; offset: number; limit: number | undefined },
-): ContentPage {
+export function folderContentPage(text: string, root: string, options: PageOptions): ContentPage {
   const collector = new ContentCollector();
   collector.pushText(text);
   collector.finish();

@@ -83,10 +83,15 @@ export function grepArgs(input: GrepInput, root: SearchRoot, ignoreFileArgs: rea
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
   else if (mode === "count") args.push("--count", "--with-filename", "--null");
   else {
-    args.push(`--max-columns=${MAX_LINE_COLUMNS}`, "--max-columns-preview", "--no-heading");
-    // A folder's output is regrouped by file (see parseOutput.ts), which needs --null and line numbers.
-    if (root.isDirectory) args.push("--with-filename", "--null", "--line-number");
-    else args.push("--no-filename", input["-n"] === false ? "--no-line-number" : "--line-number");
+    args.push(`--max-columns=${MAX_LINE_COLUMNS}`, "--max-columns-preview");
+    // A folder's output is regrouped by file (see parseOutput.ts): headings, NUL after paths, line numbers.
+    if (root.isDirectory) args.push("--heading", "--with-filename", "--null", "--line-number");
+    else
+      args.push(
+        "--no-heading",
+        "--no-filename",
+        input["-n"] === false ? "--no-line-number" : "--line-number",
+      );
     args.push(...contextArgs(input));
   }
   if (input["-i"]) args.push("--ignore-case");
