@@ -104,8 +104,11 @@ export function describeChange(before: string, after: string, span?: ChangedSpan
   const diffStartLine = base + countNewlines(before, lower, diffStart) + 1;
   const snippetFirstLine = base + countNewlines(after, lower, snippetStart) + 1;
 
-  const oldDiffEnd = forwardLines(before, Math.max(oldChangeEnd, prefix), DIFF_CONTEXT_LINES);
-  const newDiffEnd = forwardLines(after, Math.max(newChangeEnd, prefix), DIFF_CONTEXT_LINES);
+  // A change that ends with a newline ends on that line, not on the next one.
+  const lastChanged = (text: string, end: number) =>
+    end > prefix && text.charCodeAt(end - 1) === 10 ? end - 1 : Math.max(end, prefix);
+  const oldDiffEnd = forwardLines(before, lastChanged(before, oldChangeEnd), DIFF_CONTEXT_LINES);
+  const newDiffEnd = forwardLines(after, lastChanged(after, newChangeEnd), DIFF_CONTEXT_LINES);
   let hunks: StructuredPatchHunk[] | undefined;
   if (oldDiffEnd - diffStart + (newDiffEnd - diffStart) <= MAX_DIFF_REGION_CHARS) {
     const patch = structuredPatch(
@@ -123,7 +126,7 @@ export function describeChange(before: string, after: string, span?: ChangedSpan
       newStart: hunk.newStart + diffStartLine - 1,
     }));
   }
-  const snippetEnd = forwardLines(after, Math.max(newChangeEnd, prefix), SNIPPET_CONTEXT_LINES);
+  const snippetEnd = forwardLines(after, lastChanged(after, newChangeEnd), SNIPPET_CONTEXT_LINES);
   return { hunks, firstLine, snippet: snippetOf(after.slice(snippetStart, snippetEnd), snippetFirstLine) };
 }
 
