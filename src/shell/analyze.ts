@@ -5,7 +5,7 @@ import type { RuleSuggestion } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { deepScan } from "./deepCommands.ts";
-import { extractCommands } from "./extract.ts";
+import { type ExtractedCommand, extractCommands } from "./extract.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand, withBashTree } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
@@ -68,10 +68,14 @@ function commandFindings(view: CommandView): Finding[] {
   return findings;
 }
 
-/** Safety checks over every command that can be seen, for commands too complex to analyse fully. */
-function safetyScan(command: string, cwd: string, context: ToolPermissionContext): Finding[] {
-  const scan = deepScan(command);
-  const parts: Part[] = scan.commands.map((extracted) => {
+/** Safety checks (asking in every mode) over commands the full analysis does not reach. */
+function safetyScan(
+  commands: readonly ExtractedCommand[],
+  cwd: string,
+  context: ToolPermissionContext,
+): Finding[] {
+  if (commands.length === 0) return [];
+  const parts: Part[] = commands.map((extracted) => {
     const view = viewCommand(extracted);
     return { view, classification: classify(view) };
   });
@@ -109,18 +113,22 @@ export function analyzeBashCommandNow(command: string, options: AnalyzeOptions):
     const reason = check.run(command);
     if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
   }
-  const extraction = withBashTree(command, (root) => {
+  const { extraction, hidden } = withBashTree(command, (root) => {
     const tree = indexTree(root, command);
     for (const check of SYNTAX_CHECKS) {
       const reason = check.run(tree);
       if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
     }
-    return extractCommands(root, command);
+    const extraction = extractCommands(root, command);
+    for (const problem of extraction.problems) findings.push({ ...problem, safety: false });
+    // Plain commands get the full analysis below; what it cannot reach gets the safety scan.
+    if (findings.length === 0)
+      return { extraction, hidden: deepScan(command, { commands: extraction.commands }).nested };
+    return { extraction, hidden: deepScan(command, { root }).commands };
   });
-  for (const problem of extraction.problems) findings.push({ ...problem, safety: false });
   const simpleParts = extraction.commands.map((extracted) => extracted.simple);
   // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
-  findings.unshift(...safetyScan(command, cwd, context));
+  findings.unshift(...safetyScan(hidden, cwd, context));
 
   if (findings.some((finding) => !finding.safety)) {
     const tooComplex = verdictFrom(findings, simpleParts) as DetailedVerdict;

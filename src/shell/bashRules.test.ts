@@ -86,6 +86,16 @@ describe("deny and ask rules: any command the string can run", () => {
     ["cat /etc/os-release", "cat:*"],
     ["grep -A5 ConnectionString src/appsettings.json", "*appsettings*"],
     ["git push --force origin main", "git push --force:*"],
+    ["git push origin main --force", "git push --force:*"],
+    ["git -C . --no-pager push", "git push:*"],
+    ["npm --silent run evil", "npm run evil:*"],
+    ["npm --prefix sub run evil", "npm run evil:*"],
+    ["rm -fr x", "rm -rf:*"],
+    ["rm -r -f x", "rm -rf:*"],
+    ["busybox rm x", "rm:*"],
+    ["strace -f -o log rm x", "rm:*"],
+    ["repeat 3 rm x", "rm:*"],
+    ["noglob rm x", "rm:*"],
   ])("%j is matched by %j", (command, specifier) => {
     expect(denyRuleMatches(command, specifier)).toBe(true);
   });
@@ -100,6 +110,8 @@ describe("deny and ask rules: any command the string can run", () => {
     ["echo rm", "rm:*"],
     ["git push --force-with-lease", "git push --force:*"],
     ["grep rm file", "rm:*"],
+    ["rm -r x", "rm -rf:*"],
+    ["git push origin --force-with-lease", "git push --force:*"],
   ])("%j is not matched by %j", (command, specifier) => {
     expect(denyRuleMatches(command, specifier)).toBe(false);
   });

@@ -117,3 +117,30 @@ export function patternMatchesText(pattern: BashPattern, text: string): boolean 
       return pattern.regex.test(normal);
   }
 }
+
+/**
+ * The wider reading for deny and ask rules only: a prefix rule's command words must lead, but its
+ * options may appear anywhere and short options in any bundle, so `rm -rf:*` also catches
+ * `rm -fr x` and `rm -r -f x`, and `git push --force:*` catches `git push origin --force`.
+ */
+export function patternMatchesArgvLoosely(pattern: BashPattern, argv: readonly string[]): boolean {
+  if (pattern.kind !== "prefix") return false;
+  const firstOption = pattern.words.findIndex((word) => word.startsWith("-"));
+  if (firstOption <= 0) return false;
+  const lead = pattern.words.slice(0, firstOption);
+  const options = pattern.words.slice(firstOption);
+  if (options.some((word) => !word.startsWith("-")) || argv.length < lead.length) return false;
+  if (!lead.every((word, i) => argv[i] === word)) return false;
+  const letters = new Set<string>();
+  const longs = new Set<string>();
+  for (const arg of argv.slice(lead.length)) {
+    if (arg === "--") break;
+    if (/^-[A-Za-z0-9]+$/.test(arg)) for (const letter of arg.slice(1)) letters.add(letter);
+    else if (arg.startsWith("--")) longs.add(arg.split("=")[0] as string);
+  }
+  return options.every((option) =>
+    /^-[A-Za-z0-9]+$/.test(option)
+      ? [...option.slice(1)].every((letter) => letters.has(letter))
+      : longs.has(option),
+  );
+}

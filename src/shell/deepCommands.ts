@@ -1,10 +1,11 @@
 // Every command a bash string can run, as far as it can be seen: nested in substitutions and
 // compound statements, in code strings given to shells (bash -c, eval, env -S, heredocs to sh),
 // behind wrappers, and after find -exec / fd -x. Deny and ask rules and the safety checks use this.
+import type { Node } from "web-tree-sitter";
+import { commandFormsForDenyRules } from "./denyForms.ts";
 import { type ExtractedCommand, extractEveryCommand } from "./extract.ts";
 import { withBashTree } from "./parse.ts";
 import { isShell } from "./programs.ts";
-import { commandFormsForDenyRules } from "./wrappers.ts";
 
 const MAX_DEPTH = 4;
 
@@ -76,14 +77,16 @@ function runPerFile(form: readonly string[]): string[][] {
 export interface DeepScan {
   /** Every command found, at every depth. */
   commands: ExtractedCommand[];
+  /** The commands found inside code strings (bash -c, eval, heredocs to shells...). */
+  nested: ExtractedCommand[];
   /** Every argv form a deny or ask rule is tried on. */
   forms: string[][];
 }
 
-function collect(source: string, depth: number, into: DeepScan): void {
-  const commands = withBashTree(source, (root) => extractEveryCommand(root, source));
+function scanCommands(commands: readonly ExtractedCommand[], depth: number, into: DeepScan): void {
   for (const command of commands) {
     into.commands.push(command);
+    if (depth > 0) into.nested.push(command);
     const pending = [command.simple.argv];
     for (let guard = 0; guard < 64 && pending.length > 0; guard++) {
       const argv = pending.pop() as string[];
@@ -96,17 +99,39 @@ function collect(source: string, depth: number, into: DeepScan): void {
   }
 }
 
+function collect(source: string, depth: number, into: DeepScan): void {
+  scanCommands(
+    withBashTree(source, (root) => extractEveryCommand(root, source)),
+    depth,
+    into,
+  );
+}
+
 const cache = new Map<string, DeepScan>();
 
-/** All commands and rule forms of a bash string (cached; the parser must be initialised). */
-export function deepScan(source: string): DeepScan {
+/**
+ * All commands and rule forms of a bash string (cached; the parser must be initialised). A caller
+ * that already parsed the string passes its tree, or, when the string is plain commands only, its
+ * commands, so the string is not parsed twice.
+ */
+export function deepScan(
+  source: string,
+  parsed: { root?: Node; commands?: readonly ExtractedCommand[] } = {},
+): DeepScan {
   const cached = cache.get(source);
   if (cached) return cached;
-  const scan: DeepScan = { commands: [], forms: [] };
-  collect(source, 0, scan);
+  const scan: DeepScan = { commands: [], nested: [], forms: [] };
+  if (parsed.commands) scanCommands(parsed.commands, 0, scan);
+  else if (parsed.root) scanCommands(extractEveryCommand(parsed.root, source), 0, scan);
+  else collect(source, 0, scan);
   // bash removes backslash-newline before splitting words; the grammar does not, so scan both.
   if (source.includes("\\\n")) collect(source.replace(/\\\n/g, ""), 0, scan);
   if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
   cache.set(source, scan);
   return scan;
+}
+
+/** Empties the scan cache (benchmarks measure uncached cost). */
+export function resetDeepScanCache(): void {
+  cache.clear();
 }

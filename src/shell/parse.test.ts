@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash commands, where ${...} is literal text
 import { beforeAll, describe, expect, it } from "vitest";
 import { initBashParser, isBashParserReady, type ParseResult, parseBashCommand } from "./parse.ts";
 

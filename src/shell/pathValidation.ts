@@ -36,6 +36,7 @@ const REMOVERS = new Set(["rm", "rmdir", "shred", "unlink"]);
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_GLOB_ENTRIES = 2_000;
+const MAX_FOLDERS = 8;
 
 interface Scope {
   context: ToolPermissionContext;
@@ -45,6 +46,8 @@ interface Scope {
   /** Report only findings that ask in every mode (used on commands that are already too complex). */
   safetyOnly: boolean;
   findings: Finding[];
+  /** Paths already judged (same access, path and base): checks touch the disk, so once is enough. */
+  checked: Set<string>;
 }
 
 function add(scope: Scope, check: string, reason: string, safety: boolean): void {
@@ -146,6 +149,9 @@ function checkAbsolute(
   scope: Scope,
 ): void {
   if (HARMLESS_DEVICES.test(given)) return;
+  const key = `${access}\0${commandName}\0${given}\0${base}`;
+  if (scope.checked.has(key)) return;
+  scope.checked.add(key);
   const dangling = danglingLinkTarget(given);
   if (dangling !== undefined && dangling !== given) checkAbsolute(dangling, base, access, commandName, scope);
   const abs = given;
@@ -317,6 +323,7 @@ export function validatePaths(
     cwdUnknown: false,
     safetyOnly: options.safetyOnly ?? false,
     findings: [],
+    checked: new Set(),
   };
   if (!isInWorkingDirectories(cwd, context))
     add(scope, "path-outside-working-dirs", `the shell is in ${cwd}, outside the working directories`, false);
@@ -344,6 +351,16 @@ export function validatePaths(
       next.push({ cwd: state.cwd, ok: false });
     }
     states = dedupe(next);
+    if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
+      scope.cwdUnknown = true;
+      add(
+        scope,
+        "cwd-unknown",
+        `the command may be in more than ${MAX_FOLDERS} folders after its cd commands`,
+        false,
+      );
+      states = [{ cwd, ok: true }];
+    }
   });
   return scope.findings;
 }

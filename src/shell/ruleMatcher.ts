@@ -9,6 +9,7 @@ import {
   type BashPattern,
   parseBashPattern,
   patternMatchesArgv,
+  patternMatchesArgvLoosely,
   patternMatchesText,
   validateBashSpecifier,
 } from "./bashRules.ts";
@@ -38,7 +39,9 @@ export function denyRuleMatches(command: string, content: string): boolean {
   if (patternMatchesText(pattern, command)) return true;
   if (command.includes("\\\n") && patternMatchesText(pattern, command.replace(/\\\n/g, ""))) return true;
   try {
-    return deepScan(command).forms.some((form) => patternMatchesArgv(pattern, form));
+    return deepScan(command).forms.some(
+      (form) => patternMatchesArgv(pattern, form) || patternMatchesArgvLoosely(pattern, form),
+    );
   } catch {
     return true;
   }

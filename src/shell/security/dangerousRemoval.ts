@@ -2,7 +2,7 @@
 // included. Relative targets are resolved by path validation, which calls criticalRemovalReason too.
 import { homedir } from "node:os";
 import { dirname, resolve, sep } from "node:path";
-import { commandFormsForDenyRules } from "../wrappers.ts";
+import { commandFormsForDenyRules } from "../denyForms.ts";
 import type { CommandCheck } from "./types.ts";
 
 const REMOVERS = new Set([
@@ -16,6 +16,8 @@ const REMOVERS = new Set([
   "zf_rm",
   "zf_rmdir",
 ]);
+/** Recursive permission or owner changes on these folders break the system as surely as removal. */
+const RECURSIVE_CHANGERS = new Set(["chmod", "chown", "chgrp"]);
 const SYSTEM_FOLDERS = new Set([
   "/bin",
   "/boot",
@@ -100,19 +102,27 @@ export const dangerousRemoval: CommandCheck = {
     for (const form of commandFormsForDenyRules(written)) {
       const name = form[0] ?? "";
       const finding = name === "find" && form.includes("-delete");
-      if (!REMOVERS.has(name) && !finding) continue;
+      const recursive = form.some((arg) => /^-[a-zA-Z]*[rR]/.test(arg) || arg === "--recursive");
+      const changer = RECURSIVE_CHANGERS.has(name) && recursive;
+      if (!REMOVERS.has(name) && !finding && !changer) continue;
       const offset = written.length - form.length;
       for (let i = offset + 1; i < view.written.words.length; i++) {
         const word = view.written.words[i];
         if (!word || (word.value.startsWith("-") && !finding)) continue;
+        // A recursive removal of a path known only at run time could be anything, / included.
+        if (word.dynamic && recursive && !changer)
+          return `${name} -r removes ${word.text}, a path only known at run time`;
         const reason = writtenTargetReason(word.text, word.value, word.tilde);
-        if (reason) return reason;
+        if (reason) return changer ? reason.replace("removing", `${name} -R on`) : reason;
       }
     }
     return undefined;
   },
   examples: {
     trigger: [
+      "rm -rf $DIR",
+      "chmod -R 777 /",
+      "chown -R nobody ~",
       "rm -rf /",
       "rm -rf /*",
       "rm -rf ~",

@@ -26,6 +26,7 @@ import { procEnviron } from "./procEnviron.ts";
 import { processSubstitution } from "./processSubstitution.ts";
 import { programOptions } from "./programOptions.ts";
 import { sedCommands } from "./sedCommands.ts";
+import { systemDestruction } from "./systemDestruction.ts";
 import { tooLong } from "./tooLong.ts";
 import type { CommandCheck, SecurityCheck, SyntaxCheck, TextCheck } from "./types.ts";
 import { unicodeWhitespace } from "./unicodeWhitespace.ts";
@@ -54,6 +55,7 @@ export const SYNTAX_CHECKS: readonly SyntaxCheck[] = [
 
 export const COMMAND_CHECKS: readonly CommandCheck[] = [
   dangerousRemoval,
+  systemDestruction,
   commandNameWhitespace,
   privilegeEscalation,
   codeExecution,

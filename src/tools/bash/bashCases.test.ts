@@ -1,24 +1,25 @@
 // Every public bypass case of shared/security/bash-cases.jsonl, plus our own adversarial cases, through
 // the real decision path: decidePermission with the real Bash tool, the case's rules (source
 // "project") and mode, in a real temporary project. Any `allow` where ask/deny is expected fails.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
 import { initBashParser } from "../../shell/parse.ts";
-import { type BashCase, EXTRA_CASES, type Verdict } from "../../shell/testing/bashExtraCases.ts";
+import {
+  type BashCase,
+  EXTRA_CASES,
+  loadBashCases,
+  SHARED_CASES_FILE,
+  type Verdict,
+} from "../../shell/testing/bashExtraCases.ts";
 import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { BashTool } from "./BashTool.ts";
 
-const CASES_FILE = process.env.KEEL_BASH_CASES ?? "/work/shared/security/bash-cases.jsonl";
-const sharedCases: BashCase[] = existsSync(CASES_FILE)
-  ? readFileSync(CASES_FILE, "utf8")
-      .split("\n")
-      .filter((line) => line.trim() !== "")
-      .map((line) => JSON.parse(line) as BashCase)
-  : [];
+const CASES_FILE = SHARED_CASES_FILE;
+const sharedCases = loadBashCases(CASES_FILE);
 
 let project: TestProject;
 const falseAlarms: string[] = [];

@@ -33,7 +33,17 @@ export async function checkBashPermissions(
       decisionReason: { type: "tool", reason: errorMessage(error), check: "parser-unavailable" },
     };
   }
-  const verdict = analyzeBashCommandNow(input.command, { cwd, permissionContext: toolPermissionContext });
+  let verdict: DetailedVerdict;
+  try {
+    verdict = analyzeBashCommandNow(input.command, { cwd, permissionContext: toolPermissionContext });
+  } catch (error) {
+    // A crash must not become a plain ask that bypass mode waves through.
+    return {
+      behavior: "ask",
+      message: `The bash analyzer failed on this command (${errorMessage(error)}); a person must approve it.`,
+      decisionReason: { type: "safetyCheck", reason: errorMessage(error), check: "analyzer-error" },
+    };
+  }
   switch (verdict.behavior) {
     case "allow":
       return {

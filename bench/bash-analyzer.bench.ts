@@ -1,0 +1,117 @@
+// The Bash analyzer's cost per command: median and p99 over the shared bypass cases (plus our extra
+// cases) and over long generated scripts, against a bare tree-sitter parse of the same input measured
+// in the same run (the reference). Target: median under 1 ms per command. `node bench/bash-analyzer.bench.ts`.
+import { analyzeBashCommandNow } from "../src/shell/analyze.ts";
+import { resetDeepScanCache } from "../src/shell/deepCommands.ts";
+import { initBashParser, withBashTree } from "../src/shell/parse.ts";
+import { EXTRA_CASES, loadBashCases, SHARED_CASES_FILE } from "../src/shell/testing/bashExtraCases.ts";
+import { contextFor, createTestProject } from "../src/shell/testing/project.ts";
+import { printTable, ratio, summarize } from "./stats.ts";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+
+export interface BenchResult {
+  name: string;
+  inputs: number;
+  medianMs: number;
+  p99Ms: number;
+  referenceMedianMs: number;
+}
+
+const FRAGMENTS = [
+  "git status --short",
+  "ls -la src",
+  "grep -rn TODO src",
+  "cat package.json | jq .version",
+  "npm test",
+  "rm -rf dist",
+  "echo done > out.txt",
+  "sed -n 1,20p README.md",
+  "find src -name '*.ts' -type f",
+  "cd src && ls",
+  "git log --oneline -n 5 | head -3",
+  "mkdir -p build",
+];
+
+/** A script of `count` commands joined with &&, ;, || and |. */
+function generatedScript(count: number, seed: number): string {
+  const operators = [" && ", "; ", " || ", " | "];
+  let script = "";
+  for (let i = 0; i < count; i++) {
+    if (i > 0) script += operators[(i * 7 + seed) % operators.length];
+    script += FRAGMENTS[(i * 5 + seed) % FRAGMENTS.length];
+  }
+  return script;
+}
+
+function time(run: () => unknown): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+function measure(
+  name: string,
+  commands: readonly string[],
+  analyze: (command: string) => unknown,
+): BenchResult {
+  const samples: number[] = [];
+  const references: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const command of commands) {
+      resetDeepScanCache();
+      references.push(time(() => withBashTree(command, (root) => root.childCount)));
+      samples.push(time(() => analyze(command)));
+    }
+  }
+  const analysis = summarize(samples);
+  const reference = summarize(references);
+  return {
+    name,
+    inputs: commands.length,
+    medianMs: analysis.median,
+    p99Ms: analysis.p99,
+    referenceMedianMs: reference.median,
+  };
+}
+
+export async function run(): Promise<BenchResult[]> {
+  await initBashParser();
+  const project = createTestProject();
+  try {
+    const shared = loadBashCases(SHARED_CASES_FILE).map((testCase) =>
+      testCase.command.split("/project").join(project.root),
+    );
+    const extra = EXTRA_CASES.map((testCase) => testCase.command.split("/project").join(project.root));
+    const scripts = Array.from({ length: 20 }, (_, i) => generatedScript(50 + i * 10, i));
+    const context = contextFor(project.root);
+    const analyze = (command: string) =>
+      analyzeBashCommandNow(command, { cwd: project.root, permissionContext: context });
+    for (let i = 0; i < 3; i++) for (const command of [...shared, ...extra]) analyze(command);
+    const results = [
+      ...(shared.length > 0 ? [measure("shared bypass cases", shared, analyze)] : []),
+      measure("extra adversarial cases", extra, analyze),
+      measure("generated scripts (50-240 commands)", scripts, analyze),
+    ];
+    const perCommand =
+      (results.at(-1) as BenchResult).medianMs /
+      (scripts.reduce((sum, s) => sum + s.split(/ && |; | \|\| | \| /).length, 0) / scripts.length);
+    printTable(
+      results.map((result) => ({
+        input: result.name,
+        n: result.inputs,
+        "analyzer median ms": result.medianMs,
+        "analyzer p99 ms": result.p99Ms,
+        "bare parse median ms": result.referenceMedianMs,
+        "vs bare parse": ratio(result.medianMs, result.referenceMedianMs),
+        "median < 1 ms": result.medianMs < 1 ? "yes" : "no",
+      })),
+    );
+    process.stdout.write(`generated scripts: about ${(perCommand * 1000).toFixed(0)} µs per subcommand\n`);
+    return results;
+  } finally {
+    project.cleanup();
+  }
+}
+
+if (import.meta.main) await run();
