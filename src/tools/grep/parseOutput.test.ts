@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ContentCollector, fileContentPage, folderContentPage, parseCountOutput } from "./parseOutput.ts";
+import {
+  ContentCollector,
+  countPage,
+  fileContentPage,
+  folderContentPage,
+  parseCountOutput,
+} from "./parseOutput.ts";
 
 // rg --heading --null --line-number -C1 output as its threads might print it: files out of order, a
 // blank line between files, "--" between one file's groups, a CRLF line, a path with a colon in it.
@@ -103,11 +109,15 @@ describe("fileContentPage", () => {
   });
 });
 
-describe("parseCountOutput", () => {
-  it("reads path NUL count lines into path order", () => {
-    expect(parseCountOutput(Buffer.from("./b\u00003\n./a:x\u00001\n"), "/r")).toEqual([
+describe("parseCountOutput and countPage", () => {
+  it("reads path NUL count lines, then pages them in path order", () => {
+    const counts = parseCountOutput(Buffer.from("./c\u00002\n./b\u00003\n./a:x\u00001\n"), "/r");
+    expect(counts).toHaveLength(3);
+    expect(countPage(counts, 0, undefined)).toEqual([
       { path: "/r/a:x", count: 1 },
       { path: "/r/b", count: 3 },
+      { path: "/r/c", count: 2 },
     ]);
+    expect(countPage(counts, 1, 1)).toEqual([{ path: "/r/b", count: 3 }]);
   });
 });

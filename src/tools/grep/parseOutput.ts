@@ -162,7 +162,7 @@ export interface FileCount {
   count: number;
 }
 
-/** `--count --null` output: one `path NUL count` line per file, returned in path order. */
+/** `--count --null` output: one `path NUL count` line per file, in rg's order. */
 export function parseCountOutput(stdout: Buffer, root: string): FileCount[] {
   const counts: FileCount[] = [];
   for (const line of splitLines(stdout)) {
@@ -171,5 +171,21 @@ export function parseCountOutput(stdout: Buffer, root: string): FileCount[] {
     const count = Number(line.slice(nul + 1));
     if (Number.isFinite(count)) counts.push({ path: joinRelative(root, line.slice(0, nul)), count });
   }
-  return counts.sort((a, b) => compareStrings(a.path, b.path));
+  return counts;
+}
+
+/** Entries [offset, offset+limit) of the counts in path order, without sorting all of them. */
+export function countPage(
+  counts: readonly FileCount[],
+  offset: number,
+  limit: number | undefined,
+): FileCount[] {
+  const page: FileCount[] = [];
+  const end = limit === undefined ? counts.length : offset + limit;
+  let index = 0;
+  for (const entry of inOrder(counts, (a, b) => compareStrings(a.path, b.path))) {
+    if (index >= end) break;
+    if (index++ >= offset) page.push(entry);
+  }
+  return page;
 }

@@ -2,7 +2,7 @@
 import { ToolError } from "../../tool/errors.ts";
 import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
 import { MtimeCollector } from "../search-shared/newestFirst.ts";
-import { effectiveLimit, slicePage } from "../search-shared/pagination.ts";
+import { effectiveLimit } from "../search-shared/pagination.ts";
 import { ripgrepRunNotes, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
 import {
   commonSearchArgs,
@@ -11,7 +11,7 @@ import {
   splitGlobParameter,
 } from "../search-shared/searchArgs.ts";
 import type { SearchRoot } from "../search-shared/searchRoot.ts";
-import { ContentCollector, fileContentPage, parseCountOutput } from "./parseOutput.ts";
+import { ContentCollector, countPage, fileContentPage, parseCountOutput } from "./parseOutput.ts";
 
 export type GrepOutputMode = "files_with_matches" | "content" | "count";
 
@@ -145,7 +145,7 @@ export async function searchContents(
   }
   if (mode === "count") {
     const counts = parseCountOutput(run.stdout, root.cwd);
-    const page = slicePage(counts, offset, limit);
+    const page = countPage(counts, offset, limit);
     return {
       ...base,
       filenames: page.map((entry) => entry.path),

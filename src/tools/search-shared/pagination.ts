@@ -28,7 +28,3 @@ export function paginationNote(window: PageWindow, unit: string): string | undef
   const more = last < total ? ` Use offset=${last} to see more.` : "";
   return `[Showing ${unit} ${offset + 1}-${last} of ${total}.${more}]`;
 }
-
-export function slicePage<T>(items: readonly T[], offset: number, limit: number | undefined): T[] {
-  return items.slice(offset, limit === undefined ? undefined : offset + limit);
-}

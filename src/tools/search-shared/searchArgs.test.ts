@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { globsAsIgnoreFile } from "./ignoreFile.ts";
-import { effectiveLimit, paginationNote, slicePage } from "./pagination.ts";
+import { effectiveLimit, paginationNote } from "./pagination.ts";
 import { exclusionArgs, splitGlobParameter } from "./searchArgs.ts";
 
 describe("splitGlobParameter", () => {
@@ -46,11 +46,6 @@ describe("pagination", () => {
     ],
   ])("%j -> %j", (window, expected) => {
     expect(paginationNote(window, "files")).toBe(expected);
-  });
-
-  it("slices pages", () => {
-    expect(slicePage([1, 2, 3, 4], 1, 2)).toEqual([2, 3]);
-    expect(slicePage([1, 2, 3, 4], 1, undefined)).toEqual([2, 3, 4]);
   });
 });
 
