@@ -15,6 +15,7 @@ import {
 import { UNCHANGED_STUB } from "./output.ts";
 import { makePdf } from "./pdfFixture.ts";
 import { ReadTool } from "./ReadTool.ts";
+import { readTextFile } from "./readText.ts";
 
 let s: FileToolSession;
 beforeAll(() => {
@@ -98,6 +99,35 @@ describe("Read: text", () => {
     expect(await read({ file_path: file("a\nb\n"), offset: 10 })).toMatch(
       /shorter than the offset given \(10\): it has 2 lines/,
     );
+  });
+});
+
+describe("Read: whole and streamed reads agree", () => {
+  it.each([
+    ["UTF-8 with CRLF and a long line", Buffer.from(`a\r\n${"é".repeat(2500)}\nlast`)],
+    ["UTF-16 LE", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("x\ny\nz\n", "utf16le")])],
+    ["latin1", Buffer.from([0x61, 0x0a, 0xe9, 0x0a])],
+  ])("%s", async (_name, bytes) => {
+    const path = file(bytes);
+    const stats = statSync(path);
+    for (const [offset, limit] of [
+      [1, 2000],
+      [2, 1],
+      [9, 5],
+    ] as const) {
+      const whole = await readTextFile(path, stats, { offset, limit });
+      const streamed = await readTextFile(path, stats, { offset, limit, fullReadMaxBytes: 0 });
+      // Streaming stops at the range, so it knows the line count only when the range reached the end.
+      const known =
+        streamed.output.type === "text" &&
+        streamed.output.file.totalLines === undefined &&
+        whole.output.type === "text"
+          ? { ...whole.output, file: { ...whole.output.file, totalLines: undefined } }
+          : whole.output;
+      expect(streamed.output).toEqual(known);
+      expect(streamed.record.hash).toBe("");
+      expect(whole.record.hash).toBe(sha256(bytes));
+    }
   });
 });
 
