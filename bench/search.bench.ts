@@ -6,8 +6,9 @@
 //    does not; rg doing that itself (`--sortr modified`) is shown as a second reference.
 // 2. Whole process: `node bin/keel.js tool Grep ...` vs `rg ...`. Target: <= 200 ms extra.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { runToolUse } from "../src/pipeline/runToolUse.ts";
 import { createToolUseContext } from "../src/tool/createContext.ts";
 import type { Tool } from "../src/tool/Tool.ts";
@@ -242,6 +243,36 @@ function timeProcess(
   return { ms: performance.now() - started, status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
+/** src/ compiled to JavaScript under bench/.data/search-build (prompt.md copied), as `npm run build` does. */
+function buildJavaScript(): string | undefined {
+  const outDir = join(import.meta.dirname, ".data", "search-build");
+  rmSync(outDir, { recursive: true, force: true });
+  const tsc = join(projectRoot, "node_modules", ".bin", "tsc");
+  spawnSync(tsc, ["-p", "tsconfig.build.json", "--outDir", outDir, "--declaration", "false"], {
+    cwd: projectRoot,
+  });
+  for (const tool of ["grep", "glob", "ls"])
+    cpSync(join(projectRoot, "src", "tools", tool, "prompt.md"), join(outDir, "tools", tool, "prompt.md"));
+  return existsSync(join(outDir, "tools", "grep", "GrepTool.js")) ? outDir : undefined;
+}
+
+/** A process that makes one Grep call through runToolUse from compiled JavaScript: the CLI minus its argument parsing. */
+function standInScript(buildDir: string): string {
+  const url = (path: string) => JSON.stringify(pathToFileURL(join(buildDir, path)).href);
+  return `
+    const { createToolUseContext } = await import(${url("tool/createContext.js")});
+    const { runToolUse } = await import(${url("pipeline/runToolUse.js")});
+    const { GrepTool } = await import(${url("tools/grep/GrepTool.js")});
+    const context = createToolUseContext({ tools: [GrepTool], cwd: process.cwd() });
+    const input = JSON.parse(process.argv[1]);
+    for await (const event of runToolUse({ type: "tool_use", id: "one", name: "Grep", input }, context)) {
+      if (event.type !== "result") continue;
+      const content = event.block.content;
+      process.stdout.write(typeof content === "string" ? content : JSON.stringify(content));
+      if (event.isError) process.exitCode = 1;
+    }`;
+}
+
 function wholeProcess(rg: string, nodeModules: string): void {
   const keelBin = join(projectRoot, "bin", "keel.js");
   const input = JSON.stringify({ pattern: "createRequire", path: nodeModules });
@@ -249,41 +280,45 @@ function wholeProcess(rg: string, nodeModules: string): void {
   process.stdout.write(
     `\nWhole process: keel tool Grep vs rg, files_with_matches "createRequire" in node_modules\n`,
   );
-  if (!existsSync(keelBin)) {
-    process.stdout.write("TODO: bin/keel.js does not exist yet; whole-process comparison skipped.\n");
-    return;
-  }
-  const probe = timeProcess(process.execPath, [keelBin, "tool", "Grep", input], projectRoot);
-  const cli = probe.status === 0 && !/No tool named/.test(probe.out);
-  // Without Grep in the CLI's tool set, a stand-in: this file re-run as a process making one pipeline call.
-  const keelCommand = cli
-    ? [keelBin, "tool", "Grep", input]
-    : [join(import.meta.dirname, "search.bench.ts"), "--one-call", input];
-  if (!cli)
+  let command: string[];
+  let label: string;
+  const probe = existsSync(keelBin)
+    ? timeProcess(process.execPath, [keelBin, "tool", "Grep", input], projectRoot)
+    : undefined;
+  if (probe && probe.status === 0 && !/No tool named/.test(probe.out)) {
+    command = [keelBin, "tool", "Grep", input];
+    label = "node bin/keel.js tool Grep";
+  } else {
+    const lines = probe ? probe.out.trim().split("\n") : ["bin/keel.js does not exist"];
+    const why = lines.find((line) => /Error|No tool named/.test(line)) ?? lines[0];
+    const buildDir = buildJavaScript();
+    command = buildDir
+      ? ["--input-type=module", "-e", standInScript(buildDir), input]
+      : [join(import.meta.dirname, "search.bench.ts"), "--one-call", input];
+    label = buildDir ? "stand-in: compiled JS, runToolUse" : "stand-in: TypeScript source, runToolUse";
     process.stdout.write(
-      `TODO: \`keel tool Grep\` is not usable yet (${probe.out.trim().split("\n")[0]}); measuring a stand-in: ` +
-        "node running this file for one Grep call through runToolUse (same imports, no CLI parsing or settings).\n",
+      `TODO: \`keel tool Grep\` is not usable yet (${why}). Measuring a stand-in instead: a node process ` +
+        "making one Grep call through runToolUse (no CLI argument parsing, no settings files).\n",
     );
+  }
   const keel: number[] = [];
   const direct: number[] = [];
   for (let run = -1; run < RUNS; run++) {
-    const k = timeProcess(process.execPath, keelCommand, projectRoot);
+    const k = timeProcess(process.execPath, command, projectRoot);
     const r = timeProcess(rg, rgArgs, projectRoot);
     if (k.status !== 0) throw new Error(`keel process failed: ${k.out.slice(0, 300)}`);
     if (run < 0) continue;
     keel.push(k.ms);
     direct.push(r.ms);
   }
+  const bare = summarize(
+    Array.from({ length: RUNS }, () => timeProcess(process.execPath, ["-e", "0"], projectRoot).ms),
+  ).median;
   const k = summarize(keel).median;
   const r = summarize(direct).median;
   printTable([
-    {
-      command: cli ? "node bin/keel.js tool Grep" : "stand-in (node + runToolUse)",
-      "keel ms": k,
-      "rg ms": r,
-      "extra ms": k - r,
-      target: "<= 200 ms extra",
-    },
+    { command: label, "keel ms": k, "rg ms": r, "extra ms": k - r, target: "<= 200 ms extra" },
+    { command: "(bare `node -e 0`, for scale)", "keel ms": bare, "rg ms": "-", "extra ms": "-", target: "-" },
   ]);
 }
 
