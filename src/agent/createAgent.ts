@@ -2,6 +2,7 @@
 // hooks, the classifier for `auto` mode, the transcript, and the saved session to resume.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import type { LoadedSettings } from "../settings/load.ts";
@@ -117,6 +118,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     : NO_HOOKS;
   const services: PipelineServices = {
     ...input.services,
+    audit: input.services.audit ?? new JsonlAuditSink({ env }),
     ...(runner && !input.services.hooks ? { hooks: runner } : {}),
     ...(input.prompter ? { prompter: input.prompter } : {}),
     classifier:

@@ -1,6 +1,6 @@
 // `keel run` as a real child process against scripted provider servers on 127.0.0.1.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -122,6 +122,11 @@ describe("keel run", () => {
       usage: { input_tokens: 1100, output_tokens: 30 },
     });
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain("the secret word is keel");
+    // Every call lands in the audit log under the user's Keel folder.
+    const auditDir = join(w.home, ".keel", "audit");
+    const audit = readdirSync(auditDir).map((name) => readFileSync(join(auditDir, name), "utf8")).join("");
+    const entry = JSON.parse(audit.trim().split("\n")[0]!) as Record<string, unknown>;
+    expect(entry).toMatchObject({ tool: "Read", behavior: "allow", sessionId: record.session_id });
   });
 
   it("stream-json: one line per event; a deny rule stops a tool and the model is told", async () => {
