@@ -1,7 +1,7 @@
 // The official SDK client driving `keel mcp` over stdio: the real CLI entry, and the same command
 // serving small test tools beside Read (structured output, progress, a sleep to cancel, approvals).
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
@@ -92,7 +92,7 @@ describe("keel mcp (the CLI entry) over stdio, raw JSON-RPC", () => {
     ["an unknown method", { method: "no/such/method" }, -32601],
     ["tools/call without a name", { method: "tools/call", params: { arguments: {} } }, -32602],
     ["an unknown tool", { method: "tools/call", params: { name: "NoSuchTool", arguments: {} } }, -32602],
-  ])("answers %s with error %d", async (_name, request, code) => {
+  ])("answers %s with the right error code", async (_name, request, code) => {
     const id = 100 + Math.abs(code) + Object.keys(request).length + JSON.stringify(request).length;
     send(JSON.stringify({ jsonrpc: "2.0", id, ...request }));
     const error = (await response(id)).error as { code: number; message: string };
@@ -156,13 +156,28 @@ describe("keel mcp with test tools over stdio (no elicitation)", () => {
     expect(textOf(result)).toMatch(/text/);
   });
 
-  it("reads a file through the pipeline with the real Read tool", async () => {
-    const result = await session.client.callTool({
-      name: "Read",
-      arguments: { file_path: join(world.project, "hello.txt") },
-    });
-    expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toContain("hello from the project");
+  it("reads a file through the pipeline with the real Read tool, in full every time", async () => {
+    // The client's conversation is unknown here: no "unchanged since last read" stub.
+    for (let i = 0; i < 2; i++) {
+      const result = await session.client.callTool({
+        name: "Read",
+        arguments: { file_path: join(world.project, "hello.txt") },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(textOf(result)).toContain("hello from the project");
+    }
+  });
+
+  it("writes every call to the audit log", async () => {
+    await session.client.callTool({ name: "Echo", arguments: { text: "audited" } });
+    const dir = join(world.home, ".keel", "audit");
+    await waitFor(() => existsSync(dir) && readdirSync(dir).length > 0, "the audit log");
+    const lines = readdirSync(dir).flatMap((file) =>
+      readFileSync(join(dir, file), "utf8").trim().split("\n"),
+    );
+    expect(lines.map((line) => JSON.parse(line) as { tool: string })).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tool: "Echo", behavior: "allow" })]),
+    );
   });
 
   it("sends progress notifications when the client asked for them", async () => {

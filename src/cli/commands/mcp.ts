@@ -3,9 +3,10 @@
 // The SDK and the server code load only when a subcommand runs, so other commands do not pay for them.
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
+import { JsonlAuditSink } from "../../audit/jsonlSink.ts";
 import { HookRunner } from "../../hooks/runner.ts";
+import { createMcpSessionContext } from "../../mcp/sessionContext.ts";
 import type { PipelineServices } from "../../pipeline/services.ts";
-import { createToolUseContext } from "../../tool/createContext.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { assembleToolPool } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
@@ -69,6 +70,7 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
   const tools = selectTools(pool, names(flags.tools), names(flags.excludeTools));
   const services: PipelineServices = {
     ...session.services,
+    audit: session.services.audit ?? new JsonlAuditSink({ onError: log }),
     ...(session.services.hooks || settings.hooks.length === 0
       ? {}
       : {
@@ -81,11 +83,7 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
   };
   const createSession = () => ({
     tools,
-    context: createToolUseContext({
-      tools,
-      permissionContext: settings.permissionContext,
-      isNonInteractiveSession: true,
-    }),
+    context: createMcpSessionContext(tools, settings.permissionContext),
     services,
     log,
   });
