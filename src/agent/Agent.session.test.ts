@@ -271,6 +271,54 @@ describe("hooks", () => {
   });
 });
 
+describe("PreCompact hook", () => {
+  it("can stop a compaction; without it /compact summarizes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "keel-precompact-"));
+    const script = join(dir, "precompact.sh");
+    writeFileSync(
+      script,
+      `#!/bin/bash\ninput=$(cat)\nif echo "$input" | grep -q '"custom_instructions":"keep"'; then echo "not now" >&2; exit 2; fi\nexit 0\n`,
+    );
+    chmodSync(script, 0o755);
+    const runner = new HookRunner({
+      projectDir: dir,
+      hooks: [
+        {
+          event: "PreCompact",
+          matcher: "manual",
+          handler: { type: "command", command: script },
+          source: "project",
+        },
+      ],
+    });
+    const { agent, server } = await make({
+      protocol: "anthropic",
+      script: (request) =>
+        isSummaryRequest(request.body) ? { blocks: [text("SUMMARY")] } : { blocks: [text("answer")] },
+      agent: {
+        hooks: hooksFromRunner(runner, () => ({ sessionId: "s", cwd: dir, permissionMode: "default" })),
+      },
+    });
+    await collectRun(agent.submit("one"));
+    await collectRun(agent.submit("two"));
+    const blocked = await collectRun(agent.compact({ instructions: "keep" }));
+    expect(blocked.outcome).toBe(false);
+    expect(blocked.events).toContainEqual(
+      expect.objectContaining({
+        type: "notice",
+        text: expect.stringMatching(/PreCompact hook blocked it \(not now/),
+      }),
+    );
+    expect(server.requests.some((request) => isSummaryRequest(request.body))).toBe(false);
+    const done = await collectRun(agent.compact({ instructions: "go ahead" }));
+    expect(done.outcome).toBe(true);
+    expect(agent.messages[0]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: expect.stringContaining("SUMMARY") }],
+    });
+  });
+});
+
 describe("deferred tools", () => {
   it("offers a deferred tool once a tool result loads it", async () => {
     const deferred = buildTool<{ q: string }, string>({

@@ -58,10 +58,10 @@ export interface ScriptedAgent {
   close(): Promise<void>;
 }
 
-export async function collectRun(
-  generator: AsyncGenerator<AgentEvent, RunOutcome, undefined>,
+export async function collectRun<Result = RunOutcome>(
+  generator: AsyncGenerator<AgentEvent, Result, undefined>,
   onEvent?: (event: AgentEvent) => void,
-): Promise<{ events: AgentEvent[]; outcome: RunOutcome }> {
+): Promise<{ events: AgentEvent[]; outcome: Result }> {
   const events: AgentEvent[] = [];
   for (;;) {
     const next = await generator.next();

@@ -100,7 +100,8 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     await waitFor(/Thinking out loud/, "streamed text");
     tmux("send-keys", "-t", "keel", "C-c");
     await waitFor(/Interrupted\./, "the interruption notice");
-    for (let i = 0; i < 200 && server.clientClosed.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && server.clientClosed.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(server.clientClosed).toEqual([2]);
 
     tmux("send-keys", "-t", "keel", "/cost", "Enter");
