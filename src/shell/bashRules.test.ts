@@ -96,6 +96,7 @@ describe("deny and ask rules: any command the string can run", () => {
     ["strace -f -o log rm x", "rm:*"],
     ["repeat 3 rm x", "rm:*"],
     ["noglob rm x", "rm:*"],
+    ["CURL -s https://example.com", "curl:*"],
   ])("%j is matched by %j", (command, specifier) => {
     expect(denyRuleMatches(command, specifier)).toBe(true);
   });

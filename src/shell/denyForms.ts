@@ -3,6 +3,7 @@
 // skipped), with the command name normalised (/bin/rm -> rm, zsh =curl -> curl) and, for tools with
 // global options (git -C x push), also without those options.
 import { readGitGlobals } from "./gitSpec.ts";
+import { words } from "./options.ts";
 
 /** Option words that take a separate value, per wrapper. */
 const LENIENT_VALUED: Record<string, readonly string[]> = {
@@ -12,37 +13,9 @@ const LENIENT_VALUED: Record<string, readonly string[]> = {
   stdbuf: ["-i", "-o", "-e"],
   ionice: ["-c", "-n", "-p", "-P", "-u", "--class", "--classdata"],
   env: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"],
-  sudo: [
-    "-u",
-    "-g",
-    "-h",
-    "-p",
-    "-C",
-    "-D",
-    "-r",
-    "-t",
-    "-U",
-    "--user",
-    "--group",
-    "--host",
-    "--prompt",
-    "--chdir",
-  ],
+  sudo: words("-u -g -h -p -C -D -r -t -U --user --group --host --prompt --chdir"),
   doas: ["-u", "-C"],
-  xargs: [
-    "-a",
-    "-d",
-    "-E",
-    "-I",
-    "-L",
-    "-n",
-    "-P",
-    "-s",
-    "--arg-file",
-    "--delimiter",
-    "--max-args",
-    "--max-procs",
-  ],
+  xargs: words("-a -d -E -I -L -n -P -s --arg-file --delimiter --max-args --max-procs"),
   watch: ["-n", "-d", "--interval", "--differences"],
   exec: ["-a"],
   setsid: [],
@@ -98,23 +71,9 @@ const LENIENT_LEADING: Record<string, number> = {
 };
 
 /** Tools whose global options may stand before the subcommand a rule names (npm --silent run x). */
-const GLOBAL_OPTION_TOOLS = new Set([
-  "npm",
-  "pnpm",
-  "yarn",
-  "bun",
-  "cargo",
-  "docker",
-  "podman",
-  "kubectl",
-  "helm",
-  "go",
-  "deno",
-  "uv",
-  "pip",
-  "pip3",
-  "gh",
-]);
+const GLOBAL_OPTION_TOOLS = new Set(
+  words("npm pnpm yarn bun cargo docker podman kubectl helm go deno uv pip pip3 gh"),
+);
 
 /** Removes one wrapper leniently (any options skipped), or returns undefined if argv[0] is none. */
 function stripOneLenient(argv: readonly string[]): string[] | undefined {
@@ -185,6 +144,9 @@ export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
   for (let guard = 0; guard < 32 && current && current.length > 0; guard++) {
     const normalised = [normaliseCommandName(current[0] as string), ...current.slice(1)];
     forms.push(normalised, ...withoutGlobalOptions(normalised));
+    // Case-insensitive file systems (macOS) run `CURL` as curl.
+    const lower = (normalised[0] as string).toLowerCase();
+    if (lower !== normalised[0]) forms.push([lower, ...normalised.slice(1)]);
     if (normalised[0] !== current[0]) forms.push(current);
     const withoutAssignments = stripAssignmentWords(normalised);
     if (withoutAssignments.length !== normalised.length) {

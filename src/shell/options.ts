@@ -119,3 +119,8 @@ export function namesLongOption(given: string, dangerous: string): boolean {
   if (name === dangerous) return true;
   return name.startsWith("--") && name.length >= 4 && dangerous.startsWith(name);
 }
+
+/** Splits whitespace-separated option names: keeps long allowlists compact and readable. */
+export function words(...groups: string[]): string[] {
+  return groups.flatMap((group) => group.split(/\s+/).filter((word) => word !== ""));
+}

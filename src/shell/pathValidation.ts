@@ -65,7 +65,9 @@ function expandTilde(value: string, word: Word | undefined): string | undefined 
 }
 
 /** For a glob word: the folder its matches live in, or why it cannot be judged. */
-function globBase(value: string, startsWithGlob: boolean): { base: string } | { problem: string } {
+function globBase(written: string, startsWithGlob: boolean): { base: string } | { problem: string } {
+  // `*/` matches folders: judge it like `*`.
+  const value = written.replace(/\/+$/, "");
   const first = value.search(/[*?[]/);
   const slash = value.lastIndexOf("/", first);
   if (value.indexOf("/", first) !== -1)
@@ -102,7 +104,8 @@ function globEntriesProblem(
   scope: Scope,
   optionRisk: boolean,
 ): string | undefined {
-  const pattern = segmentRegex(value.slice(value.lastIndexOf("/") + 1));
+  const trimmed = value.replace(/\/+$/, "");
+  const pattern = segmentRegex(trimmed.slice(trimmed.lastIndexOf("/") + 1));
   let entries: import("node:fs").Dirent[];
   try {
     entries = readdirSync(folder, { withFileTypes: true });

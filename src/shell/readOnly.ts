@@ -3,7 +3,7 @@
 import { isTrivialAwkProgram } from "./awkProgram.ts";
 import { COMMAND_SPECS, VERSION_COMMANDS, WRITE_COMMANDS } from "./commandSpecs.ts";
 import { classifyGit } from "./gitSpec.ts";
-import { hasOption, type OptionSpec, optionValues, parseOptions } from "./options.ts";
+import { hasOption, type OptionSpec, optionValues, parseOptions, words } from "./options.ts";
 import { judgeSedScript } from "./sedScript.ts";
 
 export interface PathUse {
@@ -77,79 +77,21 @@ function lenientWritePaths(argv: readonly string[]): PathUse[] {
   return uses;
 }
 
-const FIND_TESTS_WITH_VALUE = new Set([
-  "-name",
-  "-iname",
-  "-path",
-  "-ipath",
-  "-wholename",
-  "-iwholename",
-  "-regex",
-  "-iregex",
-  "-regextype",
-  "-type",
-  "-xtype",
-  "-size",
-  "-newer",
-  "-anewer",
-  "-cnewer",
-  "-mtime",
-  "-mmin",
-  "-atime",
-  "-amin",
-  "-ctime",
-  "-cmin",
-  "-maxdepth",
-  "-mindepth",
-  "-perm",
-  "-user",
-  "-group",
-  "-uid",
-  "-gid",
-  "-links",
-  "-inum",
-  "-samefile",
-  "-printf",
-  "-lname",
-  "-ilname",
-  "-used",
-  "-fstype",
-  "-newermt",
-  "-newerct",
-  "-newerat",
-  "-context",
-]);
-const FIND_TESTS = new Set([
-  "-print",
-  "-print0",
-  "-ls",
-  "-prune",
-  "-empty",
-  "-depth",
-  "-not",
-  "!",
-  "-a",
-  "-and",
-  "-o",
-  "-or",
-  "(",
-  ")",
-  ",",
-  "-nouser",
-  "-nogroup",
-  "-readable",
-  "-writable",
-  "-executable",
-  "-true",
-  "-false",
-  "-quit",
-  "-xdev",
-  "-mount",
-  "-noleaf",
-  "-daystart",
-  "-ignore_readdir_race",
-  "-noignore_readdir_race",
-]);
+const FIND_TESTS_WITH_VALUE = new Set(
+  words(
+    "-name -iname -path -ipath -wholename -iwholename -regex -iregex -regextype -type -xtype",
+    "-size -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime -cmin -maxdepth -mindepth",
+    "-perm -user -group -uid -gid -links -inum -samefile -printf -lname -ilname -used -fstype",
+    "-newermt -newerct -newerat -context",
+  ),
+);
+const FIND_TESTS = new Set(
+  words(
+    "-print -print0 -ls -prune -empty -depth -not ! -a -and -o -or ( ) , -nouser -nogroup",
+    "-readable -writable -executable -true -false -quit -xdev -mount -noleaf -daystart",
+    "-ignore_readdir_race -noignore_readdir_race",
+  ),
+);
 
 function classifyFind(argv: readonly string[]): Classification {
   const paths: PathUse[] = [];
@@ -177,137 +119,36 @@ function classifyFind(argv: readonly string[]): Classification {
 const FD_SPEC: OptionSpec = {
   flags: "HIusiFapgl0q1",
   valued: "dtecEjSo",
-  long: [
-    "--hidden",
-    "--no-ignore",
-    "--no-ignore-vcs",
-    "--unrestricted",
-    "--case-sensitive",
-    "--ignore-case",
-    "--glob",
-    "--regex",
-    "--fixed-strings",
-    "--absolute-path",
-    "--list-details",
-    "--full-path",
-    "--print0",
-    "--quiet",
-    "--max-depth=",
-    "--min-depth=",
-    "--exact-depth=",
-    "--type=",
-    "--extension=",
-    "--exclude=",
-    "--color=",
-    "--threads=",
-    "--size=",
-    "--changed-within=",
-    "--changed-before=",
-    "--owner=",
-    "--max-results=",
-    "--prune",
-    "--strip-cwd-prefix[=]",
-    "--show-errors",
-    "--one-file-system",
-    "--no-require-git",
-    "--format=",
-  ],
+  long: words(
+    "--hidden --no-ignore --no-ignore-vcs --unrestricted --case-sensitive --ignore-case",
+    "--glob --regex --fixed-strings --absolute-path --list-details --full-path --print0",
+    "--quiet --max-depth= --min-depth= --exact-depth= --type= --extension= --exclude=",
+    "--color= --threads= --size= --changed-within= --changed-before= --owner= --max-results=",
+    "--prune --strip-cwd-prefix[=] --show-errors --one-file-system --no-require-git --format=",
+  ),
 };
 
 const RG_SPEC: OptionSpec = {
   flags: "iSsnNlcvwxoFuUPabHIqp0.hV",
   valued: "efgtTABCmMdjEr",
   numeric: false,
-  long: [
-    "--regexp=",
-    "--file=",
-    "--glob=",
-    "--iglob=",
-    "--type=",
-    "--type-not=",
-    "--type-add=",
-    "--type-clear=",
-    "--after-context=",
-    "--before-context=",
-    "--context=",
-    "--max-count=",
-    "--max-columns=",
-    "--max-depth=",
-    "--threads=",
-    "--encoding=",
-    "--replace=",
-    "--ignore-case",
-    "--smart-case",
-    "--case-sensitive",
-    "--line-number",
-    "--no-line-number",
-    "--files-with-matches",
-    "--files-without-match",
-    "--count",
-    "--count-matches",
-    "--invert-match",
-    "--word-regexp",
-    "--line-regexp",
-    "--only-matching",
-    "--fixed-strings",
-    "--unrestricted",
-    "--multiline",
-    "--multiline-dotall",
-    "--pcre2",
-    "--text",
-    "--byte-offset",
-    "--with-filename",
-    "--no-filename",
-    "--quiet",
-    "--pretty",
-    "--null",
-    "--null-data",
-    "--hidden",
-    "--no-hidden",
-    "--no-ignore",
-    "--no-ignore-vcs",
-    "--no-ignore-parent",
-    "--no-ignore-dot",
-    "--no-ignore-global",
-    "--no-ignore-exclude",
-    "--no-ignore-files",
-    "--files",
-    "--type-list",
-    "--json",
-    "--vimgrep",
-    "--heading",
-    "--no-heading",
-    "--color=",
-    "--colors=",
-    "--column",
-    "--no-column",
-    "--sort=",
-    "--sortr=",
-    "--trim",
-    "--stats",
-    "--no-messages",
-    "--passthru",
-    "--binary",
-    "--no-binary",
-    "--max-filesize=",
-    "--one-file-system",
-    "--engine=",
-    "--no-config",
-    "--glob-case-insensitive",
-    "--max-columns-preview",
-    "--path-separator=",
-    "--field-match-separator=",
-    "--field-context-separator=",
-    "--no-require-git",
-    "--context-separator=",
-    "--no-context-separator",
-    "--crlf",
-    "--no-unicode",
-    "--block-buffered",
-    "--line-buffered",
-    "--include-zero",
-    "--no-pcre2-unicode",
-  ],
+  long: words(
+    "--regexp= --file= --glob= --iglob= --type= --type-not= --type-add= --type-clear=",
+    "--after-context= --before-context= --context= --max-count= --max-columns= --max-depth=",
+    "--threads= --encoding= --replace= --ignore-case --smart-case --case-sensitive",
+    "--line-number --no-line-number --files-with-matches --files-without-match --count",
+    "--count-matches --invert-match --word-regexp --line-regexp --only-matching",
+    "--fixed-strings --unrestricted --multiline --multiline-dotall --pcre2 --text",
+    "--byte-offset --with-filename --no-filename --quiet --pretty --null --null-data --hidden",
+    "--no-hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-ignore-dot",
+    "--no-ignore-global --no-ignore-exclude --no-ignore-files --files --type-list --json",
+    "--vimgrep --heading --no-heading --color= --colors= --column --no-column --sort=",
+    "--sortr= --trim --stats --no-messages --passthru --binary --no-binary --max-filesize=",
+    "--one-file-system --engine= --no-config --glob-case-insensitive --max-columns-preview",
+    "--path-separator= --field-match-separator= --field-context-separator= --no-require-git",
+    "--context-separator= --no-context-separator --crlf --no-unicode --block-buffered",
+    "--line-buffered --include-zero --no-pcre2-unicode",
+  ),
 };
 
 function classifyPatternTool(argv: readonly string[], spec: OptionSpec, listsFiles: boolean): Classification {
@@ -324,19 +165,10 @@ function classifyPatternTool(argv: readonly string[], spec: OptionSpec, listsFil
 const SED_SPEC: OptionSpec = {
   flags: "nrEsuz",
   valued: "el",
-  long: [
-    "--quiet",
-    "--silent",
-    "--regexp-extended",
-    "--separate",
-    "--unbuffered",
-    "--null-data",
-    "--posix",
-    "--expression=",
-    "--line-length=",
-    "--debug",
-    "--sandbox",
-  ],
+  long: words(
+    "--quiet --silent --regexp-extended --separate --unbuffered --null-data --posix",
+    "--expression= --line-length= --debug --sandbox",
+  ),
 };
 
 /** Takes `-i[SUFFIX]` out of sed's short-option bundles (`-ni`, `-i.bak`; in `-ie` the e is a suffix). */
@@ -427,7 +259,7 @@ function classifyJq(argv: readonly string[]): Classification {
       i++;
       continue;
     }
-    if (arg === "--indent" || arg === "-L") {
+    if (arg === "--indent") {
       i++;
       continue;
     }
@@ -436,29 +268,17 @@ function classifyJq(argv: readonly string[]): Classification {
   }
   const parse = parseOptions(rest, {
     flags: "rjacCMSensRh",
-    long: [
-      "--raw-output",
-      "--raw-output0",
-      "--join-output",
-      "--ascii-output",
-      "--compact-output",
-      "--color-output",
-      "--monochrome-output",
-      "--sort-keys",
-      "--exit-status",
-      "--null-input",
-      "--slurp",
-      "--raw-input",
-      "--tab",
-      "--seq",
-      "--stream",
-      "--stream-errors",
-      "--args",
-      "--jsonargs",
-    ],
+    long: words(
+      "--raw-output --raw-output0 --join-output --ascii-output --compact-output --color-output",
+      "--monochrome-output --sort-keys --exit-status --null-input --slurp --raw-input --tab",
+      "--seq --stream --stream-errors --args --jsonargs",
+    ),
   });
   if (!parse.ok) return other(`jq ${parse.option}: ${parse.reason}`);
   if (hasOption(parse, "--args", "--jsonargs")) return other("jq --args takes positional values");
+  const filter = filterFromFile ? "" : (parse.positionals[0] ?? "");
+  if (/\benv\b|\$ENV\b|\$__prog_args|input_filename|\binputs?\b/.test(filter))
+    return other("this jq filter reads the environment or other inputs");
   const files = parse.positionalIndexes.slice(filterFromFile ? 0 : 1).map((at) => indexes[at] as number);
   for (const index of files) paths.push({ value: argv[index] as string, index, access: "read" });
   return { kind: "read-only", reason: "", paths };
@@ -525,6 +345,32 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
   return { kind: spec.fileWrite ? "file-write" : "read-only", reason: "", paths: uses };
 }
 
+/** `node --version`, `node -v`, `python3 -V`, `go version`... */
+export function isVersionQuery(name: string, arg: string): boolean {
+  if (!VERSION_COMMANDS.has(name)) return false;
+  if (arg === "--version") return true;
+  if (arg === "-v") return ["node", "npm", "pnpm", "yarn", "bun", "deno", "perl", "php"].includes(name);
+  if (arg === "-V")
+    return ["python", "python3", "cargo", "rustc", "rustup", "pip", "pip3", "uv", "tsc"].includes(name);
+  if (arg === "version") return ["go", "docker", "kubectl", "gh", "dotnet"].includes(name);
+  return arg === "-version" && ["java", "javac"].includes(name);
+}
+
+/** ps lists processes; BSD `e` (and -E style flags) would add each process's environment. */
+function classifyPs(argv: readonly string[]): Classification {
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (["-o", "-O", "-p", "-u", "-U", "-C", "-g", "-G", "-t", "--sort", "--pid", "--ppid"].includes(arg)) {
+      i++;
+      continue;
+    }
+    if (/^--(sort|format|pid|ppid|user|cols|columns|width)=/.test(arg) || arg === "--forest") continue;
+    if (/^-[AadfFHjlLMTwxyZNu]+$/.test(arg) || /^[auxwfjlcmrHSTZ]+$/.test(arg)) continue;
+    return other(`ps ${arg} is not known to be safe (e shows process environments)`);
+  }
+  return { kind: "read-only", reason: "", paths: [] };
+}
+
 /** Classifies an effective command. argv[0] must be a bare command name to count as read-only. */
 export function classifyCommand(argv: readonly string[]): Classification {
   const name = argv[0];
@@ -535,7 +381,7 @@ export function classifyCommand(argv: readonly string[]): Classification {
       WRITE_COMMANDS.has(name.slice(name.lastIndexOf("/") + 1)) ? lenientWritePaths(argv) : [],
     );
   }
-  if (argv.length === 2 && argv[1] === "--version" && VERSION_COMMANDS.has(name))
+  if (argv.length === 2 && isVersionQuery(name, argv[1] as string))
     return { kind: "read-only", reason: "", paths: [] };
   if (name === "command") {
     const lookup = argv.length >= 3 && (argv[1] === "-v" || argv[1] === "-V");
@@ -568,6 +414,9 @@ export function classifyCommand(argv: readonly string[]): Classification {
     case "jq":
       return classifyJq(argv);
   }
+  if (name === "ps") return classifyPs(argv);
+  if (name === "man" && argv.slice(1).some((arg) => arg.includes("/")))
+    return other("man with a path renders a file");
   const bySpec = classifyBySpec(argv, name);
   if (bySpec) return bySpec;
   if (WRITE_COMMANDS.has(name)) return other(`${name} changes files`, lenientWritePaths(argv));

@@ -3,53 +3,19 @@
 import { homedir } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import { commandFormsForDenyRules } from "../denyForms.ts";
+import { words } from "../options.ts";
 import type { CommandCheck } from "./types.ts";
 
-const REMOVERS = new Set([
-  "rm",
-  "rmdir",
-  "shred",
-  "unlink",
-  "srm",
-  "trash",
-  "trash-put",
-  "zf_rm",
-  "zf_rmdir",
-]);
+const REMOVERS = new Set(words("rm rmdir shred unlink srm trash trash-put zf_rm zf_rmdir"));
 /** Recursive permission or owner changes on these folders break the system as surely as removal. */
 const RECURSIVE_CHANGERS = new Set(["chmod", "chown", "chgrp"]);
-const SYSTEM_FOLDERS = new Set([
-  "/bin",
-  "/boot",
-  "/dev",
-  "/etc",
-  "/home",
-  "/lib",
-  "/lib32",
-  "/lib64",
-  "/libx32",
-  "/media",
-  "/mnt",
-  "/opt",
-  "/proc",
-  "/root",
-  "/run",
-  "/sbin",
-  "/srv",
-  "/sys",
-  "/tmp",
-  "/usr",
-  "/var",
-  "/Applications",
-  "/Library",
-  "/System",
-  "/Users",
-  "/Volumes",
-  "/private",
-  "/nix",
-  "/snap",
-  "/cores",
-]);
+const SYSTEM_FOLDERS = new Set(
+  words(
+    "/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /media /mnt /opt /proc /root /run",
+    "/sbin /srv /sys /tmp /usr /var /Applications /Library /System /Users /Volumes /private",
+    "/nix /snap /cores",
+  ),
+);
 
 /** Why removing this absolute path would be catastrophic, or undefined. */
 export function criticalRemovalReason(absolute: string, home: string = homedir()): string | undefined {

@@ -1,6 +1,7 @@
 // Shells and interpreters given code (-c, -e, stdin, heredocs) run something the analyzer cannot see.
 import type { CommandView } from "../commandView.ts";
 import { interpreterFamily, isInterpreter, isShell } from "../programs.ts";
+import { isVersionQuery } from "../readOnly.ts";
 import type { CommandCheck } from "./types.ts";
 
 /** Options before the script that are known not to carry code, per interpreter family. */
@@ -64,7 +65,8 @@ function shellReason(view: CommandView): string | undefined {
 function interpreterReason(view: CommandView): string | undefined {
   const name = view.argv[0] as string;
   const args = view.argv.slice(1);
-  if (args.length === 1 && VERSION_ONLY.has(args[0] as string)) return undefined;
+  if (args.length === 1 && (VERSION_ONLY.has(args[0] as string) || isVersionQuery(name, args[0] as string)))
+    return undefined;
   if (isShell(name)) return shellReason(view);
   if (NEVER_WITH_FILE.has(name)) return `${name} runs commands given to it`;
   if (["awk", "gawk", "mawk", "nawk"].includes(name)) return undefined;
