@@ -18,6 +18,10 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   tool: async () => (await import("./commands/tool.ts")).register,
   check: async () => (await import("./commands/check.ts")).register,
   run: async () => (await import("./commands/run.ts")).register,
+  permissions: async () => (await import("./commands/permissions.ts")).register,
+  hooks: async () => (await import("./commands/hooks.ts")).register,
+  audit: async () => (await import("./commands/audit.ts")).register,
+  trust: async () => (await import("./commands/trust.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
     return (program) => register(program);
@@ -67,7 +71,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code)) return EXIT.ok;
+      if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
+        return EXIT.ok;
       return EXIT.usage;
     }
     if (error instanceof CliError) {

@@ -1,0 +1,159 @@
+// `keel permissions`, `keel hooks`, `keel trust` and `keel audit` as real child processes, with home,
+// project and managed policy in temp folders.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+
+let root: string;
+let project: string;
+let home: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-gov-")));
+  project = join(root, "project");
+  home = join(root, "home");
+  mkdirSync(project);
+  mkdirSync(home);
+  env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    KEEL_HOME: home,
+    KEEL_MANAGED_SETTINGS: join(root, "managed.json"),
+  };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function write(path: string, value: unknown): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value, null, 2));
+}
+
+function keel(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ENTRY, ...args], {
+      cwd: project,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const projectSettings = {
+  permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"], defaultMode: "acceptEdits" },
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "./guard.sh", if: "Bash(git *)" }] }],
+  },
+};
+
+describe("keel permissions / hooks / trust", () => {
+  it("shows what an untrusted project gets, then everything once trusted", async () => {
+    write(join(project, ".claude", "settings.json"), projectSettings);
+    write(join(home, ".keel", "settings.json"), { permissions: { ask: ["WebFetch"] } });
+    write(join(root, "managed.json"), { permissions: { deny: ["Bash(curl:*)"] } });
+
+    const before = await keel(["permissions", "--json"]);
+    expect(before.code).toBe(0);
+    const report = JSON.parse(before.stdout);
+    expect(report).toMatchObject({ trusted: false, mode: "default" });
+    expect(report.rules).toEqual([
+      { behavior: "deny", rule: "Bash(curl:*)", source: "policy", origin: join(root, "managed.json") },
+      {
+        behavior: "deny",
+        rule: "Read(./.env)",
+        source: "project",
+        origin: join(project, ".claude", "settings.json"),
+      },
+      { behavior: "ask", rule: "WebFetch", source: "user", origin: join(home, ".keel", "settings.json") },
+    ]);
+    const hooksBefore = await keel(["hooks"]);
+    expect(hooksBefore.stdout).toMatch(/No hooks are configured/);
+    expect(hooksBefore.stdout).toMatch(
+      /Not loaded \(folder not trusted\): hooks in .*\.claude\/settings\.json/,
+    );
+
+    const trusted = await keel(["trust"]);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/Trusted /);
+    expect(trusted.stdout).toMatch(
+      /now applied from .*settings\.json: 1 allow rule \(Bash\(npm test\)\); defaultMode acceptEdits; hooks \(PreToolUse\)/,
+    );
+
+    const after = JSON.parse((await keel(["permissions", "--json"])).stdout);
+    expect(after).toMatchObject({ trusted: true, mode: "acceptEdits" });
+    expect(after.rules).toContainEqual({
+      behavior: "allow",
+      rule: "Bash(npm test)",
+      source: "project",
+      origin: join(project, ".claude", "settings.json"),
+    });
+    const hooksAfter = await keel(["hooks"]);
+    expect(hooksAfter.stdout).toContain("PreToolUse\n  [Bash] if Bash(git *)  ./guard.sh  (600s, project:");
+
+    const revoked = await keel(["trust", "--revoke"]);
+    expect(revoked.stdout).toMatch(/is no longer trusted/);
+    expect(JSON.parse(readFileSync(join(home, ".keel", "config.json"), "utf8")).trustedFolders).toEqual({});
+  });
+
+  it("a broken settings file stops the command with file:line:col", async () => {
+    write(join(project, ".keel", "settings.json"), '{\n  "permissions": {\n    "deny": ["Bash",]\n  }\n}');
+    const result = await keel(["permissions"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `${join(project, ".keel", "settings.json")}:3:21: invalid JSON: trailing comma`,
+    );
+    expect(result.stdout).toBe("");
+  });
+});
+
+describe("keel audit", () => {
+  it("shows records of one session, as text and as JSON", async () => {
+    const record = (sessionId: string, tool: string) => ({
+      time: "2026-11-02T10:00:00.000Z",
+      sessionId,
+      toolUseId: "t",
+      tool,
+      inputSummary: '{"command":"ls"}',
+      behavior: "allow",
+      decidedBy: "allow rule Bash(ls) from project settings",
+      hooks: [],
+      durationMs: { total: 12, permission: 1, call: 10 },
+      resultChars: 42,
+      isError: false,
+    });
+    write(
+      join(home, ".keel", "audit", "2026-11-02.jsonl"),
+      `${JSON.stringify(record("aaaa1111", "Bash"))}\n${JSON.stringify(record("bbbb2222", "Read"))}\n`,
+    );
+    const text = await keel(["audit", "--session", "aaaa1111"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(
+      /aaaa1111\s+Bash\s+allow\s+by allow rule Bash\(ls\) from project settings\s+12ms\s+42 chars\s+ok/,
+    );
+    expect(text.stdout).not.toContain("bbbb2222");
+    const json = await keel(["audit", "--json"]);
+    expect(
+      json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).sessionId),
+    ).toEqual(["aaaa1111", "bbbb2222"]);
+    expect((await keel(["audit", "--limit", "x"])).stderr).toMatch(/--limit takes a whole number/);
+    expect(readFileSync(join(home, ".keel", "audit", "2026-11-02.jsonl"), "utf8").split("\n")).toHaveLength(
+      3,
+    );
+  });
+});

@@ -1,0 +1,67 @@
+// `keel trust [dir]`: trust a project folder so its own allow rules, hooks, mode, env and MCP servers
+// apply; `--list` shows trusted folders, `--revoke` forgets one.
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { loadSettings } from "../../settings/load.ts";
+import { SettingsError } from "../../settings/readSettingsFile.ts";
+import {
+  findTrustingFolder,
+  listTrustedFolders,
+  revokeFolderTrust,
+  trustFolder,
+} from "../../settings/trust.ts";
+import { CliError } from "../exitCodes.ts";
+
+interface TrustFlags {
+  list?: boolean;
+  revoke?: boolean;
+  json?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command("trust")
+    .description(
+      "Trust a project folder (default: the current one): its own allow rules, hooks, mode and env then apply",
+    )
+    .argument("[dir]", "the project folder")
+    .option("--list", "list trusted folders")
+    .option("--revoke", "stop trusting the folder")
+    .option("--json", "print JSON")
+    .action((dir: string | undefined, options: TrustFlags) => {
+      const out = (text: string) => process.stdout.write(text);
+      if (options.list) {
+        const folders = listTrustedFolders();
+        if (options.json) out(`${JSON.stringify(folders, null, 2)}\n`);
+        else if (folders.length === 0) out("No folder is trusted.\n");
+        else for (const entry of folders) out(`${entry.folder}  (since ${entry.trustedAt})\n`);
+        return;
+      }
+      const folder = resolve(dir ?? process.cwd());
+      if (options.revoke) {
+        const revoked = revokeFolderTrust(folder);
+        const parent = findTrustingFolder(folder);
+        if (options.json)
+          out(`${JSON.stringify({ folder, revoked, stillTrustedThrough: parent ?? null })}\n`);
+        else if (!revoked)
+          out(`${folder} was not trusted on its own${parent ? ` (it is inside trusted ${parent})` : ""}.\n`);
+        else out(`${folder} is no longer trusted${parent ? `, but it is inside trusted ${parent}` : ""}.\n`);
+        return;
+      }
+      let ignored: Array<{ file: string; ignored: string[] }> = [];
+      try {
+        ignored = loadSettings({ cwd: folder }).untrusted;
+      } catch (error) {
+        if (error instanceof SettingsError)
+          throw new CliError(`not trusting ${folder} yet: ${error.message}`);
+        throw error;
+      }
+      const trusted = trustFolder(folder);
+      if (options.json) {
+        out(`${JSON.stringify({ folder: trusted, nowApplied: ignored }, null, 2)}\n`);
+        return;
+      }
+      out(`Trusted ${trusted}.\n`);
+      for (const report of ignored) out(`  now applied from ${report.file}: ${report.ignored.join("; ")}\n`);
+    });
+}
