@@ -34,6 +34,8 @@ describe("analyzeBashCommand", () => {
     ["cat /etc/hosts", "ask"],
     ["cd src && cat ../../outside/x", "ask"],
     ["cat logs/x", "ask"],
+    ["cat ./logs/../README.md", "ask"],
+    ["git config --global --list", "passthrough"],
     ["echo x > dangling", "ask"],
     ["cat dashes/*.ts", "allow"],
     ["cd dashes && rg foo *.ts", "ask"],
@@ -72,6 +74,9 @@ describe("analyzeBashCommand", () => {
         .behavior,
     ).toBe("allow");
     expect((await verdict("rm -rf build", { mode: "acceptEdits" })).behavior).toBe("allow");
+    expect((await verdict("rm -rf build/*.o", { mode: "acceptEdits" })).behavior).toBe("allow");
+    expect((await verdict("rm -rf .", { mode: "acceptEdits" })).behavior).toBe("ask");
+    expect((await verdict("cd src && rm -rf ..", { mode: "acceptEdits" })).behavior).toBe("ask");
     expect((await verdict("npm test", { mode: "acceptEdits" })).behavior).toBe("passthrough");
     expect((await verdict("cp README.md ../outside/", { mode: "acceptEdits" })).behavior).toBe("ask");
   });

@@ -271,8 +271,8 @@ export const GIT_READ_ONLY: Readonly<Record<string, GitSubcommandSpec>> = {
       flags: "lz",
       valued: "f",
       long: words(
-        "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list --global",
-        "--system --local --worktree --file= --blob= --show-origin --show-scope --name-only",
+        "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list",
+        "--local --worktree --file= --blob= --show-origin --show-scope --name-only",
         "--null --type= --bool --int --bool-or-int --path --expiry-date --default= --includes",
         "--no-includes --all --regexp --fixed-value",
       ),

@@ -5,7 +5,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
 import { isInWorkingDirectories, isPathWithin, protectedPathReason } from "../permissions/paths.ts";
-import type { ToolPermissionContext } from "../tool/context.ts";
+import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
 import type { Redirect } from "./extract.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
@@ -144,6 +144,35 @@ function danglingLinkTarget(abs: string): string | undefined {
   }
 }
 
+/** The path as the kernel walks it: each symlink followed before a later `..` is applied. */
+function physicalPath(base: string, path: string): string {
+  let current = path.startsWith("/") ? "/" : base;
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      current = dirname(realOrSelf(current));
+      continue;
+    }
+    current = resolve(current, segment);
+  }
+  return current;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+/** Removing a working directory itself (or a folder holding one) is never a routine edit. */
+function checkWorkingDirRemoval(abs: string, commandName: string, scope: Scope): void {
+  const roots = workingDirectories(scope.context).map((dir) => resolve(dir));
+  if (roots.some((root) => isPathWithin(root, abs)))
+    add(scope, "working-dir-removal", `${commandName} would remove the working directory ${abs}`, false);
+}
+
 function checkAbsolute(
   given: string,
   base: string,
@@ -219,6 +248,11 @@ function checkPath(
     const base = relativeTo ? resolve(cwd, relativeTo) : cwd;
     const abs = resolve(base, path);
     checkAbsolute(abs, base, access, commandName, scope);
+    if (!glob && access === "write" && REMOVERS.has(commandName))
+      checkWorkingDirRemoval(abs, commandName, scope);
+    // The kernel resolves `link/..` physically (to the link target's parent), not lexically.
+    const physical = /(^|\/)\.\.(\/|$)/.test(path) ? physicalPath(base, path) : abs;
+    if (physical !== abs) checkAbsolute(physical, base, access, commandName, scope);
     if (glob) {
       const problem = globEntriesProblem(abs, value, scope, optionRisk);
       if (problem) add(scope, "glob-path", problem, false);

@@ -138,6 +138,36 @@ function append(into: Parts, part: Parts): void {
   into.unknown ||= part.unknown;
 }
 
+/**
+ * `"$(cat <<'EOF' ... EOF)"`, the usual way to pass a multi-line message, is literal text: a quoted
+ * `$(...)` holding only `cat` and one heredoc without expansions. Its value is the body.
+ */
+export function heredocLiteral(node: Node): string | undefined {
+  if (node.type !== "command_substitution" || !node.text.startsWith("$(") || node.parent?.type !== "string")
+    return undefined;
+  const inner = node.namedChildren.filter((child) => child !== null && child.type !== "comment");
+  const statement = inner[0];
+  if (inner.length !== 1 || statement?.type !== "redirected_statement") return undefined;
+  const body = statement.childForFieldName("body");
+  if (body?.type !== "command" || body.text !== "cat") return undefined;
+  const redirects = statement.namedChildren.filter((child) => child !== null && child.id !== body.id);
+  const heredoc = redirects[0];
+  if (redirects.length !== 1 || heredoc?.type !== "heredoc_redirect") return undefined;
+  let start = "";
+  let text = "";
+  for (const child of heredoc.children) {
+    if (!child) continue;
+    if (child.type === "heredoc_start") start = child.text;
+    else if (child.type === "heredoc_body") {
+      if (child.namedChildren.some((part) => part !== null && part.type !== "heredoc_content"))
+        return undefined;
+      text = child.text;
+    } else if (child.type !== "<<" && child.type !== "heredoc_end") return undefined;
+  }
+  if (!/^(['"]).+\1$/.test(start) && /[$`\\]/.test(text)) return undefined;
+  return text.replace(/\n+$/, "");
+}
+
 /** Double-quoted string: literal slices between the expansion children, decoded. */
 function stringParts(node: Node, source: string): Parts {
   const parts = emptyParts();
@@ -148,7 +178,12 @@ function stringParts(node: Node, source: string): Parts {
   for (const child of node.namedChildren) {
     if (!child || child.type === "string_content") continue;
     parts.value += decodeDoubleQuoted(source.slice(cursor, child.startIndex));
-    parts.value += child.text;
+    const literal = heredocLiteral(child);
+    parts.value += literal ?? child.text;
+    if (literal !== undefined) {
+      cursor = child.endIndex;
+      continue;
+    }
     if (DYNAMIC_TYPES.has(child.type)) parts.dynamicKinds.push(child.type);
     else parts.unknown = true;
     cursor = child.endIndex;
