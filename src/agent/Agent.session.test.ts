@@ -100,6 +100,30 @@ describe("compaction", () => {
   });
 });
 
+describe("context too long", () => {
+  it("compacts once and retries when the API says the prompt is too long", async () => {
+    const turns: ScriptTurn[] = [
+      { blocks: [text("first answer")] },
+      { httpError: { status: 400, message: "prompt is too long: 250000 tokens > 200000 maximum" } },
+      { blocks: [text("second answer")] },
+    ];
+    let played = 0;
+    const { agent, server } = await make({
+      protocol: "anthropic",
+      script: (request) =>
+        isSummaryRequest(request.body) ? { blocks: [text("SUMMARY")] } : turns[played++]!,
+    });
+    await collectRun(agent.submit("one"));
+    const { outcome, events } = await collectRun(agent.submit("two"));
+    expect(outcome.reason).toBe("completed");
+    expect(outcome.text).toBe("second answer");
+    expect(events.some((event) => event.type === "compacted")).toBe(true);
+    const retried = server.requests.at(-1)!.body.messages as Array<{ role: string }>;
+    expect(retried.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(retried[0])).toContain("SUMMARY");
+  });
+});
+
 describe("transcripts and resume", () => {
   it("saves the session as JSONL and resumes it with the same request prefix", async () => {
     const home = mkdtempSync(join(tmpdir(), "keel-home-"));

@@ -225,6 +225,7 @@ export class Agent {
       const context = submitted.additionalContext.map((text): ContentBlock => ({ type: "text", text }));
       this.#append({ role: "user", content: [...blocks, ...context] });
       let stopHookActive = false;
+      let compactedForLength = false;
       for (;;) {
         if (turns >= maxTurns)
           return yield* finish(
@@ -261,6 +262,16 @@ export class Agent {
           };
         }
         if (turn.results.length > 0) yield* this.#returnResults(turn);
+        // The context outgrew the window before the estimate said so: compact once and try again.
+        if (
+          turn.error?.code === "context_too_long" &&
+          !compactedForLength &&
+          this.#options.compaction !== false
+        ) {
+          compactedForLength = true;
+          turns--;
+          if (yield* this.compact({ trigger: "auto", signal: interrupt.signal, hooks })) continue;
+        }
         if (turn.error)
           return yield* finish(
             outcome("error", { error: turn.error, detail: errorMessageForUser(turn.error) }),

@@ -124,7 +124,9 @@ describe("keel run", () => {
     expect(JSON.stringify(server.requests[1]!.body.messages)).toContain("the secret word is keel");
     // Every call lands in the audit log under the user's Keel folder.
     const auditDir = join(w.home, ".keel", "audit");
-    const audit = readdirSync(auditDir).map((name) => readFileSync(join(auditDir, name), "utf8")).join("");
+    const audit = readdirSync(auditDir)
+      .map((name) => readFileSync(join(auditDir, name), "utf8"))
+      .join("");
     const entry = JSON.parse(audit.trim().split("\n")[0]!) as Record<string, unknown>;
     expect(entry).toMatchObject({ tool: "Read", behavior: "allow", sessionId: record.session_id });
   });
@@ -257,6 +259,29 @@ describe("keel run", () => {
     );
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ subtype: "max_turns", num_turns: 1, is_error: true });
+  });
+
+  it("Ctrl-C (SIGINT) interrupts the run: exit 130, the partial answer printed", async () => {
+    const w = world();
+    const server = await serve([{ blocks: [text("Working on it"), text("never")], hangAfterBlocks: 1 }]);
+    const child = spawn(process.execPath, [ENTRY, "run", ...base(server), "long task"], {
+      cwd: w.project,
+      env: w.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+      if (stdout.includes("Working on it")) child.kill("SIGINT");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(130);
+    expect(stdout).toBe("Working on it\n");
+    expect(stderr).toMatch(/stopped \(interrupted\)/);
   });
 
   it("--continue picks up the last session of the project", async () => {
