@@ -94,7 +94,9 @@ export const GIT_READ_ONLY: Readonly<Record<string, GitSubcommandSpec>> = {
   shortlog: {
     options: {
       ...LOG,
-      flags: `${LOG.flags}se`,
+      // In shortlog, -n is --numbered (a flag), not --max-count.
+      flags: `${LOG.flags}sen`,
+      valued: (LOG.valued ?? "").replace("n", ""),
       long: [...LOG_LONG, "--numbered", "--summary", "--email", "--committer", "--group="],
     },
   },
