@@ -28,6 +28,13 @@ export interface ModelConfig {
   info: ModelInfo;
 }
 
+/** The short names Claude Code settings use for `model`. */
+const MODEL_ALIASES: Record<string, string> = {
+  sonnet: "claude-sonnet-4-6",
+  opus: "claude-opus-4-5",
+  haiku: "claude-haiku-4-5",
+};
+
 const OFFICIAL: Record<ProviderName, string> = {
   anthropic: "https://api.anthropic.com",
   openai: "https://api.openai.com/v1",
@@ -80,7 +87,8 @@ export function resolveModelConfig(
     parseProvider(flags.provider, "--provider") ??
     parseProvider(env.KEEL_PROVIDER, "KEEL_PROVIDER") ??
     parseProvider(settings.provider, "settings provider");
-  const model = firstString(flags.model, env.KEEL_MODEL, settings.model);
+  const named = firstString(flags.model, env.KEEL_MODEL, settings.model);
+  const model = named ? (MODEL_ALIASES[named.toLowerCase()] ?? named) : undefined;
   const flagBase = firstString(flags.baseUrl, env.KEEL_BASE_URL, settings.baseUrl);
   const provider: ProviderName =
     explicit ??

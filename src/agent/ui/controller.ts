@@ -283,6 +283,11 @@ export class InteractiveController {
         this.#toolDone(event.result);
         break;
       case "retry":
+        // The abandoned response's text and calls are dropped; the retry streams them again.
+        this.#update({
+          streamingText: "",
+          tools: this.#state.tools.filter((tool) => tool.status !== "running"),
+        });
         this.#push({
           kind: "notice",
           level: "warning",
