@@ -1,7 +1,7 @@
 // The trust question, asked once per folder on a terminal. The answer "yes" is remembered in the user
 // config; "no" is not, so the user is asked again next time (and the project's loosening parts stay off).
-import { createInterface } from "node:readline/promises";
 import type { Readable, Writable } from "node:stream";
+import { LineReader } from "../permissions/prompters/lineReader.ts";
 import type { UntrustedReport } from "./load.ts";
 import { trustFolder } from "./trust.ts";
 
@@ -26,19 +26,16 @@ export function describeUntrusted(projectRoot: string, untrusted: readonly Untru
 
 /** Asks; true (and remembered) only on an explicit yes. */
 export async function askToTrustFolder(question: TrustQuestion): Promise<boolean> {
-  const rl = createInterface({ input: question.input, output: question.output, terminal: false });
+  // A line reader, not readline's question(): that never settles when the input closes first.
+  const lines = new LineReader(question.input);
   try {
     question.output.write(`${describeUntrusted(question.projectRoot, question.untrusted)}\n`);
-    const answer = await rl.question(
-      "Trust this folder? [y/N] ",
-      question.signal ? { signal: question.signal } : {},
-    );
-    if (!/^\s*y(es)?\s*$/i.test(answer)) return false;
+    question.output.write("Trust this folder? [y/N] ");
+    const answer = await lines.next(question.signal);
+    if (answer === undefined || !/^\s*y(es)?\s*$/i.test(answer)) return false;
     trustFolder(question.projectRoot, question.env);
     return true;
-  } catch {
-    return false;
   } finally {
-    rl.close();
+    lines.close();
   }
 }

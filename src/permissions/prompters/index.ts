@@ -6,7 +6,13 @@ import { type Terminal, terminalPrompter } from "./terminalPrompter.ts";
 
 export type { CanUseToolAnswer, CanUseToolCallback, CanUseToolOptions } from "./callbackPrompter.ts";
 export { callbackPrompter } from "./callbackPrompter.ts";
-export { alwaysRuleFor, openTerminal, type Terminal, terminalPrompter } from "./terminalPrompter.ts";
+export {
+  alwaysRuleFor,
+  openTerminal,
+  type Terminal,
+  type TerminalPrompter,
+  terminalPrompter,
+} from "./terminalPrompter.ts";
 
 export interface PrompterChoice {
   /** A library user's callback wins over everything else. */

@@ -65,7 +65,12 @@ function describeInput(input: unknown): string {
 
 const MAX_TRIES = 3;
 
-export function terminalPrompter(options: TerminalPrompterOptions): Prompter {
+export interface TerminalPrompter extends Prompter {
+  /** Stops reading the terminal, so it does not keep the process alive. */
+  close(): void;
+}
+
+export function terminalPrompter(options: TerminalPrompterOptions): TerminalPrompter {
   const lines = new LineReader(options.input);
   const persist = options.persist ?? true;
   const write = (text: string) => options.output.write(text);
@@ -124,6 +129,7 @@ export function terminalPrompter(options: TerminalPrompterOptions): Prompter {
 
   return {
     name: "terminal",
+    close: () => lines.close(),
     ask(request) {
       const turn = queue.then(() => question(request));
       queue = turn.catch(() => undefined);
