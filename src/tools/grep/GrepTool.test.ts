@@ -284,6 +284,11 @@ describe("Grep errors", () => {
     expect(error.message).toContain("current working directory");
   });
 
+  it("refuses a device, which would never end", async () => {
+    const error = await grepError({ pattern: "x", path: "/dev/zero" });
+    expect(error.code).toBe("unsupported_file");
+  });
+
   it("is cancelled by the call's abort signal, before or during the search", async () => {
     const context = ctx();
     context.abortController.abort();

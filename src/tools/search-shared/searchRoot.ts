@@ -1,5 +1,6 @@
 // Where a search starts: the input path resolved against the session's cwd, checked to exist, and
 // the permission rule every search tool shares (inside the working directories, or ask).
+import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { findContentRule } from "../../permissions/matchers.ts";
@@ -71,12 +72,19 @@ export async function resolveSearchRoot(
       `Reading ${absolute} is denied by the permission rule ${formatRuleValue(deniedBy.value)} (${deniedBy.source} settings), ` +
         "so it cannot be searched. Search a different path.",
     );
-  let isDirectory: boolean;
+  let info: Stats;
   try {
-    isDirectory = (await stat(absolute)).isDirectory();
+    info = await stat(absolute);
   } catch {
     throw new ToolError("not_found", missingPathMessage(absolute, context));
   }
+  // A device never ends (/dev/zero): rg would read it until the timeout.
+  if (info.isCharacterDevice() || info.isBlockDevice() || info.isSocket())
+    throw new ToolError(
+      "unsupported_file",
+      `${absolute} is a device or socket, not a file or folder, and cannot be searched.`,
+    );
+  const isDirectory = info.isDirectory();
   if (isDirectory)
     return {
       absolute,
