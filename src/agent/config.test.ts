@@ -52,6 +52,14 @@ describe("resolveModelConfig", () => {
       model: "claude-haiku-4-5",
     },
     {
+      name: "Claude Code's model aliases",
+      flags: {},
+      env: { ANTHROPIC_API_KEY: "k" },
+      settings: { model: "haiku" },
+      provider: "anthropic",
+      model: "claude-haiku-4-5",
+    },
+    {
       name: "only an OpenAI key",
       flags: {},
       env: { OPENAI_API_KEY: "k" },
