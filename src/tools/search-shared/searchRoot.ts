@@ -129,7 +129,7 @@ export async function checkSearchPermission<Input>(
     return { behavior: "allow", updatedInput: input, decisionReason: { type: "rule", rule: allowRule } };
   return {
     behavior: "ask",
-    message: `${tool.name} wants to search ${absolute}, which is outside the working directories.`,
+    message: `${tool.name} wants to search ${absolute}, which is outside the working directories`,
     decisionReason: {
       type: "tool",
       reason: `${absolute} is outside the working directories`,
