@@ -1,7 +1,14 @@
 // The vocabulary of permission decisions: modes, rule sources, rules, results and who decided.
 
 /** `auto` decides like `default`; the agent adds a model-based classifier that may approve ordinary asks. */
-export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"] as const;
+export const PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "plan",
+  "bypassPermissions",
+  "dontAsk",
+  "auto",
+] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Highest precedence first, for display; rules of every source merge (deny > ask > allow). */
