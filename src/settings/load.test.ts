@@ -317,3 +317,14 @@ describe("loadSettings: trust", () => {
     expect(existsSync(join(world.home, ".keel", "config.json"))).toBe(true);
   });
 });
+
+describe("loadSettings: specifiers a matcher finds malformed", () => {
+  it("warns with file:line:col and keeps loading (deny rules still fail closed at match time)", () => {
+    world.write("home/.keel/settings.json", '{"permissions": {"deny": ["WebFetch(example.com)"]}}');
+    const loaded = load();
+    expect(loaded.warnings.join("\n")).toMatch(
+      /settings\.json:1:27: rule "WebFetch\(example\.com\)": WebFetch rules take "domain:<host>"/,
+    );
+    expect(loaded.permissionContext.alwaysDenyRules).toEqual({ user: ["WebFetch(example.com)"] });
+  });
+});

@@ -3,6 +3,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
+// Registered before files are read, so malformed WebFetch/Agent specifiers are reported at load.
+import "../permissions/matchers/index.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import { deepFreeze, type ToolPermissionContext } from "../tool/context.ts";
