@@ -82,9 +82,11 @@ beforeAll(async () => {
 afterAll(() => {
   const benign = results.filter((result) => result.expected === "allow").length;
   const failures = results.filter((result) => result.expected !== "allow" && result.got === "allow").length;
+  const exact = results.filter((result) => result.expected === result.got).length;
   console.log(
     `bash cases: ${results.length} run (${sharedCases.length} shared, ${EXTRA_CASES.length} extra); ` +
-      `security failures ${failures}; false alarms ${falseAlarms.length} of ${benign} benign controls`,
+      `security failures ${failures}; false alarms ${falseAlarms.length} of ${benign} benign controls; ` +
+      `exactly the expected verdict ${exact} of ${results.length}`,
   );
   for (const alarm of falseAlarms) console.log(`  false alarm ${alarm}`);
   project.cleanup();
