@@ -341,6 +341,15 @@ describe("Grep input and permissions", () => {
     expect((await GrepTool.checkPermissions({ pattern: "x", path: "linked" }, ctx())).behavior).toBe("ask");
     const added = searchContext(root, { additionalDirectories: [outside] });
     expect((await GrepTool.checkPermissions({ pattern: "x", path: outside }, added)).behavior).toBe("allow");
+    // A Read allow rule covering the folder allows it too (the tool's own ask would come before the rule).
+    const suggestion = out.behavior === "ask" ? out.suggestions : undefined;
+    expect(suggestion).toEqual([{ behavior: "allow", rule: `Read(/${outside})`, destination: "session" }]);
+    const ruled = searchContext(root, { allow: [`Read(/${outside})`] });
+    for (const path of [outside, join(outside, "o.txt")])
+      expect(await GrepTool.checkPermissions({ pattern: "x", path }, ruled)).toMatchObject({
+        behavior: "allow",
+        decisionReason: { type: "rule" },
+      });
   });
 
   it("declares itself read-only, concurrency-safe and governed by Read rules", () => {

@@ -135,8 +135,9 @@ export async function checkSearchPermission<Input>(
       reason: `${absolute} is outside the working directories`,
       check: "outside-working-dirs",
     },
+    // `Read(//dir)` covers the folder itself and everything under it (a matched folder covers its contents).
     suggestions: [
-      { behavior: "allow", rule: `Read(/${absolute.replace(/\/$/, "")}/**)`, destination: "session" },
+      { behavior: "allow", rule: `Read(/${absolute.replace(/\/$/, "")})`, destination: "session" },
     ],
   };
 }
