@@ -137,7 +137,7 @@ export async function checkSearchPermission<Input>(
     },
     // `Read(//dir)` covers the folder itself and everything under it (a matched folder covers its contents).
     suggestions: [
-      { behavior: "allow", rule: `Read(/${absolute.replace(/\/$/, "")})`, destination: "session" },
+      { behavior: "allow", rule: `Read(/${absolute === "/" ? "/" : absolute})`, destination: "session" },
     ],
   };
 }
