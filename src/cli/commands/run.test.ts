@@ -271,9 +271,13 @@ describe("keel run", () => {
     });
     let stdout = "";
     let stderr = "";
+    let sent = false;
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString("utf8");
-      if (stdout.includes("Working on it")) child.kill("SIGINT");
+      if (!sent && stdout.includes("Working on it")) {
+        sent = true;
+        child.kill("SIGINT");
+      }
     });
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
