@@ -17,6 +17,7 @@ import {
   isAlive,
   KEEL_ENTRY,
   makeWorld,
+  processGroupOf,
   type StdioSession,
   waitFor,
 } from "./testing/harness.ts";
@@ -111,7 +112,7 @@ describe("keel mcp with test tools over stdio (no elicitation)", () => {
   beforeAll(async () => {
     world = makeWorld();
     session = await connectStdio({
-      args: ["--cwd", world.project, "--allow", "Sleep"],
+      args: ["--cwd", world.project, "--allow", "Sleep", "--allow", "Bash(sleep:*)"],
       env: world.env,
       setup: (client) =>
         client.setNotificationHandler(ProgressNotificationSchema, async (notification) => {
@@ -219,6 +220,25 @@ describe("keel mcp with test tools over stdio (no elicitation)", () => {
     expect(textOf(await session.client.callTool({ name: "Echo", arguments: { text: "still here" } }))).toBe(
       "still here",
     );
+  });
+
+  it("kills a cancelled Bash command's whole process group", async () => {
+    const seconds = `30.${process.pid}${Date.now() % 1000}`;
+    const abort = new AbortController();
+    const call = session.client
+      .callTool({ name: "Bash", arguments: { command: `sleep ${seconds}` } }, CallToolResultSchema, {
+        signal: abort.signal,
+      })
+      .catch((error: unknown) => error);
+    let pgid = 0;
+    await waitFor(() => {
+      pgid = processGroupOf(["sleep", seconds]);
+      return pgid > 0;
+    }, "Bash to start the sleep");
+    expect(isAlive(-pgid)).toBe(true);
+    abort.abort();
+    expect(await call).toBeInstanceOf(Error);
+    await waitFor(() => !isAlive(-pgid), "the process group (bash and its sleep) to die");
   });
 
   it("refuses an approval it cannot ask for, saying how to allow it", async () => {
@@ -334,6 +354,34 @@ describe("keel mcp flags", () => {
       const result = await session.client.callTool({ name: "Touch", arguments: { name: "x" } });
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(/plan mode/);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("runs the project's hooks on every call (trusted folder)", async () => {
+    const world = makeWorld();
+    mkdirSync(join(world.project, ".keel"));
+    writeFileSync(
+      join(world.project, ".keel", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          PreToolUse: [
+            {
+              matcher: "Echo",
+              hooks: [{ type: "command", command: "echo 'blocked by the project hook' >&2; exit 2" }],
+            },
+          ],
+        },
+      }),
+    );
+    const session = await connectStdio({ args: ["--cwd", world.project, "--trust"], env: world.env });
+    try {
+      const result = await session.client.callTool({ name: "Echo", arguments: { text: "hi" } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/blocked by the project hook/);
+      const steps = await session.client.callTool({ name: "Steps", arguments: { steps: 1 } });
+      expect(steps.isError).toBeFalsy();
     } finally {
       await session.close();
     }

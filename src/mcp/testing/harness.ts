@@ -1,6 +1,6 @@
 // Test harness: spawns `keel mcp` (the real CLI entry, or the same command with the test tools) and
 // connects the official SDK client to it, over stdio or HTTP.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -71,6 +71,22 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The process group of the process running exactly this argv (Linux /proc), or 0. */
+export function processGroupOf(argv: readonly string[]): number {
+  const wanted = `${argv.join("\0")}\0`;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8") !== wanted) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return 0;
 }
 
 /** Waits until `check` holds, polling; fails after `ms` with `what`. */
