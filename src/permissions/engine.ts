@@ -29,11 +29,11 @@ async function toolOwnCheck<I>(
   try {
     return await tool.checkPermissions(input, context);
   } catch (error) {
-    // A check that crashes has not said yes.
+    // A check that crashes has not said yes, in any mode: bypass and allow rules cannot wave it through.
     return {
       behavior: "ask",
       message: `${tool.name}'s permission check failed: ${errorMessage(error)}`,
-      decisionReason: { type: "tool", reason: errorMessage(error), check: "checkPermissions-error" },
+      decisionReason: { type: "safetyCheck", reason: errorMessage(error), check: "checkPermissions-error" },
     };
   }
 }

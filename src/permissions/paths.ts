@@ -1,8 +1,8 @@
 // Where a path is: inside the working directories or not, protected or not. Both the path as given
 // (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
-import { realpathSync } from "node:fs";
+import { lstatSync, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 
 export function expandHome(path: string): string {
@@ -17,24 +17,57 @@ export function toAbsolutePath(path: string, cwd: string): string {
   return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
 }
 
+/** Never inside any folder: what a symlink loop resolves to, so it fails every containment check. */
+const UNRESOLVABLE = `${sep}\u0000unresolvable-symlink-loop`;
+
 /**
- * Resolves symlinks as far as the path exists: the longest existing ancestor is resolved and the
- * missing tail appended, so a file about to be created under a symlinked folder resolves correctly.
+ * The physical path: walks the path as written, component by component, following every symlink
+ * (also dangling ones: writing through them creates their target) and applying `..` to the real
+ * folder reached so far, not to the text (`link/..` is the link target's parent).
  */
-export function resolveSymlinks(absolutePath: string): string {
-  let existing = absolutePath;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      const real = realpathSync.native(existing);
-      return tail.length === 0 ? real : join(real, ...tail.reverse());
-    } catch {
-      const parent = dirname(existing);
-      if (parent === existing) return absolutePath;
-      tail.push(basename(existing));
-      existing = parent;
+export function resolveSymlinks(absolutePath: string, depth = 0): string {
+  if (depth > 40) return UNRESOLVABLE;
+  let current: string = sep;
+  let missing = false;
+  for (const part of absolutePath.split(sep)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      current = dirname(current);
+      continue;
     }
+    const next = current === sep ? sep + part : current + sep + part;
+    if (missing) {
+      current = next;
+      continue;
+    }
+    let isLink = false;
+    try {
+      isLink = lstatSync(next).isSymbolicLink();
+    } catch {
+      missing = true;
+      current = next;
+      continue;
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    let target: string;
+    try {
+      target = readlinkSync(next);
+    } catch {
+      return UNRESOLVABLE;
+    }
+    current = resolveSymlinks(isAbsolute(target) ? target : current + sep + target, depth + 1);
+    if (current === UNRESOLVABLE) return UNRESOLVABLE;
   }
+  return current;
+}
+
+/** `~` expanded and made absolute, but with `..` kept as written, for physical resolution. */
+function rawAbsolute(path: string, cwd: string): string {
+  const expanded = expandHome(path);
+  return isAbsolute(expanded) ? expanded : cwd + sep + expanded;
 }
 
 /** Segment-wise containment: `/proj_evil` is not inside `/proj`. */
@@ -46,8 +79,7 @@ export function isPathWithin(child: string, parent: string): boolean {
 
 /** Both forms of a path that every check must pass: as given (normalised) and symlink-resolved. */
 export function pathForms(path: string, cwd: string): { given: string; resolved: string } {
-  const given = toAbsolutePath(path, cwd);
-  return { given, resolved: resolveSymlinks(given) };
+  return { given: toAbsolutePath(path, cwd), resolved: resolveSymlinks(rawAbsolute(path, cwd)) };
 }
 
 function workingDirForms(context: ToolPermissionContext): string[] {

@@ -185,17 +185,17 @@ describe("runToolUse: every error path is a result", () => {
     expect(result.block.content).toBe("Found 3 matches; add context.");
   });
 
-  it("turns a throwing checkPermissions into an ask, never an allow", async () => {
+  it("turns a throwing checkPermissions into an ask in every mode, never an allow", async () => {
     const tool = echoTool({
       checkPermissions: async () => {
         throw new Error("broken check");
       },
     });
-    const { result } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([tool], allowAll)));
-    // The blanket allow rule still applies after the tool's own check asked; without it, ask -> deny.
-    expect(result.block.content).toBe("x");
-    const { result: strict } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([tool])));
-    expect(strict.errorCode).toBe("permission_denied");
+    for (const options of [allowAll, { mode: "bypassPermissions" as const }, {}]) {
+      const { result } = await collect(runToolUse(call("Echo", { text: "x" }), testContext([tool], options)));
+      expect(result.errorCode).toBe("permission_denied");
+      expect(result.block.content).toContain("permission check failed: broken check");
+    }
   });
 
   it("returns promptly when aborted during the call, and the tool sees the signal", async () => {
