@@ -2,7 +2,7 @@
 // server ($ref schemas, crashes mid-session, slow calls), and @modelcontextprotocol/server-everything
 // and server-filesystem from npm, over stdio, Streamable HTTP and SSE. Calls go through the pipeline.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -244,6 +244,9 @@ describe("@modelcontextprotocol/server-everything over stdio", () => {
     const read = await run(manager, "ReadMcpResource", { server: "everything", uri });
     expect(read.result.isError).toBe(false);
     expect(text(read.result).length).toBeGreaterThan(0);
+    const blob = await run(manager, "ReadMcpResource", { server: "everything", uri: "demo://resource/dynamic/blob/3" });
+    const saved = /saved to (\S+)\]/.exec(text(blob.result))?.[1];
+    expect(saved && existsSync(saved)).toBe(true);
     const unknown = await run(manager, "ReadMcpResource", { server: "nope", uri });
     expect(text(unknown.result)).toMatch(/Servers with resources: "everything"/);
   });
