@@ -244,7 +244,10 @@ describe("@modelcontextprotocol/server-everything over stdio", () => {
     const read = await run(manager, "ReadMcpResource", { server: "everything", uri });
     expect(read.result.isError).toBe(false);
     expect(text(read.result).length).toBeGreaterThan(0);
-    const blob = await run(manager, "ReadMcpResource", { server: "everything", uri: "demo://resource/dynamic/blob/3" });
+    const blob = await run(manager, "ReadMcpResource", {
+      server: "everything",
+      uri: "demo://resource/dynamic/blob/3",
+    });
     const saved = /saved to (\S+)\]/.exec(text(blob.result))?.[1];
     expect(saved && existsSync(saved)).toBe(true);
     const unknown = await run(manager, "ReadMcpResource", { server: "nope", uri });

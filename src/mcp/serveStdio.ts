@@ -16,10 +16,10 @@ export function redirectConsoleToStderr(): void {
   console.debug = toStderr;
 }
 
-/** Serves until stdin closes; resolves then. */
+/** Serves until stdin closes (or `signal` fires); then running calls are aborted, so their processes die. */
 export async function serveStdio(
   options: KeelMcpServerOptions,
-  streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream } = {},
+  streams: { stdin?: NodeJS.ReadableStream; stdout?: NodeJS.WritableStream; signal?: AbortSignal } = {},
 ): Promise<void> {
   const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (streams.stdout ?? process.stdout) as NodeJS.WriteStream;
@@ -44,6 +44,7 @@ export async function serveStdio(
     stdin.once("end", finish);
     stdin.once("close", finish);
     server.onclose = finish;
+    streams.signal?.addEventListener("abort", finish, { once: true });
   });
   await server.connect(transport);
   await closed;

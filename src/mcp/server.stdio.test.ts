@@ -386,4 +386,24 @@ describe("keel mcp flags", () => {
       await session.close();
     }
   });
+
+  it("takes running commands down with it when stopped with SIGTERM", async () => {
+    const world = makeWorld();
+    const session = await connectStdio({
+      args: ["--cwd", world.project, "--allow", "Bash(sleep:*)"],
+      env: world.env,
+    });
+    const seconds = `31.${process.pid}${Date.now() % 1000}`;
+    void session.client
+      .callTool({ name: "Bash", arguments: { command: `sleep ${seconds}` } })
+      .catch(() => {});
+    let pgid = 0;
+    await waitFor(() => {
+      pgid = processGroupOf(["sleep", seconds]);
+      return pgid > 0;
+    }, "Bash to start the sleep");
+    process.kill(session.transport.pid!, "SIGTERM");
+    await waitFor(() => !isAlive(-pgid), "the sleep's process group to die with the server");
+    await session.close().catch(() => {});
+  });
 });

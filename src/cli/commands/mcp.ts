@@ -90,12 +90,17 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
   process.on("unhandledRejection", (reason) =>
     log(`unhandled error (the server goes on): ${errorMessage(reason)}`),
   );
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  // Whatever a tool left running (timers, watchers) must not keep a server without a client alive.
+  const exitSoon = () => setTimeout(() => process.exit(), 2_000).unref();
   if (!flags.http) {
     const { redirectConsoleToStderr, serveStdio } = await import("../../mcp/serveStdio.ts");
     redirectConsoleToStderr();
-    await serveStdio(createSession());
-    // Whatever a tool left running (timers, watchers) must not keep a server without a client alive.
-    setTimeout(() => process.exit(), 2_000).unref();
+    await serveStdio(createSession(), { signal: stop.signal });
+    exitSoon();
     return;
   }
   const { parseHttpAddress, serveHttp } = await import("../../mcp/serveHttp.ts");
@@ -114,12 +119,11 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
     log(`warning: listening on ${address.host}, reachable from other machines (the token is the only guard)`);
   log(`serving ${tools.length} tools at ${running.url}`);
   log(given ? "token: from --token / KEEL_MCP_TOKEN" : `token: ${token}`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await new Promise<void>((resolve) =>
+    stop.signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
   await running.close();
+  exitSoon();
 }
 
 async function list(flags: ListFlags): Promise<void> {
