@@ -1,9 +1,13 @@
 // One CLI session: settings from every source plus the command line, the tool pool, the services.
 import { resolve } from "node:path";
+import { JsonlAuditSink } from "../audit/jsonlSink.ts";
+import { HookRunner } from "../hooks/runner.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
+import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
+import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
@@ -27,6 +31,8 @@ export interface CliSession {
   services: PipelineServices;
   settings: LoadedSettings;
   tools: Tool[];
+  /** Releases what the session holds open (the terminal prompter's input). */
+  close(): void;
 }
 
 export function collect(value: string, previous: string[] = []): string[] {
@@ -56,17 +62,47 @@ export function loadCliSettings(flags: PolicyFlags): LoadedSettings {
   }
 }
 
-export function openSession(
-  flags: PolicyFlags,
-  options: { extraServices?: PipelineServices } = {},
-): CliSession {
+export interface OpenSessionOptions {
+  extraServices?: PipelineServices;
+  /**
+   * Ask a person on the terminal when a call needs approval. Off by default: servers speaking a
+   * protocol on stdio must never read it, and with no prompter every ask is refused with the reason.
+   */
+  terminalPrompter?: boolean;
+}
+
+/** Settings, the tool pool and the services every surface shares: hooks, the audit log, a prompter. */
+export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}): CliSession {
   const settings = loadCliSettings(flags);
   for (const warning of settings.warnings) process.stderr.write(`keel: ${warning}\n`);
+  // Parsing Bash needs the grammar; loading it now means the first command is judged read-only in time.
+  initBashParser().catch(() => {});
   const tools = assembleToolPool(builtinTools(), [], settings.permissionContext);
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const context = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,
-    isNonInteractiveSession: !(process.stdin.isTTY && process.stderr.isTTY),
+    isNonInteractiveSession: !interactive,
   });
-  return { context, services: { ...options.extraServices }, settings, tools };
+  const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
+  const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trusted });
+  const services: PipelineServices = {
+    audit: new JsonlAuditSink({ onError: (message) => process.stderr.write(`keel: ${message}\n`) }),
+    ...(settings.hooks.length > 0
+      ? {
+          hooks: new HookRunner({
+            hooks: settings.hooks,
+            projectDir: settings.projectRoot,
+            settingsEnv: settings.env,
+          }),
+        }
+      : {}),
+    ...(prompter ? { prompter } : {}),
+    ...options.extraServices,
+  };
+  const close = () => {
+    if (prompter && "close" in prompter && typeof prompter.close === "function") prompter.close();
+    terminal?.close();
+  };
+  return { context, services, settings, tools, close };
 }

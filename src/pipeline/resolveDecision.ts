@@ -105,7 +105,7 @@ async function askPerson(
   const askedBecause = `${ask.message} (${describeDecider(ask.decisionReason)})`;
   const prompter = services.prompter;
   if (!prompter) {
-    const reason = `${ask.message}. It needs approval, and nobody can give it in this session (non-interactive). Allow it with a permission rule, or run interactively.`;
+    const reason = `${ask.message.replace(/[.\s]+$/, "")}. It needs approval, and nobody can give it in this session (non-interactive). Allow it with a permission rule, or run interactively.`;
     return { ...refuse(input, { type: "noPrompter", reason }, reason), askedBecause };
   }
   try {

@@ -4,8 +4,8 @@ import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
 import { EXIT } from "../exitCodes.ts";
-import type { CliRuntime } from "../main.ts";
 import { readJsonInput } from "../input.ts";
+import type { CliRuntime } from "../main.ts";
 import { openSession, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
@@ -53,7 +53,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         options: PolicyFlags & { json?: boolean; verbose?: boolean },
       ) => {
         const input = readJsonInput(inputArg);
-        const session = openSession(options);
+        const session = openSession(options, { terminalPrompter: true });
         const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
         process.once("SIGINT", onSignal);
         let result: ResultEvent | undefined;
@@ -71,6 +71,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           }
         } finally {
           process.off("SIGINT", onSignal);
+          session.close();
         }
         if (!result) throw new Error("the pipeline ended without a result");
         for (const message of result.userMessages) process.stderr.write(`keel: ${message}\n`);

@@ -1,0 +1,154 @@
+// The real `keel` program in a child process: output, exit codes, the audit log, a terminal-less ask.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const entry = join(import.meta.dirname, "entry.ts");
+let project: string;
+let home: string;
+
+function keel(args: string[], input?: string) {
+  const run = spawnSync(process.execPath, [entry, ...args], {
+    cwd: project,
+    input: input ?? "",
+    encoding: "utf8",
+    env: { ...process.env, KEEL_HOME: home, HOME: home },
+    timeout: 60_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+beforeAll(() => {
+  project = realpathSync(mkdtempSync(join(tmpdir(), "keel-cli-")));
+  home = realpathSync(mkdtempSync(join(tmpdir(), "keel-cli-home-")));
+  writeFileSync(join(project, "notes.txt"), "alpha\nbeta\ngamma\n");
+});
+afterAll(() => {
+  rmSync(project, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe("keel CLI", () => {
+  it("lists tools with their flags and schemas as JSON", () => {
+    const run = keel(["tools", "--json"]);
+    expect(run.code).toBe(0);
+    const tools = JSON.parse(run.stdout) as Array<{
+      name: string;
+      readOnly: boolean;
+      inputSchema: { type: string };
+    }>;
+    const read = tools.find((tool) => tool.name === "Read");
+    expect(read).toMatchObject({ readOnly: true, inputSchema: { type: "object" } });
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["Bash", "Edit", "Grep", "Glob", "Write"]),
+    );
+  });
+
+  it("hides a blanket-denied tool", () => {
+    const tools = JSON.parse(keel(["tools", "--json", "--deny", "Bash"]).stdout) as Array<{ name: string }>;
+    expect(tools.map((tool) => tool.name)).not.toContain("Bash");
+  });
+
+  it("runs Read through the pipeline and prints numbered lines", () => {
+    const run = keel(["tool", "Read", JSON.stringify({ file_path: join(project, "notes.txt") })]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/1\talpha/);
+    expect(run.stdout).toMatch(/3\tgamma/);
+  });
+
+  it("reads the input from stdin with -", () => {
+    const run = keel(
+      ["tool", "Read", "-", "--json"],
+      JSON.stringify({ file_path: join(project, "notes.txt") }),
+    );
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      is_error: boolean;
+      decision: { behavior: string; decidedBy: string };
+    };
+    expect(report.is_error).toBe(false);
+    expect(report.decision.behavior).toBe("allow");
+  });
+
+  it("refuses an Edit without a Read in the same process, and leaves the file alone", () => {
+    const input = { file_path: join(project, "notes.txt"), old_string: "beta", new_string: "BETA" };
+    const run = keel(["tool", "Edit", JSON.stringify(input), "--mode", "acceptEdits"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/[Rr]ead/);
+    expect(readFileSync(join(project, "notes.txt"), "utf8")).toContain("beta");
+  });
+
+  it("exits 3 when a call needs an approval nobody can give, and when a rule denies", () => {
+    const ask = keel([
+      "tool",
+      "Write",
+      JSON.stringify({ file_path: join(project, "new.txt"), content: "x" }),
+    ]);
+    expect(ask.code, ask.stderr).toBe(3);
+    expect(ask.stderr).toMatch(/nobody can give it/);
+    const deny = keel([
+      "tool",
+      "Read",
+      JSON.stringify({ file_path: join(project, "notes.txt") }),
+      "--deny",
+      "Read(./notes.txt)",
+    ]);
+    expect(deny.code).toBe(3);
+  });
+
+  it("exits 2 on usage errors: bad JSON, unknown tool, unknown mode, bad rule", () => {
+    expect(keel(["tool", "Read", "{not json"]).code).toBe(2);
+    expect(keel(["tool", "Nope", "{}"]).code).toBe(2);
+    expect(keel(["tool", "Read", "{}", "--mode", "yolo"]).code).toBe(2);
+    expect(keel(["tool", "Read", "{}", "--allow", "Bash(unclosed"]).code).toBe(2);
+    expect(keel(["tool"]).stderr).toMatch(/missing required argument/);
+    // Words that are no command are a first prompt for the interactive terminal, which needs a terminal.
+    const prompt = keel(["frobnicate"]);
+    expect(prompt.code).toBe(2);
+    expect(prompt.stderr).toMatch(/needs a terminal/);
+  });
+
+  it("explains a Bash decision with the check that fired", () => {
+    const run = keel([
+      "check",
+      "Bash",
+      JSON.stringify({ command: "rm -rf /" }),
+      "--json",
+      "--mode",
+      "bypassPermissions",
+    ]);
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      behavior: string;
+      decidedBy: string;
+      details: { check: string };
+    };
+    expect(report.behavior).toBe("ask");
+    expect(report.decidedBy).toMatch(/safety check/);
+    expect(report.details.check).toBeTruthy();
+    const allowed = JSON.parse(
+      keel(["check", "Bash", JSON.stringify({ command: "ls -la" }), "--json"]).stdout,
+    );
+    expect(allowed.behavior).toBe("allow");
+  });
+
+  it("writes every call to the audit log with who decided", () => {
+    keel(["tool", "Read", JSON.stringify({ file_path: join(project, "notes.txt") })]);
+    const dir = join(home, ".keel", "audit");
+    const lines = readdirSync(dir).flatMap((file) =>
+      readFileSync(join(dir, file), "utf8").trim().split("\n"),
+    );
+    const records = lines.map((line) => JSON.parse(line) as { tool: string; decidedBy: string });
+    expect(records.some((record) => record.tool === "Read" && record.decidedBy.length > 0)).toBe(true);
+  });
+
+  it("prints help for every command", () => {
+    for (const command of ["tool", "check", "tools"]) {
+      const run = keel([command, "--help"]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/Usage: keel/);
+    }
+  });
+});
