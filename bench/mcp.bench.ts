@@ -32,6 +32,9 @@ const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 9);
 /** Compiles src/ as `npm run build` does (tsc, then the prompt .md files), into a cache folder. */
 function buildKeel(): string | undefined {
   const out = join(REPO, "node_modules/.cache/keel-mcp-bench/dist");
+  // MCP_BENCH_REUSE_BUILD=1 keeps the last build (for experiments on the built files).
+  if (process.env.MCP_BENCH_REUSE_BUILD && existsSync(join(out, "cli/mcpEntry.js")))
+    return join(out, "cli/mcpEntry.js");
   rmSync(out, { recursive: true, force: true });
   spawnSync(
     join(REPO, "node_modules/.bin/tsc"),
