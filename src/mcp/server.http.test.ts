@@ -14,10 +14,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive, makeWorld, TEST_ENTRY, waitFor } from "./testing/harness.ts";
 
-type Text = { type: "text"; text: string };
-const textOf = (result: unknown) =>
-  ((result as { content?: Text[] }).content ?? []).map((block) => block.text).join("\n");
-
 interface Running {
   child: ChildProcess;
   url: string;
@@ -147,13 +143,13 @@ describe("keel mcp --http", () => {
       ...(session ? { "mcp-session-id": session } : {}),
     });
     expect(response.status).toBe(status);
-    expect((response.json?.error as { code: number }).code).toBe(code);
+    expect(response.json?.error).toMatchObject({ code });
   });
 
   it("negotiates an older protocol revision", async () => {
     const response = await post(server.url, INIT("2025-03-26"), { authorization: `Bearer ${server.token}` });
     expect(response.status).toBe(200);
-    expect((response.json?.result as { protocolVersion: string }).protocolVersion).toBe("2025-03-26");
+    expect(response.json?.result).toMatchObject({ protocolVersion: "2025-03-26" });
     expect(response.headers.get("mcp-session-id")).toBeTruthy();
   });
 
