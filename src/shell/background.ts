@@ -1,5 +1,5 @@
-// Background shell tasks: a per-session registry of commands that run on after their Bash call
-// returned. Output streams to a file that stays after the task (and the session) ends.
+// Background tasks: a per-session registry of work that runs on after the call that started it returned
+// (Bash commands, sub-agents). Output streams to a file that stays after the task (and the session) ends.
 import { randomBytes } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -8,9 +8,12 @@ import { interpretExitCode } from "./execSemantics.ts";
 import { BASH_MAX_OUTPUT_CHARS, summarizeOutputFile } from "./output.ts";
 
 export type BackgroundTaskStatus = "running" | "completed" | "failed" | "killed";
+export type BackgroundTaskKind = "shell" | "agent";
 
 export interface BackgroundTaskInfo {
   id: string;
+  kind: BackgroundTaskKind;
+  /** The shell command, or what a sub-agent was asked to do. */
   command: string;
   description?: string;
   cwd: string;
@@ -23,9 +26,21 @@ export interface BackgroundTaskInfo {
   endedAt?: number;
 }
 
+/** How the registry reaches a running task: stop it, and learn how it ended. */
+export interface BackgroundTaskHandle {
+  stop(): void;
+  done: Promise<BackgroundTaskEnd>;
+}
+
+export interface BackgroundTaskEnd {
+  status: Exclude<BackgroundTaskStatus, "running">;
+  exitCode: number | null;
+  exitNote?: string;
+}
+
 interface BackgroundTask {
   info: BackgroundTaskInfo;
-  process: ShellProcess;
+  handle: BackgroundTaskHandle;
   /** Bytes of output already returned by readTaskOutput. */
   readOffset: number;
   ended: Promise<void>;
@@ -43,17 +58,68 @@ function tasksOf(sessionId: string): Map<string, BackgroundTask> {
   return tasks;
 }
 
-function settle(task: BackgroundTask, exit: ShellExit): void {
+function shellEnd(command: string, exit: ShellExit): BackgroundTaskEnd {
+  if (exit.interrupted) return { status: "killed", exitCode: exit.exitCode };
+  const meaning = interpretExitCode(command, exit.exitCode);
+  return {
+    status: meaning.isError ? "failed" : "completed",
+    exitCode: exit.exitCode,
+    ...(meaning.note ? { exitNote: meaning.note } : {}),
+  };
+}
+
+function settle(task: BackgroundTask, end: BackgroundTaskEnd): void {
   const info = task.info;
   info.endedAt = Date.now();
-  info.exitCode = exit.exitCode;
-  if (exit.interrupted) {
-    info.status = "killed";
-    return;
-  }
-  const meaning = interpretExitCode(info.command, exit.exitCode);
-  info.status = meaning.isError ? "failed" : "completed";
-  if (meaning.note) info.exitNote = meaning.note;
+  info.exitCode = end.exitCode;
+  info.status = end.status;
+  if (end.exitNote) info.exitNote = end.exitNote;
+}
+
+export interface RegisterBackgroundOptions {
+  kind: BackgroundTaskKind;
+  command: string;
+  description?: string;
+  cwd: string;
+  /** Folder for the output file (the session's tool-results folder). */
+  outputDir: string;
+}
+
+/**
+ * Registers a task of any kind: `start` gets the task's id and output file and returns its handle.
+ * Shell commands and sub-agents both come here, so TaskOutput and TaskStop reach either.
+ */
+export async function registerBackgroundTask(
+  sessionId: string,
+  options: RegisterBackgroundOptions,
+  start: (id: string, outputPath: string) => Promise<BackgroundTaskHandle> | BackgroundTaskHandle,
+): Promise<BackgroundTaskInfo> {
+  const tasks = tasksOf(sessionId);
+  const prefix = options.kind === "shell" ? "bash" : options.kind;
+  let id: string;
+  do id = `${prefix}_${randomBytes(4).toString("hex")}`;
+  while (tasks.has(id));
+  await mkdir(options.outputDir, { recursive: true });
+  const outputPath = join(options.outputDir, `${id}.log`);
+  const handle = await start(id, outputPath);
+  const info: BackgroundTaskInfo = {
+    id,
+    kind: options.kind,
+    command: options.command,
+    ...(options.description ? { description: options.description } : {}),
+    cwd: options.cwd,
+    outputPath,
+    status: "running",
+    exitCode: null,
+    startedAt: Date.now(),
+  };
+  const task: BackgroundTask = { info, handle, readOffset: 0, ended: Promise.resolve() };
+  task.ended = handle.done.then(
+    (end) => settle(task, end),
+    (error: unknown) => settle(task, { status: "failed", exitCode: null, exitNote: String(error) }),
+  );
+  tasks.set(id, task);
+  return { ...info };
 }
 
 export interface StartBackgroundOptions {
@@ -66,36 +132,32 @@ export interface StartBackgroundOptions {
 }
 
 /** Starts a command in the background and returns at once with its task id. */
-export async function startBackgroundTask(
+export function startBackgroundTask(
   sessionId: string,
   options: StartBackgroundOptions,
 ): Promise<BackgroundTaskInfo> {
-  const tasks = tasksOf(sessionId);
-  let id: string;
-  do id = `bash_${randomBytes(4).toString("hex")}`;
-  while (tasks.has(id));
-  await mkdir(options.outputDir, { recursive: true });
-  const outputPath = join(options.outputDir, `${id}.log`);
-  const process = await startShellCommand({
-    command: options.command,
-    cwd: options.cwd,
-    outputPath,
-    ...(options.launcher ? { launcher: options.launcher } : {}),
-  });
-  const info: BackgroundTaskInfo = {
-    id,
-    command: options.command,
-    ...(options.description ? { description: options.description } : {}),
-    cwd: options.cwd,
-    outputPath,
-    status: "running",
-    exitCode: null,
-    startedAt: Date.now(),
-  };
-  const task: BackgroundTask = { info, process, readOffset: 0, ended: Promise.resolve() };
-  task.ended = process.done.then((exit) => settle(task, exit));
-  tasks.set(id, task);
-  return { ...info };
+  return registerBackgroundTask(
+    sessionId,
+    {
+      kind: "shell",
+      command: options.command,
+      ...(options.description ? { description: options.description } : {}),
+      cwd: options.cwd,
+      outputDir: options.outputDir,
+    },
+    async (_id, outputPath) => {
+      const process: ShellProcess = await startShellCommand({
+        command: options.command,
+        cwd: options.cwd,
+        outputPath,
+        ...(options.launcher ? { launcher: options.launcher } : {}),
+      });
+      return {
+        stop: () => process.kill("stop"),
+        done: process.done.then((exit) => shellEnd(options.command, exit)),
+      };
+    },
+  );
 }
 
 export function getBackgroundTask(sessionId: string, taskId: string): BackgroundTaskInfo | undefined {
@@ -175,14 +237,14 @@ export async function readTaskOutput(
   };
 }
 
-/** Ends a task's whole process group; resolves when it is gone. */
+/** Ends a task (a shell task's whole process group); resolves when it is gone. */
 export async function stopBackgroundTask(
   sessionId: string,
   taskId: string,
 ): Promise<BackgroundTaskInfo | undefined> {
   const task = sessions.get(sessionId)?.get(taskId);
   if (!task) return undefined;
-  if (task.info.status === "running") task.process.kill("stop");
+  if (task.info.status === "running") task.handle.stop();
   await task.ended;
   return { ...task.info };
 }

@@ -26,6 +26,7 @@ export type TaskOutputInput = z.infer<typeof inputSchema>;
 
 export interface TaskOutputOutput {
   taskId: string;
+  kind: BackgroundTaskInfo["kind"];
   command: string;
   status: BackgroundTaskInfo["status"];
   exitCode: number | null;
@@ -56,8 +57,11 @@ function statusLine(output: TaskOutputOutput): string {
         ? `Task ${output.taskId} is still running (stopped waiting). Call TaskOutput again to wait more, or TaskStop to end it.`
         : `Task ${output.taskId} is running.`;
     case "completed":
+      if (output.kind === "agent") return `Task ${output.taskId} (sub-agent) completed.`;
       return `Task ${output.taskId} completed (exit code ${output.exitCode}${output.exitNote ? `: ${output.exitNote}` : ""}).`;
     case "failed":
+      if (output.kind === "agent")
+        return `Task ${output.taskId} (sub-agent) failed${output.exitNote ? `: ${output.exitNote}` : ""}.`;
       return `Task ${output.taskId} failed (exit code ${output.exitCode ?? "none: killed by a signal"}).`;
     case "killed":
       return `Task ${output.taskId} was stopped.`;
@@ -72,7 +76,7 @@ function resultText(output: TaskOutputOutput): string {
 
 export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputOutput>({
   name: "TaskOutput",
-  searchHint: "read output of a background shell task",
+  searchHint: "read output of a background shell task or sub-agent",
   inputSchema,
   maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,
   prompt: () => {
@@ -102,6 +106,7 @@ export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputOutput>({
     return {
       data: {
         taskId: task.id,
+        kind: task.kind,
         command: task.command,
         status: task.status,
         exitCode: task.exitCode,

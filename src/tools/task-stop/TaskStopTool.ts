@@ -1,4 +1,4 @@
-// TaskStop: ends a background task of this session, with every process it started.
+// TaskStop: ends a background task of this session (a command with every process it started, or a sub-agent).
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { type BackgroundTaskInfo, getBackgroundTask, stopBackgroundTask } from "../../shell/background.ts";
@@ -31,7 +31,7 @@ function resultText(output: TaskStopOutput): string {
 
 export const TaskStopTool = buildTool<TaskStopInput, TaskStopOutput>({
   name: "TaskStop",
-  searchHint: "stop a background shell task",
+  searchHint: "stop a background shell task or sub-agent",
   inputSchema,
   maxResultSizeChars: 10_000,
   prompt: () => {
