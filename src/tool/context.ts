@@ -162,6 +162,8 @@ export interface ToolUseOptions {
   maxBudgetUsd?: number;
   /** Opaque to the pipeline; the MCP client layer puts its connections here. */
   mcpClients?: readonly unknown[];
+  /** Opaque to the pipeline; the agent loop puts here how the Agent tool starts sub-agents (tools/agent/runtime.ts). */
+  agentRuntime?: unknown;
 }
 
 export interface ToolDecisionRecord {
