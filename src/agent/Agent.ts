@@ -31,6 +31,7 @@ import {
   ZERO_USAGE,
 } from "./provider.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.ts";
+import { SubagentRuntime } from "./subagentRuntime.ts";
 import { loadedToolNames, ToolPool } from "./toolPool.ts";
 import type { SessionState, Transcript } from "./transcript.ts";
 import { runTurn, type TurnResult } from "./turn.ts";
@@ -55,6 +56,8 @@ export interface AgentOptions {
   compaction?: CompactionOptions | false;
   /** A saved session to continue. */
   resume?: SessionState;
+  /** Set when this loop is a sub-agent (started by the Agent tool): how deep it is, and its id. */
+  subagent?: { depth: number; agentId: string };
 }
 
 export class Agent {
@@ -75,10 +78,16 @@ export class Agent {
   #lastContextTokens = 0;
   #messagesAtLastUsage = 0;
   #priceWarned = false;
+  readonly #runtime: SubagentRuntime;
 
   constructor(options: AgentOptions) {
     this.#options = options;
-    this.#context = { ...options.context, options: { ...options.context.options, tools: options.tools } };
+    // The Agent tool finds the loop through the context to start sub-agents (src/agent/subagentRuntime.ts).
+    this.#runtime = new SubagentRuntime(this, options, (child) => new Agent(child));
+    this.#context = {
+      ...options.context,
+      options: { ...options.context.options, tools: options.tools, agentRuntime: this.#runtime },
+    };
     this.sessionId = options.context.options.sessionId;
     this.#model = options.model;
     this.#info = options.modelInfo;
@@ -115,6 +124,11 @@ export class Agent {
 
   get context(): ToolUseContext {
     return this.#context;
+  }
+
+  /** The system prompt as sent, once the first request was built (forks reuse it byte for byte). */
+  get systemPrompt(): readonly SystemPart[] | undefined {
+    return this.#system;
   }
 
   get running(): boolean {
@@ -231,6 +245,7 @@ export class Agent {
           return yield* finish(
             outcome("max_turns", { detail: `stopped after ${turns} turns (--max-turns)` }),
           );
+        this.#deliverMessages();
         yield* this.#autoCompact(interrupt.signal, hooks);
         turns++;
         const turn: TurnResult = yield* runTurn({
@@ -241,6 +256,7 @@ export class Agent {
           retry: this.#options.retry ?? DEFAULT_RETRY_POLICY,
           interrupt: interrupt.signal,
           turn: turns,
+          onMessageComplete: (content) => this.#runtime.messageComplete(content),
         });
         this.#context = { ...turn.context, messages: [] };
         let turnCost: number | undefined;
@@ -300,6 +316,8 @@ export class Agent {
           return yield* finish(outcome("max_tokens", { detail: "the model ran out of output tokens" }));
         if (turn.stopReason === "refusal")
           return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
+        // A message sent while the model was answering (SendMessage, a background agent's report) gets a turn.
+        if (this.#runtime.hasMessages) continue;
         const stop = await hooks.stop(stopHookActive, interrupt.signal);
         yield* notices(stop.userMessages);
         if (stop.block && !stop.stop) {
@@ -315,6 +333,13 @@ export class Agent {
     } finally {
       this.#interrupt = undefined;
     }
+  }
+
+  /** Messages queued for this loop (SendMessage, background agents' reports) join the next request. */
+  #deliverMessages(): void {
+    const queued = this.#runtime.takeMessages();
+    if (queued.length > 0)
+      this.#append({ role: "user", content: queued.map((text): ContentBlock => ({ type: "text", text })) });
   }
 
   async *#returnResults(turn: TurnResult): AsyncGenerator<AgentEvent, void, undefined> {

@@ -35,6 +35,11 @@ const MODEL_ALIASES: Record<string, string> = {
   haiku: "claude-haiku-4-5",
 };
 
+/** `sonnet` -> its full model name; other names unchanged (sub-agent types name models this way too). */
+export function resolveModelAlias(name: string): string {
+  return MODEL_ALIASES[name.trim().toLowerCase()] ?? name.trim();
+}
+
 const OFFICIAL: Record<ProviderName, string> = {
   anthropic: "https://api.anthropic.com",
   openai: "https://api.openai.com/v1",

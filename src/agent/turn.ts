@@ -20,6 +20,8 @@ export interface TurnArgs {
   /** Ctrl-C: ends the stream; tools whose interruptBehavior is 'cancel' stop, the others finish. */
   interrupt: AbortSignal;
   turn: number;
+  /** Told the finished assistant message as soon as the stream ends, before its tool calls finish (forks copy it). */
+  onMessageComplete?: (content: ContentBlock[]) => void;
 }
 
 export interface TurnResult {
@@ -84,6 +86,7 @@ export async function* runTurn(args: TurnArgs): AsyncGenerator<AgentEvent, TurnR
         yield* drain();
       }
       const message = response.value;
+      args.onMessageComplete?.(message.content);
       // A call the stream never marked complete still gets run (and so a result), never dropped.
       for (const block of message.content)
         if (block.type === "tool_use" && !added.has(block.id)) executor.addTool(block);
