@@ -52,6 +52,8 @@ export interface AgentSession {
   trusted: boolean;
   /** The saved session picked up by --resume / --continue. */
   resumed?: SessionState;
+  /** Ends what the session started outside the agent (MCP servers, background shells, the terminal). */
+  close?: () => void;
 }
 
 /** A setup problem a person must fix (no key, unknown provider, no session to resume). */

@@ -144,6 +144,29 @@ describe("keel CLI", () => {
     expect(records.some((record) => record.tool === "Read" && record.decidedBy.length > 0)).toBe(true);
   });
 
+  it("calls an MCP server's tool from --mcp-config, governed like any other", () => {
+    const server = join(
+      import.meta.dirname,
+      "../../node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+    );
+    const config = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [server] } },
+    });
+    const allowed = keel([
+      "tool",
+      "mcp__everything__echo",
+      '{"message":"hi"}',
+      "--mcp-config",
+      config,
+      "--allow",
+      "mcp__everything",
+    ]);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain("Echo: hi");
+    const unapproved = keel(["tool", "mcp__everything__echo", '{"message":"hi"}', "--mcp-config", config]);
+    expect(unapproved.code).toBe(3);
+  });
+
   it("prints help for every command", () => {
     for (const command of ["tool", "check", "tools"]) {
       const run = keel([command, "--help"]);

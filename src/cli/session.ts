@@ -7,6 +7,7 @@ import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts"
 import type { PipelineServices } from "../pipeline/services.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
+import { killAllBackgroundTasks } from "../shell/background.ts";
 import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
@@ -24,6 +25,9 @@ export interface PolicyFlags {
   addDir?: string[];
   trust?: boolean;
   settings?: string;
+  /** `--mcp-config`: MCP server config files or inline JSON, highest precedence first. */
+  mcpConfig?: string[];
+  strictMcpConfig?: boolean;
 }
 
 export interface CliSession {
@@ -103,6 +107,48 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
   const close = () => {
     if (prompter && "close" in prompter && typeof prompter.close === "function") prompter.close();
     terminal?.close();
+    void killAllBackgroundTasks(context.options.sessionId);
   };
   return { context, services, settings, tools, close };
+}
+
+/**
+ * Connects the session's MCP servers (settings, trusted `.mcp.json`, `--mcp-config`) and adds their
+ * tools to the pool. A server that fails is reported and the session goes on without it.
+ */
+export async function connectSessionMcp(session: CliSession, flags: PolicyFlags): Promise<CliSession> {
+  const { collectMcpServers, McpConfigError } = await import("../mcp/config.ts");
+  let specs: ReturnType<typeof collectMcpServers>;
+  try {
+    specs = collectMcpServers(session.settings, {
+      cwd: session.settings.projectRoot,
+      configArgs: flags.mcpConfig ?? [],
+      strict: flags.strictMcpConfig ?? false,
+    });
+  } catch (error) {
+    if (error instanceof McpConfigError) throw new CliError(error.message);
+    throw error;
+  }
+  if (specs.length === 0) return session;
+  const { connectMcpServers, withMcpClients } = await import("../mcp/client.ts");
+  const manager = await connectMcpServers(specs, { env: { ...process.env, ...session.settings.env } });
+  for (const server of manager.status()) {
+    if (server.state !== "connected")
+      process.stderr.write(
+        `keel: MCP server "${server.name}" is ${server.state}${server.error ? `: ${server.error}` : ""}\n`,
+      );
+  }
+  for (const warning of manager.warnings) process.stderr.write(`keel: ${warning}\n`);
+  const tools = assembleToolPool(builtinTools(), manager.tools(), session.settings.permissionContext);
+  const base = withMcpClients(session.context, manager);
+  const context = { ...base, options: { ...base.options, tools } };
+  return {
+    ...session,
+    context,
+    tools,
+    close: () => {
+      session.close();
+      void manager.close();
+    },
+  };
 }

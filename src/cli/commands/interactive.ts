@@ -21,6 +21,8 @@ export function register(program: Command, runtime: CliRuntime): void {
       trusted = session.trusted;
       const { runInteractive } = await import("../../agent/ui/runInteractive.ts");
       const prompt = words.join(" ").trim();
-      runtime.setExitCode(await runInteractive(session, prompter, prompt ? { initialPrompt: prompt } : {}));
+      const code = await runInteractive(session, prompter, prompt ? { initialPrompt: prompt } : {});
+      session.close?.();
+      runtime.setExitCode(code);
     });
 }

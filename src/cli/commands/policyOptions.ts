@@ -14,3 +14,10 @@ export function withPolicyOptions(command: Command): Command {
     .option("--settings <file>", "an extra settings file, read with command-line precedence")
     .option("--trust", "trust the project folder: apply its own allow rules, hooks, mode and env");
 }
+
+/** `--mcp-config` for commands that use MCP servers' tools (not `keel mcp`, which defines its own). */
+export function withMcpOptions(command: Command): Command {
+  return command
+    .option("--mcp-config <file-or-json>", "MCP servers from this file or inline JSON (repeatable)", collect)
+    .option("--strict-mcp-config", "use only the MCP servers from --mcp-config");
+}

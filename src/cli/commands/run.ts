@@ -9,7 +9,7 @@ import type { Prompter } from "../../pipeline/services.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
 import type { PolicyFlags } from "../session.ts";
-import { withPolicyOptions } from "./policyOptions.ts";
+import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
@@ -37,7 +37,7 @@ function positiveNumber(value: string): number {
 
 /** The model and session flags shared by `keel run` and the interactive `keel`. */
 export function withAgentOptions(command: Command): Command {
-  return withPolicyOptions(command)
+  return withMcpOptions(withPolicyOptions(command))
     .option("--model <model>", "model name (env KEEL_MODEL, settings `model`)")
     .option(
       "--provider <provider>",
@@ -121,6 +121,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         stdout: process.stdout,
         stderr: process.stderr,
       });
+      session.close?.();
       runtime.setExitCode(exitCodeForOutcome(outcome));
     });
 }
@@ -130,11 +131,11 @@ export async function openAgentSession(
   flags: PolicyFlags & AgentFlags,
   options: { interactive: boolean; prompter?: Prompter },
 ): Promise<AgentSession> {
-  const { openSession } = await import("../session.ts");
+  const { connectSessionMcp, openSession } = await import("../session.ts");
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
-  const session = openSession(flags);
+  const session = await connectSessionMcp(openSession(flags), flags);
   try {
-    return await createAgentSession({
+    const agentSession = await createAgentSession({
       settings: session.settings,
       tools: session.tools,
       services: session.services,
@@ -142,7 +143,9 @@ export async function openAgentSession(
       interactive: options.interactive,
       ...(options.prompter ? { prompter: options.prompter } : {}),
     });
+    return { ...agentSession, close: session.close };
   } catch (error) {
+    session.close();
     if (error instanceof AgentSetupError) throw new CliError(error.message);
     throw error;
   }

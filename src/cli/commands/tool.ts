@@ -6,8 +6,8 @@ import type { ToolResultContent } from "../../tool/messages.ts";
 import { EXIT } from "../exitCodes.ts";
 import { readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
-import { openSession, type PolicyFlags } from "../session.ts";
-import { withPolicyOptions } from "./policyOptions.ts";
+import { connectSessionMcp, openSession, type PolicyFlags } from "../session.ts";
+import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
 export function contentAsText(content: ToolResultContent): string {
   if (typeof content === "string") return content;
@@ -33,12 +33,14 @@ export function exitCodeFor(result: ResultEvent): number {
 }
 
 export function register(program: Command, runtime: CliRuntime): void {
-  withPolicyOptions(
-    program
-      .command("tool")
-      .description("Run one tool call through the governed pipeline and print the model-facing result")
-      .argument("<name>", "tool name (see `keel tools`)")
-      .argument("[input]", "JSON input, or - to read it from stdin"),
+  withMcpOptions(
+    withPolicyOptions(
+      program
+        .command("tool")
+        .description("Run one tool call through the governed pipeline and print the model-facing result")
+        .argument("<name>", "tool name (see `keel tools`)")
+        .argument("[input]", "JSON input, or - to read it from stdin"),
+    ),
   )
     .option("--json", 'print {"is_error", "content", "decision"} as JSON')
     .option("--verbose", "print progress and hook messages on stderr")
@@ -53,7 +55,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         options: PolicyFlags & { json?: boolean; verbose?: boolean },
       ) => {
         const input = readJsonInput(inputArg);
-        const session = openSession(options, { terminalPrompter: true });
+        const session = await connectSessionMcp(openSession(options, { terminalPrompter: true }), options);
         const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
         process.once("SIGINT", onSignal);
         let result: ResultEvent | undefined;
