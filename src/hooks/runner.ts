@@ -1,7 +1,8 @@
 // The hook runner: picks the hooks matching an event and query, runs them in parallel (identical
 // commands once), and hands the runs to aggregation. Implements the pipeline's ToolHookRunner.
-import type { PermissionMode } from "../permissions/types.ts";
+import type { PermissionMode, RuleSuggestion } from "../permissions/types.ts";
 import type {
+  PermissionRequestHookResult,
   PostToolUseHookResult,
   PreToolUseHookResult,
   ToolHookArgs,
@@ -12,6 +13,7 @@ import type { Tool } from "../tool/Tool.ts";
 import { aggregatePostToolUse, aggregatePreToolUse } from "./aggregate.ts";
 import { runCommandHook } from "./commandRunner.ts";
 import { type ConfiguredHook, defaultTimeoutSeconds, type HookEvent, hookDisplayName } from "./config.ts";
+import { runPermissionRequestHooks } from "./events.ts";
 import { runHttpHook } from "./httpRunner.ts";
 import { ifRuleMatches, matcherMatches } from "./matcher.ts";
 import { type HookRunResult, interpretHookRun } from "./output.ts";
@@ -167,6 +169,34 @@ export class HookRunner implements ToolHookRunner {
       matchQuery: args.tool.name,
       call: { tool: args.tool, input: args.input, context: args.context },
       signal: args.signal,
+    };
+  }
+
+  async permissionRequest(
+    args: ToolHookArgs & { suggestions: readonly RuleSuggestion[] },
+  ): Promise<PermissionRequestHookResult> {
+    const result = await runPermissionRequestHooks(this, {
+      session: sessionFromContext(args.context),
+      signal: args.signal,
+      toolName: args.tool.name,
+      toolInput: args.input,
+      toolUseId: args.toolUseId,
+      suggestions: args.suggestions,
+    });
+    const decision = result.permissionDecision;
+    return {
+      ...(decision
+        ? {
+            decision: {
+              behavior: decision.behavior,
+              hookName: decision.hookName,
+              ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
+              ...(decision.message ? { message: decision.message } : {}),
+            },
+          }
+        : {}),
+      userMessages: result.userMessages,
+      outcomes: result.outcomes,
     };
   }
 

@@ -4,7 +4,7 @@ import { type DecisionReason, describeDecider, type PermissionDecision } from ".
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
-import type { ClassifierVerdict, PipelineServices, PreToolUseHookResult } from "./services.ts";
+import type { ClassifierVerdict, HookOutcome, PipelineServices, PreToolUseHookResult } from "./services.ts";
 
 export interface FinalDecision {
   behavior: "allow" | "deny";
@@ -14,6 +14,9 @@ export interface FinalDecision {
   message: string;
   /** What the decision was before a person or classifier answered (for the audit). */
   askedBecause?: string;
+  /** PermissionRequest hook runs, for the audit log and the person. */
+  hookOutcomes?: HookOutcome[];
+  userMessages?: string[];
 }
 
 /** Asks that only a person may answer: an ask rule, a safety check, or a tool needing a person. */
@@ -103,6 +106,8 @@ async function askPerson(
 ): Promise<FinalDecision> {
   const { tool, input, services, context } = args;
   const askedBecause = `${ask.message} (${describeDecider(ask.decisionReason)})`;
+  const answeredByHook = await askPermissionRequestHooks(args, ask);
+  if (answeredByHook) return { ...answeredByHook, askedBecause };
   const prompter = services.prompter;
   if (!prompter) {
     const reason = `${ask.message.replace(/[.\s]+$/, "")}. It needs approval, and nobody can give it in this session (non-interactive). Allow it with a permission rule, or run interactively.`;
@@ -120,8 +125,18 @@ async function askPerson(
       signal: context.abortController.signal,
     });
     if (answer.behavior === "allow") {
+      const approved = revalidate(tool, answer.updatedInput, input);
+      if (!approved.ok) {
+        const reason: DecisionReason = {
+          type: "user",
+          prompter: prompter.name,
+          choice: "reject",
+          reason: approved.message,
+        };
+        return { ...refuse(input, reason, approved.message), askedBecause };
+      }
       return {
-        ...allow(answer.updatedInput ?? input, {
+        ...allow(approved.input, {
           type: "user",
           prompter: prompter.name,
           choice: answer.choice,
@@ -158,4 +173,57 @@ function allow(input: unknown, reason: DecisionReason): FinalDecision {
 
 function refuse(input: unknown, reason: DecisionReason, message: string): FinalDecision {
   return { behavior: "deny", input, reason, message };
+}
+
+/** An input changed while approving passes the schema again; the approval covered what was shown. */
+function revalidate(
+  tool: Tool,
+  updated: unknown,
+  original: unknown,
+): { ok: true; input: unknown } | { ok: false; message: string } {
+  if (updated === undefined) return { ok: true, input: original };
+  const checked = tool.inputSchema.safeParse(updated);
+  if (checked.success) return { ok: true, input: checked.data };
+  return { ok: false, message: `The approved input for ${tool.name} is not valid: ${checked.error.message}` };
+}
+
+/** PermissionRequest hooks may answer for the person; without an answer, the person is asked. */
+async function askPermissionRequestHooks(
+  args: ResolveArgs,
+  ask: Extract<PermissionDecision, { behavior: "ask" }>,
+): Promise<FinalDecision | undefined> {
+  const runner = args.services.hooks;
+  if (!runner?.permissionRequest) return undefined;
+  let result: Awaited<ReturnType<NonNullable<typeof runner.permissionRequest>>>;
+  try {
+    result = await runner.permissionRequest({
+      tool: args.tool,
+      input: args.input,
+      toolUseId: args.toolUseId,
+      context: args.context,
+      signal: args.context.abortController.signal,
+      suggestions: ask.suggestions ?? [],
+    });
+  } catch {
+    // A failing hook runner answers nothing; the person is asked as usual.
+    return undefined;
+  }
+  const decision = result.decision;
+  if (!decision) return undefined;
+  const extra = { hookOutcomes: result.outcomes, userMessages: result.userMessages };
+  const reason: DecisionReason = {
+    type: "hook",
+    hookName: decision.hookName,
+    ...(decision.message ? { reason: decision.message } : {}),
+  };
+  if (decision.behavior === "deny") {
+    const why = decision.message ? `: ${decision.message}` : "";
+    return {
+      ...refuse(args.input, reason, `${args.tool.name} was refused by a PermissionRequest hook${why}`),
+      ...extra,
+    };
+  }
+  const approved = revalidate(args.tool, decision.updatedInput, args.input);
+  if (!approved.ok) return { ...refuse(args.input, reason, approved.message), ...extra };
+  return { ...allow(approved.input, reason), ...extra };
 }

@@ -496,3 +496,67 @@ describe("runToolUse: results over budget and the audit", () => {
     expect(records[1]!.errorCode).toBe("invalid_input");
   });
 });
+
+describe("runToolUse: PermissionRequest hooks and approved input", () => {
+  const withPermissionRequest = (
+    decision:
+      | { behavior: "allow" | "deny"; updatedInput?: Record<string, unknown>; message?: string }
+      | undefined,
+  ): ToolHookRunner => ({
+    ...recordingHooks([]),
+    async permissionRequest() {
+      return {
+        ...(decision ? { decision: { ...decision, hookName: "approver.sh" } } : {}),
+        userMessages: [],
+        outcomes: [
+          { hookName: "approver.sh", event: "PermissionRequest", outcome: "success", durationMs: 1 },
+        ],
+      };
+    },
+  });
+
+  it("a PermissionRequest hook answers an ask before anyone is asked", async () => {
+    const allowed = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), {
+        hooks: withPermissionRequest({ behavior: "allow" }),
+      }),
+    );
+    expect(allowed.result.block.content).toBe("a");
+    expect(allowed.result.decision?.reason).toMatchObject({ type: "hook", hookName: "approver.sh" });
+    const denied = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), {
+        hooks: withPermissionRequest({ behavior: "deny", message: "not today" }),
+      }),
+    );
+    expect(denied.result.block.content).toContain("not today");
+  });
+
+  it("no answer from the hook leaves the question to the person (or to nobody)", async () => {
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), {
+        hooks: withPermissionRequest(undefined),
+      }),
+    );
+    expect(result.decision?.reason.type).toBe("noPrompter");
+  });
+
+  it("an input rewritten while approving must pass the schema", async () => {
+    const bad = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), {
+        hooks: withPermissionRequest({ behavior: "allow", updatedInput: { text: 7 } }),
+      }),
+    );
+    expect(bad.result.isError).toBe(true);
+    expect(bad.result.block.content).toMatch(/not valid/);
+    const services: PipelineServices = {
+      prompter: {
+        name: "t",
+        ask: async () => ({ behavior: "allow", choice: "once", updatedInput: { nope: true } }),
+      },
+    };
+    const viaPrompter = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), services),
+    );
+    expect(viaPrompter.result.isError).toBe(true);
+  });
+});

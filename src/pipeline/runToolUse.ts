@@ -191,6 +191,8 @@ export async function* runToolUse(
       context,
     });
     state.permissionMs = performance.now() - permissionStart;
+    if (final.hookOutcomes) state.hooks.push(...final.hookOutcomes);
+    if (final.userMessages) state.userMessages.push(...final.userMessages);
     state.decision = {
       behavior: final.behavior,
       decidedBy: describeDecider(final.reason),

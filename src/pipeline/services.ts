@@ -47,8 +47,23 @@ export interface ToolHookArgs {
   signal: AbortSignal;
 }
 
+/** PermissionRequest hooks answer an approval request before a person is asked. */
+export interface PermissionRequestHookResult {
+  decision?: {
+    behavior: "allow" | "deny";
+    updatedInput?: Record<string, unknown>;
+    message?: string;
+    hookName: string;
+  };
+  userMessages: string[];
+  outcomes: HookOutcome[];
+}
+
 export interface ToolHookRunner {
   preToolUse(args: ToolHookArgs): Promise<PreToolUseHookResult>;
+  permissionRequest?(
+    args: ToolHookArgs & { suggestions: readonly RuleSuggestion[] },
+  ): Promise<PermissionRequestHookResult>;
   postToolUse(args: ToolHookArgs & { response: unknown }): Promise<PostToolUseHookResult>;
   postToolUseFailure(
     args: ToolHookArgs & { error: string; isInterrupt: boolean },
