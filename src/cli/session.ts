@@ -152,3 +152,20 @@ export async function connectSessionMcp(session: CliSession, flags: PolicyFlags)
     },
   };
 }
+
+/**
+ * On a terminal, asks once whether to trust a project whose own files want to loosen policy (allow
+ * rules, hooks, mode, env, MCP servers). Without a terminal, or on "no", those parts stay ignored.
+ */
+export async function offerTrust(flags: PolicyFlags): Promise<void> {
+  if (flags.trust || !(process.stdin.isTTY && process.stderr.isTTY)) return;
+  const settings = loadCliSettings(flags);
+  if (settings.trusted || settings.untrusted.length === 0) return;
+  const { askToTrustFolder } = await import("../settings/trustPrompt.ts");
+  await askToTrustFolder({
+    projectRoot: settings.projectRoot,
+    untrusted: settings.untrusted,
+    input: process.stdin,
+    output: process.stderr,
+  });
+}

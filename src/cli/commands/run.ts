@@ -131,8 +131,9 @@ export async function openAgentSession(
   flags: PolicyFlags & AgentFlags,
   options: { interactive: boolean; prompter?: Prompter },
 ): Promise<AgentSession> {
-  const { connectSessionMcp, openSession } = await import("../session.ts");
+  const { connectSessionMcp, offerTrust, openSession } = await import("../session.ts");
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
+  await offerTrust(flags);
   const session = await connectSessionMcp(openSession(flags), flags);
   try {
     const agentSession = await createAgentSession({

@@ -6,7 +6,7 @@ import type { ToolResultContent } from "../../tool/messages.ts";
 import { EXIT } from "../exitCodes.ts";
 import { readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
-import { connectSessionMcp, openSession, type PolicyFlags } from "../session.ts";
+import { connectSessionMcp, offerTrust, openSession, type PolicyFlags } from "../session.ts";
 import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
 export function contentAsText(content: ToolResultContent): string {
@@ -55,6 +55,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         options: PolicyFlags & { json?: boolean; verbose?: boolean },
       ) => {
         const input = readJsonInput(inputArg);
+        await offerTrust(options);
         const session = await connectSessionMcp(openSession(options, { terminalPrompter: true }), options);
         const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
         process.once("SIGINT", onSignal);
