@@ -56,6 +56,7 @@ function renderBlock(block: ContentBlock): string {
     case "image":
       return "[image]";
     case "thinking":
+    case "redacted_thinking":
       return "";
     case "tool_use":
       return `[tool call ${block.name}: ${clip(typeof block.input === "string" ? block.input : JSON.stringify(block.input), 1000)}]`;

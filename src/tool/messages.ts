@@ -37,7 +37,19 @@ export interface ThinkingBlock {
   signature?: string;
 }
 
-export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock;
+/** Thinking the provider encrypted; kept and sent back as is, or multi-turn tool use breaks. */
+export interface RedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
+}
+
+export type ContentBlock =
+  | TextBlock
+  | ImageBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | ThinkingBlock
+  | RedactedThinkingBlock;
 
 export interface Message {
   role: "user" | "assistant";

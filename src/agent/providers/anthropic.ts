@@ -57,6 +57,8 @@ function toBlock(block: ContentBlock): Block | undefined {
               ),
         ...(block.is_error ? { is_error: true } : {}),
       };
+    case "redacted_thinking":
+      return { type: "redacted_thinking", data: block.data };
     case "thinking":
       // Thinking without a signature (another provider's reasoning) cannot be sent back.
       return block.signature
@@ -186,6 +188,8 @@ export class AnthropicProvider implements ModelProvider {
                 block: { type: "thinking", thinking: start.thinking ?? "" },
                 json: "",
               });
+            else if (start.type === "redacted_thinking")
+              blocks.set(event.index, { block: { type: "redacted_thinking", data: start.data }, json: "" });
             else if (start.type === "text")
               blocks.set(event.index, { block: { type: "text", text: start.text ?? "" }, json: "" });
             break;

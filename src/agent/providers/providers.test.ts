@@ -191,6 +191,31 @@ describe.each(KINDS)("$name provider", (kind) => {
 });
 
 describe("request shapes", () => {
+  it("anthropic: redacted thinking is kept and sent back unchanged", async () => {
+    const server = await serve(KINDS[0]!, [
+      { blocks: [{ type: "redacted_thinking", data: "ENCRYPTED" }, text("ok")] },
+      { blocks: [text("again")] },
+    ]);
+    const provider = KINDS[0]!.provider(server.url);
+    const first = await collect(provider, request({ thinkingBudget: 2000 }));
+    expect(first.response.content[0]).toEqual({ type: "redacted_thinking", data: "ENCRYPTED" });
+    await collect(
+      provider,
+      request({
+        thinkingBudget: 2000,
+        messages: [
+          { role: "user", content: "one" },
+          { role: "assistant", content: first.response.content },
+          { role: "user", content: "two" },
+        ],
+      }),
+    );
+    const sent = server.requests[1]!.body as { messages: Array<{ content: unknown }> };
+    expect(sent.messages[1]!.content).toEqual(
+      expect.arrayContaining([{ type: "redacted_thinking", data: "ENCRYPTED" }]),
+    );
+  });
+
   it("anthropic: cache breakpoints on the system prompt and the newest user turn; thinking passed through", async () => {
     const server = await serve(KINDS[0]!, [{ blocks: [thinking("hmm", "sig-1"), text("done")] }]);
     const provider = KINDS[0]!.provider(server.url);

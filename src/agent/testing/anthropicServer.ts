@@ -67,6 +67,14 @@ function blockFrames(block: ScriptBlock, index: number, id: string, size: number
     });
     for (const piece of chunks(block.thinking, size)) delta({ type: "thinking_delta", thinking: piece });
     delta({ type: "signature_delta", signature: block.signature ?? "sig" });
+  } else if (block.type === "redacted_thinking") {
+    frames.push({
+      data: sse("content_block_start", {
+        type: "content_block_start",
+        index,
+        content_block: { type: "redacted_thinking", data: block.data },
+      }),
+    });
   } else {
     frames.push({
       data: sse("content_block_start", {
@@ -153,6 +161,7 @@ export const anthropicProtocol: Protocol = {
       if (block.type === "text") return { type: "text", text: block.text };
       if (block.type === "thinking")
         return { type: "thinking", thinking: block.thinking, signature: block.signature ?? "sig" };
+      if (block.type === "redacted_thinking") return { type: "redacted_thinking", data: block.data };
       const input = typeof block.input === "string" ? {} : block.input;
       return { type: "tool_use", id: block.id ?? toolUseId(turnIndex, index), name: block.name, input };
     });

@@ -94,6 +94,8 @@ export const openaiProtocol: Protocol = {
       } else if (block.type === "thinking") {
         for (const piece of chunks(block.thinking, size))
           frames.push({ data: chunk({ reasoning_content: piece }) });
+      } else if (block.type === "redacted_thinking") {
+        // Chat Completions has no encrypted reasoning; nothing is sent for it.
       } else {
         const index = toolIndex++;
         frames.push({

@@ -4,6 +4,7 @@
 export type ScriptBlock =
   | { type: "text"; text: string }
   | { type: "thinking"; thinking: string; signature?: string }
+  | { type: "redacted_thinking"; data: string }
   | {
       type: "tool_use";
       name: string;
