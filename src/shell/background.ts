@@ -78,6 +78,8 @@ function settle(task: BackgroundTask, end: BackgroundTaskEnd): void {
 
 export interface RegisterBackgroundOptions {
   kind: BackgroundTaskKind;
+  /** An id the caller already uses for the work (a sub-agent's id); default: a new one. */
+  id?: string;
   command: string;
   description?: string;
   cwd: string;
@@ -96,9 +98,8 @@ export async function registerBackgroundTask(
 ): Promise<BackgroundTaskInfo> {
   const tasks = tasksOf(sessionId);
   const prefix = options.kind === "shell" ? "bash" : options.kind;
-  let id: string;
-  do id = `${prefix}_${randomBytes(4).toString("hex")}`;
-  while (tasks.has(id));
+  let id = options.id && !tasks.has(options.id) ? options.id : "";
+  while (id === "" || tasks.has(id)) id = `${prefix}_${randomBytes(4).toString("hex")}`;
   await mkdir(options.outputDir, { recursive: true });
   const outputPath = join(options.outputDir, `${id}.log`);
   const handle = await start(id, outputPath);

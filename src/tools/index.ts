@@ -1,5 +1,6 @@
 // The built-in tools. Adding a tool = one new folder + one line here.
 import type { Tool } from "../tool/Tool.ts";
+import { AgentTool } from "./agent/AgentTool.ts";
 import { AskUserQuestionTool } from "./ask-user-question/AskUserQuestionTool.ts";
 import { BashTool } from "./bash/BashTool.ts";
 import { EditTool } from "./edit/EditTool.ts";
@@ -11,6 +12,7 @@ import { LSTool } from "./ls/LSTool.ts";
 import { MultiEditTool } from "./multi-edit/MultiEditTool.ts";
 import { NotebookEditTool } from "./notebook-edit/NotebookEditTool.ts";
 import { ReadTool } from "./read/ReadTool.ts";
+import { SendMessageTool } from "./send-message/SendMessageTool.ts";
 import { SkillTool } from "./skill/SkillTool.ts";
 import { TaskCreateTool } from "./task-create/TaskCreateTool.ts";
 import { TaskGetTool } from "./task-get/TaskGetTool.ts";
@@ -49,5 +51,7 @@ export function builtinTools(): Tool[] {
     ExitPlanModeTool,
     SkillTool,
     ToolSearchTool,
+    AgentTool,
+    SendMessageTool,
   ] as Tool[];
 }

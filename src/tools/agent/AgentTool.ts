@@ -1,0 +1,285 @@
+// Agent (alias Task): starts a sub-agent, the same loop with its own tools and prompt, in the foreground
+// (its report is the result), in the background (a task id at once), as a fork of this conversation,
+// or in its own git worktree. Every call the sub-agent makes goes through the permission pipeline.
+import "../../permissions/matchers/agent.ts";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import type { ToolUseContext } from "../../tool/context.ts";
+import { ToolError } from "../../tool/errors.ts";
+import type { ToolResultBlock } from "../../tool/messages.ts";
+import { buildTool, type Tool, type ValidationResult } from "../../tool/Tool.ts";
+import {
+  type AgentType,
+  agentTypeRoots,
+  DEFAULT_AGENT_TYPE,
+  FORK_TYPE,
+  findAgentType,
+  loadAgentTypes,
+} from "./agentTypes.ts";
+import { type AgentToolInput, launchAgent } from "./launch.ts";
+import {
+  type AgentUsageSummary,
+  progressLine,
+  reportText,
+  runToEnd,
+  startInBackground,
+  stopAgent,
+  usageLine,
+  worktreeLine,
+} from "./run.ts";
+import { getAgent, nameInUse, registerAgent } from "./runningAgents.ts";
+import { agentRuntimeOf, MAX_AGENT_DEPTH } from "./runtime.ts";
+import { AGENT_TOOL_NAME } from "./toolsForAgent.ts";
+import type { WorktreeResult } from "./worktree.ts";
+
+const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
+
+export interface AgentToolConfig {
+  /** The project whose agent types the prompt lists. Default: process.cwd() when the prompt is built. */
+  projectRoot?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const inputSchema = z.strictObject({
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .describe("A short (3-5 word) description of the task, for the person"),
+  prompt: z.string().min(1).describe("The task: everything the agent needs to know and what to report back"),
+  subagent_type: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe(
+      `The agent type (default "${DEFAULT_AGENT_TYPE}"); "${FORK_TYPE}" continues this conversation in a copy of you`,
+    ),
+  model: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .describe("Model name or alias (sonnet, opus, haiku) for this agent"),
+  run_in_background: z.boolean().optional().describe("Return a task id at once and let the agent work on"),
+  isolation: z
+    .enum(["worktree"])
+    .optional()
+    .describe('"worktree": work in a fresh git worktree on a new branch'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, _ and - only")
+    .optional()
+    .describe("A name to address this agent with SendMessage while it runs"),
+});
+
+export interface AgentToolOutput {
+  status: "completed" | "failed" | "stopped" | "async_launched";
+  agentId: string;
+  agentType: string;
+  model: string;
+  description: string;
+  name?: string;
+  /** The agent's final text (foreground), or why there is none. */
+  report?: string;
+  usage?: AgentUsageSummary;
+  usageLine?: string;
+  worktree?: WorktreeResult;
+  /** Background: the task TaskOutput and TaskStop take, and its output file. */
+  taskId?: string;
+  outputPath?: string;
+}
+
+export interface AgentProgress {
+  agentId: string;
+  text: string;
+}
+
+const MAX_TYPE_DESCRIPTION_CHARS = 400;
+
+function listing(types: readonly AgentType[]): string {
+  const lines = types.map((type) => {
+    const description =
+      type.description.length > MAX_TYPE_DESCRIPTION_CHARS
+        ? `${type.description.slice(0, MAX_TYPE_DESCRIPTION_CHARS)}…`
+        : type.description;
+    const tools = type.tools === "*" ? "all your tools" : type.tools.join(", ");
+    return `- ${type.name}: ${description} (tools: ${tools}${type.permissionMode === "plan" ? "; read-only" : ""})`;
+  });
+  return `Available agent types:\n${lines.join("\n")}`;
+}
+
+function resultText(output: AgentToolOutput): string {
+  if (output.status === "async_launched")
+    return [
+      `Started ${output.agentId} (${output.agentType}) in the background: "${output.description}".`,
+      `You will be told when it finishes, with its report. Meanwhile: TaskOutput with task_id "${output.taskId}" reads its progress (block: true waits for the report), TaskStop stops it, SendMessage to "${output.name ?? output.agentId}" gives it more instructions.`,
+      ...(output.worktree
+        ? [`It works in the worktree ${output.worktree.path} on branch ${output.worktree.branch}.`]
+        : []),
+    ].join("\n");
+  const tail = [output.usageLine ?? output.agentId];
+  if (output.worktree) tail.push(worktreeLine(output.worktree));
+  return `${output.report ?? ""}\n\n---\n${tail.join("\n")}`;
+}
+
+function refuse(errorCode: string, message: string): ValidationResult {
+  return { result: false, errorCode, message };
+}
+
+export function createAgentTool(
+  config: AgentToolConfig = {},
+): Tool<AgentToolInput, AgentToolOutput, AgentProgress> {
+  const env = () => config.env ?? process.env;
+  const typesFor = async (context: ToolUseContext) =>
+    (await loadAgentTypes(agentTypeRoots(context.getAppState().toolPermissionContext.projectRoot, env())))
+      .types;
+
+  return buildTool<AgentToolInput, AgentToolOutput, AgentProgress>({
+    name: AGENT_TOOL_NAME,
+    aliases: ["Task"],
+    searchHint: "start a sub-agent for a task (foreground, background, fork, worktree)",
+    inputSchema,
+    maxResultSizeChars: 50_000,
+    permissionRuleNames: ["Agent", "Task"],
+    async prompt() {
+      const { types } = await loadAgentTypes(agentTypeRoots(config.projectRoot ?? process.cwd(), env()));
+      return `${PROMPT}\n\n${listing(types)}`;
+    },
+    description: (input) => input.description,
+    isConcurrencySafe: true,
+    // Starting an agent changes nothing by itself (its calls are checked one by one); a worktree is a new branch.
+    isReadOnly: (input) => input.isolation !== "worktree",
+    interruptBehavior: () => "cancel",
+    checkPermissions: async (input) => ({
+      behavior: "allow",
+      updatedInput: input,
+      decisionReason: {
+        type: "tool",
+        reason: "a sub-agent's own tool calls are each checked by the same rules",
+      },
+    }),
+    toAutoClassifierInput: (input) => `${input.subagent_type ?? DEFAULT_AGENT_TYPE}: ${input.prompt}`,
+
+    async validateInput(input, context) {
+      const runtime = agentRuntimeOf(context);
+      if (!runtime)
+        return refuse(
+          "no_agent_loop",
+          "Sub-agents run inside Keel's agent loop (keel run, keel, or an Agent built with the library); this call came from elsewhere. Do the task with your own tools.",
+        );
+      if (runtime.depth >= MAX_AGENT_DEPTH)
+        return refuse(
+          "depth_limit",
+          `Sub-agents nest at most ${MAX_AGENT_DEPTH} levels deep, and this agent is at depth ${runtime.depth}: it cannot start another. Do this task yourself with your own tools.`,
+        );
+      const types = await typesFor(context);
+      const typeName = input.subagent_type ?? DEFAULT_AGENT_TYPE;
+      const type = findAgentType(types, typeName);
+      if (!type)
+        return refuse(
+          "unknown_agent_type",
+          `No agent type "${typeName}". Available types: ${types.map((t) => t.name).join(", ")}.`,
+        );
+      const sessionId = context.options.sessionId;
+      if (type.name === FORK_TYPE) {
+        if (context.agentId && getAgent(sessionId, context.agentId)?.fork)
+          return refuse(
+            "fork_in_fork",
+            "You are a fork already, and a fork cannot fork again. Do the task yourself, or start an agent of another type.",
+          );
+        if (input.model && input.model !== runtime.model)
+          return refuse(
+            "fork_model",
+            `A fork keeps your model (${runtime.model}) so its requests reuse your prompt cache. Leave out model, or use another subagent_type.`,
+          );
+      }
+      if (input.name && nameInUse(sessionId, input.name))
+        return refuse(
+          "name_in_use",
+          `An agent named "${input.name}" is still running. Choose another name, or send it a message with SendMessage.`,
+        );
+      return { result: true };
+    },
+
+    async call(input, context, _canUseTool, parentMessage, onProgress) {
+      const runtime = agentRuntimeOf(context);
+      if (!runtime) throw new ToolError("no_agent_loop", "Sub-agents run inside Keel's agent loop.");
+      const launched = await launchAgent({
+        input,
+        context,
+        runtime,
+        types: await typesFor(context),
+        parentMessage,
+        env: env(),
+      });
+      const sessionId = context.options.sessionId;
+      registerAgent(sessionId, {
+        id: launched.agentId,
+        ...(input.name ? { name: input.name } : {}),
+        agentType: launched.type.name,
+        description: input.description,
+        ...(context.agentId ? { parentId: context.agentId } : {}),
+        fork: launched.fork,
+        background: input.run_in_background === true,
+        status: "running",
+        send: (message) => launched.loop.send(message),
+      });
+      const base = {
+        agentId: launched.agentId,
+        agentType: launched.type.name,
+        model: launched.loop.model,
+        description: input.description,
+        ...(input.name ? { name: input.name } : {}),
+      };
+      if (input.run_in_background) {
+        const task = await startInBackground(launched, { context, runtime, description: input.description });
+        const worktree = launched.worktree
+          ? {
+              path: launched.worktree.path,
+              branch: launched.worktree.branch,
+              kept: true,
+              changedFiles: 0,
+              commits: 0,
+            }
+          : undefined;
+        return { data: { ...base, status: "async_launched", ...task, ...(worktree ? { worktree } : {}) } };
+      }
+      const signal = context.abortController.signal;
+      const onAbort = () => stopAgent(launched, "The Agent call was interrupted");
+      signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        const result = await runToEnd(launched, sessionId, (event) => {
+          const text = progressLine(event);
+          if (text)
+            onProgress({ toolUseId: parentMessage?.id ?? "", data: { agentId: launched.agentId, text } });
+        });
+        return {
+          data: {
+            ...base,
+            status: result.status,
+            report: reportText(result),
+            usage: result.usage,
+            usageLine: usageLine(launched, launched.loop.model, result.usage),
+            ...(result.worktree ? { worktree: result.worktree } : {}),
+          },
+        };
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+    },
+
+    mapToolResultToToolResultBlockParam(output, toolUseId): ToolResultBlock {
+      return { type: "tool_result", tool_use_id: toolUseId, content: resultText(output) };
+    },
+    userFacingName: (input) => (input?.subagent_type ? `Agent(${input.subagent_type})` : "Agent"),
+    renderToolUse: (input) => ({
+      kind: "text",
+      text: `Agent(${input.subagent_type ?? DEFAULT_AGENT_TYPE}${input.run_in_background ? ", background" : ""}${input.isolation ? ", worktree" : ""}): ${input.description}`,
+    }),
+    renderToolResult: (output) => ({ kind: "text", text: resultText(output) }),
+    renderToolProgress: (progress) => ({ kind: "progress", text: `${progress.agentId}: ${progress.text}` }),
+  });
+}
+
+export const AgentTool = createAgentTool();
