@@ -128,7 +128,10 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     const services: PipelineServices = {
       prompter: {
         name: "test",
-        ask: async (request) => (asked.push(request), { behavior: "deny", reason: "not now" }),
+        ask: async (request) => {
+          asked.push(request);
+          return { behavior: "deny", reason: "not now" };
+        },
       },
     };
     const script = routedScript([
