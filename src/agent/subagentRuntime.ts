@@ -220,9 +220,15 @@ export class SubagentRuntime implements AgentRuntime {
       model,
       run: async (prompt, onEvent) => {
         const before = { usage: child.usage, cost: child.runCostUsd };
+        // Aborting the child's context stops the loop too, even between its requests.
+        const signal = spec.context.abortController.signal;
+        if (signal.aborted) return { ...notStarted, detail: "stopped before it started" };
+        const stop = () => child.interrupt();
+        signal.addEventListener("abort", stop, { once: true });
         try {
           return await drain(child.submit(prompt), onEvent);
         } finally {
+          signal.removeEventListener("abort", stop);
           // What the child spent (its own sub-agents included) is this loop's spending too.
           host.usage = addUsage(host.usage, subtract(child.usage, before.usage));
           host.costUsd += child.runCostUsd - before.cost;
@@ -234,6 +240,14 @@ export class SubagentRuntime implements AgentRuntime {
     };
   }
 }
+
+const notStarted: RunOutcome = {
+  reason: "interrupted",
+  turns: 0,
+  text: "",
+  usage: ZERO_USAGE,
+  costUsd: 0,
+};
 
 async function drain(
   run: AsyncGenerator<AgentEvent, RunOutcome, undefined>,
