@@ -70,8 +70,12 @@ export function agentIdsIn(request: RecordedRequest): string[] {
   return [...request.rawBody.matchAll(/agent_[0-9a-f]{8}/g)].map((match) => match[0]);
 }
 
+export type RoutedScript = Extract<Script, (...args: never[]) => unknown> & {
+  requestsOf(name: string): RecordedRequest[];
+};
+
 /** Routes each request to the first route that matches; each route plays its own turns in order. */
-export function routedScript(routes: Route[]): Script & { requestsOf(name: string): RecordedRequest[] } {
+export function routedScript(routes: Route[]): RoutedScript {
   const seen = new Map<string, RecordedRequest[]>();
   const script = (request: RecordedRequest): ScriptTurn => {
     const route = routes.find((candidate) => candidate.match(request));
