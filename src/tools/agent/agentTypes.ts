@@ -172,6 +172,8 @@ export async function loadAgentTypes(roots: readonly AgentTypeRoot[]): Promise<L
       const parsed = parseAgentTypeFile(path, content, root.source);
       if (parsed.warning) warnings.push(parsed.warning);
       if (!parsed.type) continue;
+      if (parsed.type.name === FORK_TYPE)
+        warnings.push(`${path}: "fork" is built in and cannot be replaced (ignored)`);
       if (taken.has(parsed.type.name)) continue;
       taken.add(parsed.type.name);
       types.push(parsed.type);
