@@ -183,11 +183,22 @@ export class SubagentRuntime implements AgentRuntime {
     };
   }
 
+  /**
+   * The model asked for, else this loop's. Claude Code's aliases (sonnet, opus, haiku), common in agent
+   * files, name Anthropic models: behind another provider they mean "as the parent".
+   */
+  #childModel(requested: string | undefined): string {
+    const name = requested?.trim();
+    if (!name || name === "inherit") return this.#host.model;
+    const resolved = resolveModelAlias(name);
+    if (resolved !== name && this.#options.provider.name !== "anthropic") return this.#host.model;
+    return resolved;
+  }
+
   createLoop(spec: SubagentLoopSpec): SubagentLoop {
     const options = this.#options;
     const host = this.#host;
-    const named = spec.model && spec.model !== "inherit" ? resolveModelAlias(spec.model) : undefined;
-    const model = named ?? host.model;
+    const model = this.#childModel(spec.model);
     // The orchestrator's gate is held by the Agent call itself; the child's calls must not wait on it.
     const { gate: _gate, ...services }: PipelineServices = options.services ?? {};
     const budget = options.maxBudgetUsd;

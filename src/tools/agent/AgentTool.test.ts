@@ -90,6 +90,32 @@ describe.each(PROTOCOLS)("Agent tool in the foreground (%s)", (protocol) => {
   });
 });
 
+describe("Agent tool: the sub-agent's model", () => {
+  it.each([
+    ["anthropic", "haiku", "claude-haiku-4-5"],
+    ["openai", "haiku", "test-model"],
+    ["openai", "gpt-small", "gpt-small"],
+    ["anthropic", undefined, "test-model"],
+  ] as const)("%s, model %s -> %s", async (protocol, model, expected) => {
+    const { root, tools } = project();
+    const script = routedScript([
+      {
+        name: "main",
+        match: byPrompt("MAIN"),
+        turns: [{ blocks: [ask("CHILD", model ? { model } : {})] }, { blocks: [text("done")] }],
+      },
+      { name: "child", match: byPrompt("CHILD"), turns: [{ blocks: [text("ok")] }] },
+    ]);
+    const run = await scriptedAgent({ protocol, script, tools, session: { cwd: root } });
+    try {
+      await run.run("MAIN task");
+      expect(script.requestsOf("child")[0]!.body.model).toBe(expected);
+    } finally {
+      await run.close();
+    }
+  });
+});
+
 describe("Agent tool: permissions, types, depth, hooks", () => {
   it.each(["Agent(Explore)", "Task(Explore)"])(
     "a %s deny rule stops the call in the pipeline",

@@ -46,7 +46,12 @@ describe("agent type files", () => {
       { name: "reviewer", model: "haiku", memory: "local", disallowedTools: ["Write"] },
       undefined,
     ],
-    ["name: x\ndescription: d\npermissionMode: plan", { permissionMode: "plan" }, undefined],
+    [
+      "name: x\ndescription: d\npermissionMode: plan\nmaxTurns: 12",
+      { permissionMode: "plan", maxTurns: 12 },
+      undefined,
+    ],
+    ["name: x\ndescription: d\nmaxTurns: many", { name: "x" }, "maxTurns must be a positive whole number"],
     [
       "name: x\ndescription: d\npermissionMode: bypassPermissions",
       { name: "x" },

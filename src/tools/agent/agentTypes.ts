@@ -1,5 +1,5 @@
 // Sub-agent types: the built-in general-purpose, Explore (read-only) and fork, then Markdown files with
-// front matter (name, description, tools, disallowedTools, model, memory) from the project's
+// front matter (name, description, tools, disallowedTools, model, memory, maxTurns, permissionMode: plan) from the project's
 // `.keel/agents` and `.claude/agents` and the user's `~/.keel/agents` and `~/.claude/agents`.
 // The first type of a name wins, in that order, and a file may replace a built-in (except fork).
 import { readFileSync } from "node:fs";
@@ -22,6 +22,8 @@ export interface AgentType {
   model?: string;
   /** Keeps notes across sessions in its own folder of this scope (agentMemory.ts). */
   memory?: AgentMemoryScope;
+  /** Model requests the agent may make for one task. */
+  maxTurns?: number;
   /** "plan": read-only, enforced by the permission engine for every call the agent makes. */
   permissionMode?: "plan";
   /** The agent's own system prompt. */
@@ -129,6 +131,10 @@ export function parseAgentTypeFile(
   if (mode !== undefined && mode !== "plan")
     warnings.push(`${path}: permissionMode "${mode}" ignored (only "plan" is honoured)`);
   const model = text(attributes.model);
+  const turns = text(attributes.maxTurns);
+  const maxTurns = turns && /^\d+$/.test(turns) && Number(turns) > 0 ? Number(turns) : undefined;
+  if (turns !== undefined && maxTurns === undefined)
+    warnings.push(`${path}: maxTurns must be a positive whole number (ignored)`);
   const type: AgentType = {
     name,
     description,
@@ -137,6 +143,7 @@ export function parseAgentTypeFile(
     ...(model ? { model } : {}),
     ...(memory === "user" || memory === "project" || memory === "local" ? { memory } : {}),
     ...(mode === "plan" ? { permissionMode: "plan" as const } : {}),
+    ...(maxTurns ? { maxTurns } : {}),
     prompt: body.trim(),
     source,
     path,

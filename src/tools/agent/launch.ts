@@ -100,6 +100,7 @@ export async function launchAgent(args: LaunchArgs): Promise<LaunchedAgent> {
       agentId,
       agentType: type.name,
       ...(fork ? {} : { model: input.model ?? type.model }),
+      ...(type.maxTurns ? { maxTurns: type.maxTurns } : {}),
       tools,
       system,
       ...(history ? { history } : {}),

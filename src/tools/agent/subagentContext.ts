@@ -34,15 +34,21 @@ function copyReads(from: FileStateCache): FileStateCache {
 
 export function subagentContext(parent: ToolUseContext, options: SubagentContextOptions): ToolUseContext {
   let cwd = options.cwd;
-  const patch: { projectRoot?: string; mode?: PermissionMode } = {
-    ...(options.projectRoot ? { projectRoot: options.projectRoot } : {}),
-    ...(options.mode ? { mode: options.mode } : {}),
-  };
-  const patched = Object.keys(patch).length > 0;
+  const patched = options.projectRoot !== undefined || options.mode !== undefined;
   let memo: { from: ToolPermissionContext; to: ToolPermissionContext } | undefined;
   const view = (policy: ToolPermissionContext): ToolPermissionContext => {
     if (!patched) return policy;
-    if (memo?.from !== policy) memo = { from: policy, to: updatePermissionContext(policy, patch) };
+    if (memo?.from !== policy) {
+      // dontAsk refuses what plan would ask about: a session in dontAsk keeps it.
+      const mode = options.mode && policy.mode !== "dontAsk" ? options.mode : policy.mode;
+      memo = {
+        from: policy,
+        to: updatePermissionContext(policy, {
+          mode,
+          ...(options.projectRoot ? { projectRoot: options.projectRoot } : {}),
+        }),
+      };
+    }
     return memo.to;
   };
   const getAppState = (): AppState => {
