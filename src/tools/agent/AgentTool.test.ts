@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -148,6 +148,35 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     },
   );
 
+  it("without a prompter, a sub-agent's call that needs approval is refused", async () => {
+    const { root, tools } = project();
+    const script = routedScript([
+      {
+        name: "main",
+        match: byPrompt("MAIN"),
+        turns: [{ blocks: [ask("CHILD write")] }, { blocks: [text("done")] }],
+      },
+      {
+        name: "child",
+        match: byPrompt("CHILD"),
+        turns: [
+          { blocks: [toolUse("Write", { file_path: join(root, "out.txt"), content: "x" })] },
+          { blocks: [text("refused")] },
+        ],
+      },
+    ]);
+    const run = await scriptedAgent({ protocol: "anthropic", script, tools, session: { cwd: root } });
+    try {
+      await run.run("MAIN task");
+      expect(conversationText(script.requestsOf("child")[1]!)).toContain(
+        "It needs approval, and nobody can give it in this session",
+      );
+      expect(existsSync(join(root, "out.txt"))).toBe(false);
+    } finally {
+      await run.close();
+    }
+  });
+
   it("asks for a sub-agent's call go to the session's prompter, with the sub-agent's id", async () => {
     const { root, tools } = project();
     const asked: ApprovalRequest[] = [];
@@ -198,7 +227,7 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     mkdirSync(join(root, ".keel", "agents"), { recursive: true });
     writeFileSync(
       join(root, ".keel", "agents", "reader.md"),
-      "---\nname: reader\ndescription: Reads files\ntools: Read, Write\nmemory: project\npermissionMode: plan\n---\nYou are READER-PROMPT.\n",
+      "---\nname: reader\ndescription: Reads files\ntools: Read, Write\nmodel: reader-model-1\nmemory: project\npermissionMode: plan\n---\nYou are READER-PROMPT.\n",
     );
     mkdirSync(join(root, ".keel", "agent-memory", "reader"), { recursive: true });
     writeFileSync(join(root, ".keel", "agent-memory", "reader", "MEMORY.md"), "- remembered XYZZY\n");
@@ -242,6 +271,7 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
       );
       const [reader, readerAfter] = script.requestsOf("reader");
       expect(toolNames(reader!)).toEqual(["Read", "Write"]);
+      expect(reader!.body.model).toBe("reader-model-1");
       expect(systemText(reader!)).toContain("You are READER-PROMPT.");
       expect(systemText(reader!)).toContain("remembered XYZZY");
       expect(conversationText(readerAfter!)).toContain("plan mode allows read-only tools only");
