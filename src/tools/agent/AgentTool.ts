@@ -27,10 +27,10 @@ import {
   usageLine,
   worktreeLine,
 } from "./run.ts";
-import { getAgent, nameInUse, registerAgent } from "./runningAgents.ts";
+import { getAgent, nameInUse, registerAgent, setAgentStatus } from "./runningAgents.ts";
 import { agentRuntimeOf, MAX_AGENT_DEPTH } from "./runtime.ts";
 import { AGENT_TOOL_NAME } from "./toolsForAgent.ts";
-import type { WorktreeResult } from "./worktree.ts";
+import { finishWorktree, type WorktreeResult } from "./worktree.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -84,7 +84,8 @@ export interface AgentToolOutput {
   report?: string;
   usage?: AgentUsageSummary;
   usageLine?: string;
-  worktree?: WorktreeResult;
+  /** Foreground: what became of the worktree. Background: where the agent works (settled when it ends). */
+  worktree?: WorktreeResult | { path: string; branch: string };
   /** Background: the task TaskOutput and TaskStop take, and its output file. */
   taskId?: string;
   outputPath?: string;
@@ -119,7 +120,7 @@ function resultText(output: AgentToolOutput): string {
         : []),
     ].join("\n");
   const tail = [output.usageLine ?? output.agentId];
-  if (output.worktree) tail.push(worktreeLine(output.worktree));
+  if (output.worktree && "kept" in output.worktree) tail.push(worktreeLine(output.worktree));
   return `${output.report ?? ""}\n\n---\n${tail.join("\n")}`;
 }
 
@@ -233,15 +234,17 @@ export function createAgentTool(
         ...(input.name ? { name: input.name } : {}),
       };
       if (input.run_in_background) {
-        const task = await startInBackground(launched, { context, runtime, description: input.description });
+        const task = await startInBackground(launched, {
+          context,
+          runtime,
+          description: input.description,
+        }).catch(async (error: unknown) => {
+          setAgentStatus(sessionId, launched.agentId, "failed");
+          if (launched.worktree) await finishWorktree(launched.worktree).catch(() => undefined);
+          throw error;
+        });
         const worktree = launched.worktree
-          ? {
-              path: launched.worktree.path,
-              branch: launched.worktree.branch,
-              kept: true,
-              changedFiles: 0,
-              commits: 0,
-            }
+          ? { path: launched.worktree.path, branch: launched.worktree.branch }
           : undefined;
         return { data: { ...base, status: "async_launched", ...task, ...(worktree ? { worktree } : {}) } };
       }
