@@ -149,9 +149,12 @@ export async function* runToolUse(
     yield fail(tool, validation.value.errorCode ?? "validation_failed", validation.value.message);
     return;
   }
-  // 6. The speculative classifier starts now, beside steps 7-9.
-  const classifierAbort = new AbortController();
-  const classifier = startClassifier(services, tool, input, context, classifierAbort.signal, state);
+  // 6. The speculative classifier starts now, beside steps 7-9. No classifier, no controller: aborting
+  // one builds a DOMException, a cost every call would pay for nothing.
+  const classifierAbort = services.classifier ? new AbortController() : undefined;
+  const classifier = classifierAbort
+    ? startClassifier(services, tool, input, context, classifierAbort.signal, state)
+    : undefined;
   try {
     // 7. Permission check. 8. PreToolUse hooks. 9. Resolve.
     const permissionStart = performance.now();
@@ -215,7 +218,7 @@ export async function* runToolUse(
     // 10-15. Gate, call, output check, post hooks, result.
     yield* callTool(tool, input, toolUse, context, services, state, finish, fail);
   } finally {
-    classifierAbort.abort();
+    classifierAbort?.abort();
   }
 }
 
