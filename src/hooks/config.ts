@@ -9,6 +9,7 @@ export const HOOK_EVENTS = [
   "PermissionRequest",
   "UserPromptSubmit",
   "Stop",
+  "SubagentStart",
   "SubagentStop",
   "SessionStart",
   "SessionEnd",

@@ -126,6 +126,9 @@ describe("keel mcp with test tools over stdio (no elicitation)", () => {
     const { tools } = await session.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect([...byName.keys()]).toEqual(expect.arrayContaining(["Echo", "Steps", "Sleep", "Touch", "Read"]));
+    // Tools that steer Keel's own agent loop are not served.
+    for (const loopOnly of ["Agent", "SendMessage", "EnterPlanMode", "ExitPlanMode", "ToolSearch"])
+      expect(byName.has(loopOnly)).toBe(false);
     expect(byName.get("Echo")!.annotations).toMatchObject({
       readOnlyHint: true,
       destructiveHint: false,

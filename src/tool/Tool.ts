@@ -61,6 +61,8 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   readonly alwaysLoad?: boolean;
   readonly isMcp?: boolean;
   readonly mcpInfo?: { serverName: string; toolName: string };
+  /** Meaningful only inside Keel's own agent loop (sub-agents, plan mode): not served over MCP. */
+  readonly requiresAgentLoop?: boolean;
   /** An error of this tool in a parallel batch cancels its running siblings (Bash: later commands often depend on it). */
   readonly errorCancelsSiblings?: boolean;
   /** Rule names whose content rules apply to this tool (Edit rules cover Write, MultiEdit...). Default: [name]. */

@@ -67,7 +67,9 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
   const pool = options.extraTools?.length
     ? assembleToolPool(session.tools, options.extraTools, settings.permissionContext)
     : session.tools;
-  const tools = selectTools(pool, names(flags.tools), names(flags.excludeTools));
+  // Tools that steer Keel's own agent loop have nothing to steer behind an MCP client.
+  const servable = pool.filter((tool) => tool.requiresAgentLoop !== true);
+  const tools = selectTools(servable, names(flags.tools), names(flags.excludeTools));
   const services: PipelineServices = {
     ...session.services,
     audit: session.services.audit ?? new JsonlAuditSink({ onError: log }),

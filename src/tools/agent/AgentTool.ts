@@ -142,6 +142,7 @@ export function createAgentTool(
     searchHint: "start a sub-agent for a task (foreground, background, fork, worktree)",
     inputSchema,
     maxResultSizeChars: 50_000,
+    requiresAgentLoop: true,
     permissionRuleNames: ["Agent", "Task"],
     async prompt() {
       const { types } = await loadAgentTypes(agentTypeRoots(config.projectRoot ?? process.cwd(), env()));

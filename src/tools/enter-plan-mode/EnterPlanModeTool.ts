@@ -32,6 +32,7 @@ export const EnterPlanModeTool: Tool<EnterPlanModeInput, EnterPlanModeOutput> = 
   searchHint: "switch to plan mode (read-only) before implementing",
   inputSchema,
   maxResultSizeChars: 5_000,
+  requiresAgentLoop: true,
   prompt: () => PROMPT,
   description: () => "Enter plan mode",
   // It only takes powers away.

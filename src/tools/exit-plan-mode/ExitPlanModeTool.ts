@@ -25,6 +25,7 @@ export const ExitPlanModeTool: Tool<ExitPlanModeInput, ExitPlanModeOutput> = bui
   searchHint: "present the plan for approval and leave plan mode",
   inputSchema,
   maxResultSizeChars: 50_000,
+  requiresAgentLoop: true,
   prompt: () => PROMPT,
   description: () => "Present the plan for approval",
   // It runs in plan mode, where only read-only tools may; the change it makes is the person's approval.

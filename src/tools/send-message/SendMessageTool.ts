@@ -38,6 +38,7 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   searchHint: "send a message to a running sub-agent",
   inputSchema,
   maxResultSizeChars: 10_000,
+  requiresAgentLoop: true,
   prompt: () => PROMPT,
   description: (input) => `Message to ${input.to}`,
   isReadOnly: true,

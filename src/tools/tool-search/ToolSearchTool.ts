@@ -93,6 +93,7 @@ export const ToolSearchTool: Tool<ToolSearchInput, ToolSearchOutput> = buildTool
   searchHint: "find and load deferred tools",
   inputSchema,
   maxResultSizeChars: 50_000,
+  requiresAgentLoop: true,
   prompt: toolSearchPrompt,
   description: (input) => `Find tools: ${input.query}`,
   isReadOnly: true,
