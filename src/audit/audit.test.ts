@@ -1,8 +1,10 @@
 import {
   appendFileSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -117,6 +119,80 @@ describe("JsonlAuditSink through the pipeline", () => {
     await call({ audit: sink }, "s", "b");
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatch(/could not write the audit log/);
+  });
+});
+
+function record(time: string, toolUseId: string): AuditRecord {
+  return {
+    time,
+    sessionId: "s",
+    toolUseId,
+    tool: "Echo",
+    inputSummary: "{}",
+    behavior: "allow",
+    decidedBy: "test",
+    hooks: [],
+    durationMs: { total: 0, permission: 0, call: 0 },
+    resultChars: 0,
+    isError: false,
+  };
+}
+
+const idsIn = (file: string) =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => (JSON.parse(line) as AuditRecord).toolUseId);
+
+describe("JsonlAuditSink's open file", () => {
+  it.each([
+    ["2026-03-01T23:59:59.999Z", "2026-03-01.jsonl"],
+    ["2026-03-01T23:30:00-05:00", "2026-03-02.jsonl"],
+    ["2026-03-01T00:30:00+02:00", "2026-02-28.jsonl"],
+  ])("a record at %s goes to %s (UTC date)", (time, name) => {
+    expect(auditFileFor("/logs", time)).toBe(join("/logs", name));
+  });
+
+  it("moves to the next day's file when the date changes, each line whole", () => {
+    const sink = new JsonlAuditSink({ env: env() });
+    sink.record(record("2026-03-01T23:59:59.000Z", "a"));
+    sink.record(record("2026-03-02T00:00:01.000Z", "b"));
+    sink.record(record("2026-03-02T00:00:02.000Z", "c"));
+    expect(readdirSync(sink.dir).sort()).toEqual(["2026-03-01.jsonl", "2026-03-02.jsonl"]);
+    expect(idsIn(join(sink.dir, "2026-03-01.jsonl"))).toEqual(["a"]);
+    expect(idsIn(join(sink.dir, "2026-03-02.jsonl"))).toEqual(["b", "c"]);
+    sink.close();
+  });
+
+  it("two sinks on one file append whole lines, in order", () => {
+    const first = new JsonlAuditSink({ env: env() });
+    const second = new JsonlAuditSink({ env: env() });
+    const time = "2026-03-01T10:00:00.000Z";
+    for (let i = 0; i < 20; i++) (i % 2 ? second : first).record(record(time, `call-${i}`));
+    expect(idsIn(join(first.dir, "2026-03-01.jsonl"))).toEqual(
+      Array.from({ length: 20 }, (_, i) => `call-${i}`),
+    );
+    first.close();
+    second.close();
+  });
+
+  it("reopens (and recreates the folder) when the log was deleted or rotated away", () => {
+    const sink = new JsonlAuditSink({ env: env(), recheckMs: 0 });
+    const time = "2026-03-01T10:00:00.000Z";
+    const file = join(sink.dir, "2026-03-01.jsonl");
+    sink.record(record(time, "before-rotation"));
+    renameSync(file, `${file}.1`);
+    sink.record(record(time, "after-rotation"));
+    expect(idsIn(`${file}.1`)).toEqual(["before-rotation"]);
+    expect(idsIn(file)).toEqual(["after-rotation"]);
+    rmSync(sink.dir, { recursive: true });
+    sink.record(record(time, "after-deletion"));
+    expect(idsIn(file)).toEqual(["after-deletion"]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    sink.close();
+    sink.record(record(time, "after-close"));
+    expect(idsIn(file)).toEqual(["after-deletion", "after-close"]);
+    sink.close();
   });
 });
 
