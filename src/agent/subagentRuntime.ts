@@ -2,7 +2,6 @@
 // in its tool context (options.agentRuntime); the Agent tool asks it for child loops, which share the
 // provider, the pipeline services and the session, and report their spending to this loop.
 import { aggregateEvent } from "../hooks/aggregate.ts";
-import { isHookEvent } from "../hooks/config.ts";
 import { runSubagentStopHooks } from "../hooks/events.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
@@ -119,9 +118,7 @@ export class SubagentRuntime implements AgentRuntime {
   async subagentStart(args: Parameters<AgentRuntime["subagentStart"]>[0]): Promise<SubagentStartAnswer> {
     const runner = this.#hookRunner();
     const event = "SubagentStart";
-    // Runs once the hook configuration knows the event; until then there is nothing to run.
-    if (!runner || !isHookEvent(event) || !runner.hasHooks(event))
-      return { additionalContext: [], userMessages: [] };
+    if (!runner || !runner.hasHooks(event)) return { additionalContext: [], userMessages: [] };
     const results = await runner.run({
       event,
       session: sessionFromContext(args.context),

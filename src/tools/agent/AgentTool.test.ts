@@ -374,4 +374,45 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
       await run.close();
     }
   });
+
+  it("runs SubagentStart hooks with the agent's id and type; their context reaches the sub-agent", async () => {
+    const { root, tools } = project();
+    const log = join(root, "subagent-start.log");
+    const command = `cat >> '${log}'; echo; echo '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"START-CONTEXT"}}'`;
+    const hooks = new HookRunner({
+      hooks: [
+        {
+          event: "SubagentStart",
+          matcher: "general-purpose",
+          handler: { type: "command", command },
+          source: "project",
+        },
+      ],
+      projectDir: root,
+    });
+    const script = routedScript([
+      {
+        name: "main",
+        match: byPrompt("MAIN"),
+        turns: [{ blocks: [ask("CHILD")] }, { blocks: [text("done")] }],
+      },
+      { name: "child", match: byPrompt("CHILD"), turns: [{ blocks: [text("child done")] }] },
+    ]);
+    const run = await scriptedAgent({
+      protocol: "anthropic",
+      script,
+      tools,
+      services: { hooks },
+      session: { cwd: root },
+    });
+    try {
+      await run.run("MAIN task");
+      const entry = JSON.parse(readFileSync(log, "utf8").trim().split("\n")[0]!) as Record<string, unknown>;
+      expect(entry).toMatchObject({ hook_event_name: "SubagentStart", agent_type: "general-purpose" });
+      expect(entry.agent_id).toMatch(/^agent_/);
+      expect(conversationText(script.requestsOf("child")[0]!)).toContain("START-CONTEXT");
+    } finally {
+      await run.close();
+    }
+  });
 });
