@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,6 +116,9 @@ describe("Read: whole and streamed reads agree", () => {
       [9, 5],
     ] as const) {
       const whole = await readTextFile(path, stats, { offset, limit });
+      // Small files are read synchronously; the asynchronous whole read must give the same.
+      const wholeAsync = await readTextFile(path, stats, { offset, limit, smallReadMaxBytes: 0 });
+      expect(wholeAsync).toEqual(whole);
       const streamed = await readTextFile(path, stats, { offset, limit, fullReadMaxBytes: 0 });
       // Streaming stops at the range, so it knows the line count only when the range reached the end.
       const known =
@@ -156,6 +159,16 @@ describe("Read: refusals", () => {
     const fifo = s.path("pipe");
     execFileSync("mkfifo", [fifo]);
     expect((await readError({ file_path: fifo })).message).toMatch(/FIFO/);
+  });
+
+  it("refuses a FIFO put in place of a small file after its stat, without blocking on it", async () => {
+    const path = file("small\n");
+    const stats = statSync(path);
+    rmSync(path);
+    execFileSync("mkfifo", [path]);
+    await expect(readTextFile(path, stats, { offset: 1, limit: 10 })).rejects.toMatchObject({
+      code: "unsupported_file",
+    });
   });
 
   it("refuses a socket", async () => {

@@ -1,7 +1,6 @@
 // Read: text with numbered lines, images, PDFs and notebooks. Read-only, concurrency-safe, and its
 // result is never persisted to disk (the model must see what it asked for, or a clear refusal).
-import { readFileSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFileSync, type Stats, statSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
 import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
@@ -81,9 +80,10 @@ function deniedError(path: string, context: ToolUseContext): ToolError | undefin
   );
 }
 
-async function statOrExplain(path: string, context: ToolUseContext) {
+/** A synchronous stat: one system call, where fs/promises would add a round trip through the thread pool. */
+async function statOrExplain(path: string, context: ToolUseContext): Promise<Stats> {
   try {
-    return await stat(path);
+    return statSync(path);
   } catch (error) {
     if (
       (error as NodeJS.ErrnoException).code === "ENOENT" ||
@@ -98,7 +98,7 @@ async function statOrExplain(path: string, context: ToolUseContext) {
   }
 }
 
-function specialFileKind(stats: import("node:fs").Stats): string {
+function specialFileKind(stats: Stats): string {
   if (stats.isCharacterDevice()) return "a character device";
   if (stats.isBlockDevice()) return "a block device";
   if (stats.isFIFO()) return "a FIFO (named pipe)";

@@ -97,8 +97,20 @@ function notebookBlocks(cells: NotebookCellView[]): Array<TextBlock | ImageBlock
   return blocks;
 }
 
+/** Text already rendered: the token limit measures it and the mapping sends it, one rendering for both. */
+const renderedText = new WeakMap<ReadOutput, string>();
+
 /** The text (or image blocks) the model sees for one Read result. */
 export function readResultContent(output: ReadOutput): string | Array<TextBlock | ImageBlock> {
+  const known = renderedText.get(output);
+  if (known !== undefined) return known;
+  const content = renderContent(output);
+  // Only strings are kept: block arrays could be changed by whoever receives them.
+  if (typeof content === "string") renderedText.set(output, content);
+  return content;
+}
+
+function renderContent(output: ReadOutput): string | Array<TextBlock | ImageBlock> {
   switch (output.type) {
     case "text":
       return textResult(output.file);
