@@ -1,15 +1,33 @@
 // The optional OS sandbox for shell commands, on @anthropic-ai/sandbox-runtime (bubblewrap + proxies
 // on Linux, sandbox-exec on macOS): writes only inside the working dirs and temp, network only to
 // allowed domains. Asked for and unable to start means refuse, never run unsandboxed.
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
-import { rgPath } from "@vscode/ripgrep";
+import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { listRules } from "../permissions/matchers.ts";
 import { resolveSymlinks } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
 import type { CommandLauncher } from "./exec.ts";
+
+type SandboxRuntime = typeof import("@anthropic-ai/sandbox-runtime");
+
+const requireLazily = createRequire(import.meta.url);
+let loaded: { runtime: SandboxRuntime; rgPath: string } | undefined;
+
+/**
+ * The sandbox runtime (and the rg it searches with), loaded on first use: it pulls in proxies and
+ * node-forge, about 90 ms at startup that sessions which never sandbox a command should not pay.
+ * Synchronous (require of ES modules) because the availability check is.
+ */
+function sandboxRuntime(): { SandboxManager: SandboxRuntime["SandboxManager"]; rgPath: string } {
+  loaded ??= {
+    runtime: requireLazily("@anthropic-ai/sandbox-runtime") as SandboxRuntime,
+    rgPath: (requireLazily("@vscode/ripgrep") as typeof import("@vscode/ripgrep")).rgPath,
+  };
+  return { SandboxManager: loaded.runtime.SandboxManager, rgPath: loaded.rgPath };
+}
 
 export interface SandboxPolicy {
   allowWrite: string[];
@@ -68,7 +86,7 @@ let running = 0;
 
 function baseConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
   return {
-    ripgrep: { command: rgPath },
+    ripgrep: { command: sandboxRuntime().rgPath },
     network: { allowedDomains: policy.allowedDomains, deniedDomains: policy.deniedDomains },
     filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
   };
@@ -89,6 +107,7 @@ const availableUnder = new Set<string>();
 export function sandboxUnavailableReason(): string | undefined {
   const path = process.env.PATH ?? "";
   if (availableUnder.has(path)) return undefined;
+  const { SandboxManager, rgPath } = sandboxRuntime();
   if (!SandboxManager.isSupportedPlatform()) return `platform ${process.platform} is not supported`;
   const { errors } = SandboxManager.checkDependencies({ command: rgPath });
   if (errors.length > 0) return errors.join("; ");
@@ -99,6 +118,7 @@ export function sandboxUnavailableReason(): string | undefined {
 async function ensureStarted(policy: SandboxPolicy): Promise<void> {
   const reason = sandboxUnavailableReason();
   if (reason) throw unavailable(reason);
+  const { SandboxManager } = sandboxRuntime();
   starting ??= SandboxManager.initialize(baseConfig(policy)).catch(async (error: unknown) => {
     starting = undefined;
     await SandboxManager.reset().catch(() => {});
@@ -120,6 +140,7 @@ async function ensureStarted(policy: SandboxPolicy): Promise<void> {
 export async function createSandboxLauncher(context: ToolPermissionContext): Promise<CommandLauncher> {
   const policy = sandboxPolicy(context);
   await ensureStarted(policy);
+  const { SandboxManager } = sandboxRuntime();
   let counted = false;
   return {
     prepare: async (script, cwd) => {
@@ -154,5 +175,5 @@ export async function createSandboxLauncher(context: ToolPermissionContext): Pro
 export async function stopSandbox(): Promise<void> {
   if (!starting) return;
   starting = undefined;
-  await SandboxManager.reset();
+  await sandboxRuntime().SandboxManager.reset();
 }
