@@ -1,13 +1,17 @@
 // What a fetched body becomes for the model: HTML turned into Markdown (turndown), other text as it is,
 // binary refused with a reason.
-import TurndownService from "turndown";
+import { createRequire } from "node:module";
+import type TurndownService from "turndown";
 import { ToolError } from "../../tool/errors.ts";
 
+const requireLazily = createRequire(import.meta.url);
 let turndown: TurndownService | undefined;
 
+/** turndown (and its DOM, domino) load on the first page: about 20 ms that a session never fetching should not pay. */
 function service(): TurndownService {
   if (turndown) return turndown;
-  turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+  const Turndown = requireLazily("turndown") as typeof TurndownService;
+  turndown = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   // Code and chrome that carry no readable text.
   turndown.remove(["script", "style", "noscript", "template", "iframe", "svg", "canvas", "head"]);
   return turndown;
