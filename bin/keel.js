@@ -3,6 +3,7 @@
 // (the `node` npm package) is installed beside it, re-run with that one instead of failing.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import module from "node:module";
 import { fileURLToPath } from "node:url";
 
 const major = Number(process.versions.node.split(".")[0]);
@@ -19,6 +20,12 @@ if (major < 22) {
   );
   process.exit(2);
 }
+
+// Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
+// without it (or with the cache folder unwritable) still runs.
+try {
+  module.enableCompileCache?.();
+} catch {}
 
 const entry = new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
