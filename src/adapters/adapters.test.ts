@@ -1,5 +1,6 @@
 // Keel tools used from other SDKs, against scripted servers: AI SDK generateText, and raw Anthropic /
 // OpenAI SDK calls whose tool calls run through Keel's pipeline.
+import { createAnthropic } from "@ai-sdk/anthropic";
 import Anthropic from "@anthropic-ai/sdk";
 import { generateText, stepCountIs } from "ai";
 import OpenAI from "openai";
@@ -14,7 +15,6 @@ import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
 import { type KeelToolOutput, toAISDKTools } from "./aiSdk.ts";
 import { runModelToolCalls, toAnthropicTools, toOpenAITools } from "./rawTools.ts";
-import { chatCompletionsModel } from "./testing/chatCompletionsModel.ts";
 
 const calls: string[] = [];
 const weather = buildTool<{ city: string }, string>({
@@ -48,9 +48,14 @@ function session(rules: { allow?: string[]; deny?: string[] }, audit?: AuditReco
   return { context, services: audit ? { audit: { record: (entry: AuditRecord) => audit.push(entry) } } : {} };
 }
 
+// The AI SDK's own Anthropic provider, pointed at the scripted server.
+function aiSdkModel(server: ScriptedServer) {
+  return createAnthropic({ baseURL: `${server.url}/v1`, apiKey: TEST_KEY })("claude-test");
+}
+
 describe("toAISDKTools", () => {
   it("generateText runs a Keel tool through the pipeline", async () => {
-    const server = await startServer("openai", [
+    const server = await startServer("anthropic", [
       { blocks: [toolUse("Weather", { city: "Lisbon" })] },
       { blocks: [text("It is sunny in Lisbon.")] },
     ]);
@@ -58,7 +63,7 @@ describe("toAISDKTools", () => {
     const audit: AuditRecord[] = [];
     const { context, services } = session({ allow: ["Weather"] }, audit);
     const result = await generateText({
-      model: chatCompletionsModel({ baseURL: `${server.url}/v1`, apiKey: TEST_KEY, model: "gpt-test" }),
+      model: aiSdkModel(server),
       tools: await toAISDKTools([weather], { context, services }),
       stopWhen: stepCountIs(3),
       prompt: "Weather in Lisbon?",
@@ -73,7 +78,7 @@ describe("toAISDKTools", () => {
   });
 
   it("a deny rule stops the call; the model gets the refusal as a tool error", async () => {
-    const server = await startServer("openai", [
+    const server = await startServer("anthropic", [
       { blocks: [toolUse("Weather", { city: "Oslo" })] },
       { blocks: [text("I may not check the weather.")] },
     ]);
@@ -82,7 +87,7 @@ describe("toAISDKTools", () => {
     const { context, services } = session({ deny: ["Weather(Oslo)"], allow: ["Weather"] }, audit);
     const tools = await toAISDKTools([weather], { context, services });
     const result = await generateText({
-      model: chatCompletionsModel({ baseURL: `${server.url}/v1`, apiKey: TEST_KEY, model: "gpt-test" }),
+      model: aiSdkModel(server),
       tools,
       stopWhen: stepCountIs(3),
       prompt: "Weather in Oslo?",
