@@ -20,6 +20,7 @@ import { childContext } from "../tool/createContext.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool, ToolView } from "../tool/Tool.ts";
+import { deferredAuditSink } from "./deferredAudit.ts";
 import { clientSupportsElicitation, elicitationPrompter } from "./elicitation.ts";
 import { createReadWriteGate } from "./gate.ts";
 import { applyRoots } from "./roots.ts";
@@ -120,7 +121,12 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
       "says why and what would allow it.",
   });
   const gate = createReadWriteGate();
-  const services: PipelineServices = { ...options.services, gate: options.services.gate ?? gate };
+  const { audit } = options.services;
+  const services: PipelineServices = {
+    ...options.services,
+    gate: options.services.gate ?? gate,
+    ...(audit ? { audit: deferredAuditSink(audit) } : {}),
+  };
   const outputSchemas = new Map(tools.map((tool) => [tool.name, mcpOutputSchema(tool) !== undefined]));
   let listing: Promise<McpToolDef[]> | undefined;
   let rootsRefresh: Promise<void> | undefined;
