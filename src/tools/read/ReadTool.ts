@@ -8,12 +8,11 @@ import { toAbsolutePath } from "../../permissions/paths.ts";
 import { formatRuleValue } from "../../permissions/rules.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
-import { resultText } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { checkReadPermission } from "../shared/filePermissions.ts";
 import { getReadRecord, recordFileState } from "../shared/readState.ts";
 import { didYouMean } from "../shared/similarNames.ts";
-import { mapReadResult, type ReadOutput, readResultContent } from "./output.ts";
+import { mapReadResult, type ReadOutput, readResultChars, readResultContent } from "./output.ts";
 import { IMAGE_EXTENSIONS, readImage } from "./readImage.ts";
 import { readNotebook } from "./readNotebook.ts";
 import { pageRangeSyntaxError, readPdf } from "./readPdf.ts";
@@ -109,8 +108,7 @@ function specialFileKind(stats: Stats): string {
 function enforceTokenLimit(output: ReadOutput, path: string, context: ToolUseContext): void {
   if (output.type === "image" || output.type === "file_unchanged") return;
   const maxTokens = context.fileReadingLimits?.maxTokens ?? DEFAULT_MAX_READ_TOKENS;
-  const content = readResultContent(output);
-  const tokens = Math.ceil((typeof content === "string" ? content.length : resultText(content).length) / 4);
+  const tokens = Math.ceil(readResultChars(output) / 4);
   if (tokens <= maxTokens) return;
   const advice =
     output.type === "pdf"

@@ -1,5 +1,5 @@
 // What Read returns (the shape hooks see as tool_response), and how the model is shown it.
-import type { ImageBlock, TextBlock, ToolResultBlock } from "../../tool/messages.ts";
+import { type ImageBlock, resultText, type TextBlock, type ToolResultBlock } from "../../tool/messages.ts";
 import { numberLines } from "../shared/diff.ts";
 import type { TextEncodingName } from "../shared/encoding.ts";
 
@@ -51,11 +51,10 @@ export type ReadOutput =
 export const UNCHANGED_STUB =
   "File unchanged since last read. The content from the earlier Read result in this conversation is still current; refer to it instead of reading again.";
 
-function textResult(view: TextFileView): string {
-  const body = numberLines(
-    view.content === "" && view.numLines === 1 ? [""] : view.content.split("\n"),
-    view.startLine,
-  );
+/** Where numberLines puts the line number: right-aligned in 6 columns (wider past 999,999), then a tab. */
+const NUMBER_COLUMNS = 6;
+
+function textNotes(view: TextFileView): string {
   const notes: string[] = [];
   const last = view.startLine + view.numLines - 1;
   if (view.hasMore) {
@@ -69,7 +68,30 @@ function textResult(view: TextFileView): string {
       `${view.cutLines} line${view.cutLines === 1 ? " was" : "s were"} longer than ${view.maxLineChars} characters and cut; use Grep or Bash to see them whole.`,
     );
   }
-  return notes.length === 0 ? body : `${body}\n\n(${notes.join(" ")})`;
+  return notes.length === 0 ? "" : `\n\n(${notes.join(" ")})`;
+}
+
+function textResult(view: TextFileView): string {
+  const body = numberLines(
+    view.content === "" && view.numLines === 1 ? [""] : view.content.split("\n"),
+    view.startLine,
+  );
+  return body + textNotes(view);
+}
+
+/** textResult(view).length, counted without building the text (the token limit only needs the size). */
+function textResultLength(view: TextFileView): number {
+  const { content } = view;
+  let length = content.length;
+  let lineNumber = view.startLine;
+  let at = -1;
+  do {
+    const digits = lineNumber < 1_000_000 ? NUMBER_COLUMNS : String(lineNumber).length;
+    length += Math.max(NUMBER_COLUMNS, digits) + 1;
+    lineNumber++;
+    at = content.indexOf("\n", at + 1);
+  } while (at !== -1);
+  return length + textNotes(view).length;
 }
 
 function notebookBlocks(cells: NotebookCellView[]): Array<TextBlock | ImageBlock> {
@@ -97,20 +119,18 @@ function notebookBlocks(cells: NotebookCellView[]): Array<TextBlock | ImageBlock
   return blocks;
 }
 
-/** Text already rendered: the token limit measures it and the mapping sends it, one rendering for both. */
-const renderedText = new WeakMap<ReadOutput, string>();
+/**
+ * The size in characters of what the model is shown, for the token limit. Text is counted without being
+ * rendered: rendering it twice (here and for the result) cost a copy of the file per call.
+ */
+export function readResultChars(output: ReadOutput): number {
+  if (output.type === "text") return textResultLength(output.file);
+  const content = readResultContent(output);
+  return typeof content === "string" ? content.length : resultText(content).length;
+}
 
 /** The text (or image blocks) the model sees for one Read result. */
 export function readResultContent(output: ReadOutput): string | Array<TextBlock | ImageBlock> {
-  const known = renderedText.get(output);
-  if (known !== undefined) return known;
-  const content = renderContent(output);
-  // Only strings are kept: block arrays could be changed by whoever receives them.
-  if (typeof content === "string") renderedText.set(output, content);
-  return content;
-}
-
-function renderContent(output: ReadOutput): string | Array<TextBlock | ImageBlock> {
   switch (output.type) {
     case "text":
       return textResult(output.file);
