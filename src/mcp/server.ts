@@ -179,13 +179,13 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     const progressToken = extra._meta?.progressToken;
     let step = 0;
     let result: ResultEvent | undefined;
+    const toolUse = {
+      type: "tool_use" as const,
+      id: `mcp_${++callCounter}`,
+      name: tool.name,
+      input: request.params.arguments ?? {},
+    };
     try {
-      const toolUse = {
-        type: "tool_use" as const,
-        id: `mcp_${++callCounter}`,
-        name: tool.name,
-        input: request.params.arguments ?? {},
-      };
       for await (const event of runToolUse(toolUse, callContext, callServices)) {
         if (event.type === "result") result = event;
         else if (progressToken !== undefined && event.source === "tool")
@@ -198,6 +198,8 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
       }
     } finally {
       extra.signal.removeEventListener("abort", onCancel);
+      // The decision went out with the result; kept, one entry per call would pile up for the session's life.
+      callContext.toolDecisions?.delete(toolUse.id);
       dispose();
     }
     // Some clients handle notifications a tick later than responses: let the last progress go out first.
