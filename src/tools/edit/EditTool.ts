@@ -24,20 +24,17 @@ import {
 import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
+import { lenientBoolean } from "../shared/lenientSchema.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 import { applyEdit, type EditSite } from "./applyEdit.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
-function lenientBoolean() {
-  return z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
-}
-
 export const editInputSchema = z.strictObject({
   file_path: z.string().min(1).describe("The absolute path of the file to modify"),
   old_string: z.string().describe("The text to replace (empty to create a new file)"),
   new_string: z.string().describe("The text to replace it with (must differ from old_string)"),
-  replace_all: lenientBoolean().optional().describe("Replace every occurrence of old_string (default false)"),
+  replace_all: lenientBoolean("Replace every occurrence of old_string (default false)"),
 });
 
 export type EditInput = z.infer<typeof editInputSchema>;

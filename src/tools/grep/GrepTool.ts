@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
-import { lenientBoolean, lenientInteger } from "../search-shared/inputSchema.ts";
 import { paginationNote } from "../search-shared/pagination.ts";
 import { checkSearchPermission, resolveSearchRoot, validateSearchPath } from "../search-shared/searchRoot.ts";
+import { lenientBoolean, lenientInteger } from "../shared/lenientSchema.ts";
 import { type GrepInput, type GrepOutput, searchContents } from "./searchContents.ts";
 
 export type { GrepInput, GrepOutput } from "./searchContents.ts";

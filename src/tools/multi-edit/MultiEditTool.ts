@@ -25,6 +25,7 @@ import {
 import { DEFAULT_TEXT_FORMAT, detectLineEnding, type TextFormat } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
+import { lenientBoolean } from "../shared/lenientSchema.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -32,10 +33,7 @@ const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").tri
 const editSchema = z.strictObject({
   old_string: z.string().describe("The text to replace"),
   new_string: z.string().describe("The text to replace it with"),
-  replace_all: z
-    .preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean())
-    .optional()
-    .describe("Replace every occurrence of old_string (default false)"),
+  replace_all: lenientBoolean("Replace every occurrence of old_string (default false)"),
 });
 
 export const multiEditInputSchema = z.strictObject({

@@ -1,5 +1,5 @@
-// Schema pieces the search tools share. Models often send numbers and booleans as strings ("5",
-// "true"); those are accepted, and the JSON Schema the model sees still says integer / boolean.
+// Schema pieces tools share. Models often send numbers and booleans as strings ("5", "true"); those are
+// accepted, and the JSON Schema the model sees still says integer / boolean.
 import { z } from "zod";
 
 export function lenientInteger(description: string) {
