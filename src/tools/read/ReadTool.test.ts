@@ -107,11 +107,20 @@ describe("Read: whole and streamed reads agree", () => {
     ["UTF-8 with CRLF and a long line", Buffer.from(`a\r\n${"é".repeat(2500)}\nlast`)],
     ["UTF-16 LE", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("x\ny\nz\n", "utf16le")])],
     ["latin1", Buffer.from([0x61, 0x0a, 0xe9, 0x0a])],
+    // Shown as is (no line reshaped): the text itself becomes the view.
+    ["plain lines", Buffer.from("one\ntwo\nthree\n")],
+    ["no final newline", Buffer.from("one\ntwo")],
+    ["only a newline", Buffer.from("\n")],
+    ["empty lines at the end", Buffer.from("a\n\n\n")],
+    ["a line of exactly 2,000 characters", Buffer.from(`${"x".repeat(2000)}\nshort\n`)],
+    ["a line of 2,001 characters", Buffer.from(`${"x".repeat(2001)}\nshort\n`)],
+    ["a carriage return inside a line", Buffer.from("a\rb\nc\n")],
   ])("%s", async (_name, bytes) => {
     const path = file(bytes);
     const stats = statSync(path);
     for (const [offset, limit] of [
       [1, 2000],
+      [1, 1],
       [2, 1],
       [9, 5],
     ] as const) {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type ReadOutput, readResultChars, readResultContent, type TextFileView } from "./output.ts";
+import { numberLines } from "../shared/diff.ts";
+import {
+  numberContent,
+  type ReadOutput,
+  readResultChars,
+  readResultContent,
+  type TextFileView,
+} from "./output.ts";
 
 function text(content: string, numLines: number, extra: Partial<TextFileView> = {}): ReadOutput {
   return {
@@ -41,5 +48,20 @@ describe("readResultChars: the size of what the model is shown, counted without 
     const content = readResultContent(output);
     expect(typeof content).toBe("string");
     expect(readResultChars(output)).toBe((content as string).length);
+  });
+});
+
+describe("numberContent: Read's one-pass numbering is numberLines' format", () => {
+  it.each<[string, number]>([
+    ["", 1],
+    ["one", 1],
+    ["a\nb\nc", 1],
+    ["a\n\n", 7],
+    ["\n", 1],
+    ["tab\there\nand\r\n", 98],
+    ["x\ny\nz", 999_998],
+    ["x\ny", 9_999_999],
+  ])("%j from line %i", (content, startLine) => {
+    expect(numberContent(content, startLine)).toBe(numberLines(content.split("\n"), startLine));
   });
 });

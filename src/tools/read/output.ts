@@ -1,6 +1,5 @@
 // What Read returns (the shape hooks see as tool_response), and how the model is shown it.
 import { type ImageBlock, resultText, type TextBlock, type ToolResultBlock } from "../../tool/messages.ts";
-import { numberLines } from "../shared/diff.ts";
 import type { TextEncodingName } from "../shared/encoding.ts";
 
 export type ImageMediaType = ImageBlock["source"]["media_type"];
@@ -51,7 +50,7 @@ export type ReadOutput =
 export const UNCHANGED_STUB =
   "File unchanged since last read. The content from the earlier Read result in this conversation is still current; refer to it instead of reading again.";
 
-/** Where numberLines puts the line number: right-aligned in 6 columns (wider past 999,999), then a tab. */
+/** Where the line number goes (as numberLines does): right-aligned in 6 columns (wider past 999,999), then a tab. */
 const NUMBER_COLUMNS = 6;
 
 function textNotes(view: TextFileView): string {
@@ -71,12 +70,27 @@ function textNotes(view: TextFileView): string {
   return notes.length === 0 ? "" : `\n\n(${notes.join(" ")})`;
 }
 
+const PADDING = ["", " ", "  ", "   ", "    ", "     "];
+
+/**
+ * numberLines(content.split("\n"), startLine), in one pass over the text: no array of lines and no
+ * intermediate string per line, for the call that every Read makes.
+ */
+export function numberContent(content: string, startLine: number): string {
+  let numbered = "";
+  let lineNumber = startLine;
+  for (let lineStart = 0; ; lineNumber++) {
+    const digits = String(lineNumber);
+    const label = digits.length < NUMBER_COLUMNS ? PADDING[NUMBER_COLUMNS - digits.length] + digits : digits;
+    const end = content.indexOf("\n", lineStart);
+    if (end === -1) return `${numbered}${label}\t${content.slice(lineStart)}`;
+    numbered += `${label}\t${content.slice(lineStart, end + 1)}`;
+    lineStart = end + 1;
+  }
+}
+
 function textResult(view: TextFileView): string {
-  const body = numberLines(
-    view.content === "" && view.numLines === 1 ? [""] : view.content.split("\n"),
-    view.startLine,
-  );
-  return body + textNotes(view);
+  return numberContent(view.content, view.startLine) + textNotes(view);
 }
 
 /** textResult(view).length, counted without building the text (the token limit only needs the size). */

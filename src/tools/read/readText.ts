@@ -48,13 +48,30 @@ function binaryError(path: string): ToolError {
   );
 }
 
+interface ShownRange {
+  /** The lines shown, joined with "\n". */
+  content: string;
+  numLines: number;
+  cutLines: number;
+  hasMore: boolean;
+  totalLines: number | undefined;
+}
+
+function linesRange(
+  lines: string[],
+  range: { cutLines: number; hasMore: boolean; totalLines: number | undefined },
+): ShownRange {
+  const { cutLines, hasMore, totalLines } = range;
+  return { content: lines.join("\n"), numLines: lines.length, cutLines, hasMore, totalLines };
+}
+
 function rangeOutput(
   path: string,
   request: TextReadRequest,
   encoding: TextEncodingName,
-  range: { lines: string[]; cutLines: number; hasMore: boolean; totalLines: number | undefined },
+  range: ShownRange,
 ): ReadOutput {
-  if (range.lines.length === 0) {
+  if (range.numLines === 0) {
     const totalLines = range.totalLines ?? 0;
     if (totalLines === 0) return { type: "empty", file: { filePath: path } };
     return { type: "past_end", file: { filePath: path, offset: request.offset, totalLines } };
@@ -63,8 +80,8 @@ function rangeOutput(
     type: "text",
     file: {
       filePath: path,
-      content: range.lines.join("\n"),
-      numLines: range.lines.length,
+      content: range.content,
+      numLines: range.numLines,
       startLine: request.offset,
       totalLines: range.totalLines,
       hasMore: range.hasMore,
@@ -115,11 +132,26 @@ async function readBytes(
   return { bytes: await readFile(path, { signal: request.signal }), stats };
 }
 
-async function readWhole(path: string, statted: Stats, request: TextReadRequest): Promise<TextReadResult> {
-  // The fast path's own fstat describes exactly the bytes read: its mtime goes into the record.
-  const { bytes, stats } = await readBytes(path, statted, request);
-  if (looksBinary(bytes)) throw binaryError(path);
-  const { text, format } = decodeText(bytes);
+/**
+ * The view of a file shown whole and as it is: from line 1, every line within the limit, none too long,
+ * no carriage returns. The text is then the view itself, with no splitting and joining of lines.
+ */
+function wholeTextAsIs(text: string, request: TextReadRequest): ShownRange | undefined {
+  if (request.offset !== 1 || text === "" || text.includes("\r")) return undefined;
+  let numLines = 0;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    const end = text.indexOf("\n", lineStart);
+    const lineEnd = end === -1 ? text.length : end;
+    if (lineEnd - lineStart > MAX_LINE_CHARS || ++numLines > request.limit) return undefined;
+    if (end === -1) break;
+    lineStart = end + 1;
+  }
+  const content = text.endsWith("\n") ? text.slice(0, -1) : text;
+  return { content, numLines, cutLines: 0, hasMore: false, totalLines: numLines };
+}
+
+/** Any range of the text: split into display lines, the range picked, long lines cut. */
+function textRange(text: string, request: TextReadRequest): ShownRange {
   const all = splitDisplayLines(text);
   if (all.length > 0 && all.at(-1) === "" && text.endsWith("\n")) all.pop();
   const start = request.offset - 1;
@@ -132,17 +164,25 @@ async function readWhole(path: string, statted: Stats, request: TextReadRequest)
     cutLines++;
   }
   const hasMore = start + lines.length < all.length;
-  const output = rangeOutput(path, request, format.encoding, {
-    lines: text === "" ? [] : lines,
+  return linesRange(text === "" ? [] : lines, {
     cutLines,
     hasMore,
     totalLines: text === "" ? 0 : all.length,
   });
+}
+
+async function readWhole(path: string, statted: Stats, request: TextReadRequest): Promise<TextReadResult> {
+  // The fast path's own fstat describes exactly the bytes read: its mtime goes into the record.
+  const { bytes, stats } = await readBytes(path, statted, request);
+  if (looksBinary(bytes)) throw binaryError(path);
+  const { text, format } = decodeText(bytes);
+  const range = wholeTextAsIs(text, request) ?? textRange(text, request);
+  const output = rangeOutput(path, request, format.encoding, range);
   const record: FileReadRecord = {
     content: text,
     hash: sha256(bytes),
     mtimeMs: stats.mtimeMs,
-    isPartialView: start > 0 || hasMore || cutLines > 0,
+    isPartialView: request.offset > 1 || range.hasMore || range.cutLines > 0,
     offset: request.offset,
     limit: request.limit,
   };
@@ -177,7 +217,7 @@ async function readStreamed(path: string, stats: Stats, request: TextReadRequest
     skipBytes,
     ...(request.signal ? { signal: request.signal } : {}),
   });
-  const output = rangeOutput(path, request, encoding, range);
+  const output = rangeOutput(path, request, encoding, linesRange(range.lines, range));
   // Never hashed whole: later edits are checked by mtime alone.
   const record: FileReadRecord = {
     content: range.lines.join("\n"),
