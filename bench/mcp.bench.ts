@@ -1,10 +1,12 @@
 // `keel mcp` beside @modelcontextprotocol/server-filesystem (the reference), same machine, same run,
 // both over stdio and driven by the official SDK client:
 // 1. spawn to first tools/list answer (median of several starts). Target: Keel < 300 ms. Keel runs as
-//    bin/keel.js runs it: compiled JavaScript, built fresh into node_modules/.cache so a stale dist/
-//    cannot flatter or hurt it; the from-source entry (Node strips the types at each start) is shown too.
+//    users run it, `bin/keel.js mcp` (the launcher, with its compile cache) over compiled JavaScript,
+//    built fresh into node_modules/.cache (a copy of bin/keel.js beside it) so a stale dist/ cannot
+//    flatter or hurt it; the from-source entry (Node strips the types at each start) is shown too.
 // 2. 1,000 sequential reads of a 10 KB file (Keel: Read through the whole pipeline, with permission
-//    rules loaded and the audit log on; reference: read_text_file). calls/s, p50, p99.
+//    rules loaded and the audit log on; reference: read_text_file). calls/s, p50, p99. Both servers run
+//    at once and take turns in 5 blocks of 200 calls, so background load drifting hits both alike.
 // 3. the same 1,000 reads from 8 concurrent callers.
 // Targets: Keel's calls/s >= the reference's, Keel's p99 <= the reference's.
 import { spawnSync } from "node:child_process";
@@ -28,14 +30,23 @@ const REPO = new URL("../", import.meta.url).pathname;
 const CALLS = Number(process.env.MCP_BENCH_CALLS ?? 1_000);
 const CONCURRENCY = 8;
 const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 9);
+/** The calls are made in this many blocks per server, alternating between the servers. */
+const ROUNDS = Number(process.env.MCP_BENCH_ROUNDS ?? 5);
+if (CALLS % ROUNDS !== 0)
+  throw new Error(`MCP_BENCH_CALLS (${CALLS}) must be a multiple of MCP_BENCH_ROUNDS (${ROUNDS})`);
 
-/** Compiles src/ as `npm run build` does (tsc, then the prompt .md files), into a cache folder. */
+/**
+ * Compiles src/ as `npm run build` does (tsc, then the prompt .md files) into a cache folder, with
+ * bin/keel.js copied beside it; returns that launcher.
+ */
 function buildKeel(): string | undefined {
-  const out = join(REPO, "node_modules/.cache/keel-mcp-bench/dist");
+  const cache = join(REPO, "node_modules/.cache/keel-mcp-bench");
+  const out = join(cache, "dist");
+  const launcher = join(cache, "bin/keel.js");
   // MCP_BENCH_REUSE_BUILD=1 keeps the last build (for experiments on the built files).
-  if (process.env.MCP_BENCH_REUSE_BUILD && existsSync(join(out, "cli/mcpEntry.js")))
-    return join(out, "cli/mcpEntry.js");
-  rmSync(out, { recursive: true, force: true });
+  if (process.env.MCP_BENCH_REUSE_BUILD && existsSync(join(out, "cli/main.js")) && existsSync(launcher))
+    return launcher;
+  rmSync(cache, { recursive: true, force: true });
   spawnSync(
     join(REPO, "node_modules/.bin/tsc"),
     ["-p", "tsconfig.build.json", "--outDir", out, "--declaration", "false"],
@@ -44,8 +55,7 @@ function buildKeel(): string | undefined {
       stdio: "ignore",
     },
   );
-  const entry = join(out, "cli/mcpEntry.js");
-  if (!existsSync(entry)) return undefined;
+  if (!existsSync(join(out, "cli/main.js"))) return undefined;
   const copy = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
@@ -54,11 +64,13 @@ function buildKeel(): string | undefined {
     }
   };
   copy(join(REPO, "src"));
-  return entry;
+  mkdirSync(join(cache, "bin"));
+  cpSync(join(REPO, "bin/keel.js"), launcher);
+  return launcher;
 }
 
-const builtEntry = buildKeel();
-if (!builtEntry)
+const builtLauncher = buildKeel();
+if (!builtLauncher)
   process.stdout.write("(could not build Keel with tsc; measuring the from-source entry only)\n");
 
 const base = mkdtempSync(join(tmpdir(), "keel-mcp-bench-"));
@@ -83,8 +95,8 @@ interface Server {
   args: Record<string, unknown>;
 }
 
-const keelArgs = (entry: string) => [
-  entry,
+const keelArgs = (entry: string[]) => [
+  ...entry,
   "--cwd",
   project,
   // A realistic policy: the pipeline checks every rule family on each call.
@@ -93,12 +105,12 @@ const keelArgs = (entry: string) => [
 ];
 const keelFromSource: Server = {
   name: "keel mcp (from .ts sources)",
-  command: keelArgs(join(REPO, "src/cli/mcpEntry.ts")),
+  command: keelArgs([join(REPO, "src/cli/mcpEntry.ts")]),
   tool: "Read",
   args: { file_path: file },
 };
-const keel: Server = builtEntry
-  ? { ...keelFromSource, name: "keel mcp", command: keelArgs(builtEntry) }
+const keel: Server = builtLauncher
+  ? { ...keelFromSource, name: "bin/keel.js mcp", command: keelArgs([builtLauncher, "mcp"]) }
   : keelFromSource;
 const reference: Server = {
   name: "server-filesystem",
@@ -129,22 +141,44 @@ async function callOnce(client: Client, server: Server): Promise<number> {
   return ms;
 }
 
-async function throughput(client: Client, server: Server, callers: number) {
-  for (let i = 0; i < 200; i++) await callOnce(client, server);
+/** `calls` calls from `callers` concurrent callers: how long they took, and each call's latency. */
+async function block(client: Client, server: Server, callers: number, calls: number) {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: callers }, async () => {
-      while (next < CALLS) {
+      while (next < calls) {
         next++;
         latencies.push(await callOnce(client, server));
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  const { median, p99 } = summarize(latencies);
-  return { callsPerSecond: CALLS / seconds, p50: median, p99 };
+  return { seconds: (performance.now() - started) / 1000, latencies };
+}
+
+type Connected = { server: Server; client: Client };
+
+/**
+ * CALLS calls per server in ROUNDS blocks, the servers taking turns (who goes first alternates), so a
+ * change in background load during the run hits both alike. Same file, same calls, same callers.
+ */
+async function throughput(servers: Connected[], callers: number) {
+  for (const { server, client } of servers) for (let i = 0; i < 200; i++) await callOnce(client, server);
+  const totals = servers.map(() => ({ seconds: 0, latencies: [] as number[] }));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? servers.map((_, i) => i) : servers.map((_, i) => servers.length - 1 - i);
+    for (const i of order) {
+      const { server, client } = servers[i]!;
+      const { seconds, latencies } = await block(client, server, callers, CALLS / ROUNDS);
+      totals[i]!.seconds += seconds;
+      totals[i]!.latencies.push(...latencies);
+    }
+  }
+  return totals.map(({ seconds, latencies }) => {
+    const { median, p99 } = summarize(latencies);
+    return { callsPerSecond: latencies.length / seconds, p50: median, p99 };
+  });
 }
 
 // Starts alternate between the two so background load hits both alike.
@@ -160,14 +194,14 @@ for (let round = 0; round < STARTS; round++) {
 
 const rows: Array<Record<string, string | number>> = [];
 const results: Record<string, Record<string, { callsPerSecond: number; p50: number; p99: number }>> = {};
-for (const server of [keel, reference]) {
-  const { client } = await connect(server);
-  results[server.name] = {
-    sequential: await throughput(client, server, 1),
-    concurrent: await throughput(client, server, CONCURRENCY),
-  };
-  await client.close();
-}
+const connected: Connected[] = [];
+for (const server of [keel, reference]) connected.push({ server, client: (await connect(server)).client });
+const sequential = await throughput(connected, 1);
+const concurrent = await throughput(connected, CONCURRENCY);
+connected.forEach(({ server }, i) => {
+  results[server.name] = { sequential: sequential[i]!, concurrent: concurrent[i]! };
+});
+for (const { client } of connected) await client.close();
 
 const startK = summarize(starts[keel.name]!);
 const startR = summarize(starts[reference.name]!);
