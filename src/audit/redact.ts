@@ -20,6 +20,9 @@ const CREDENTIAL_SHAPES: Array<[RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{12,}/g, "$1 [REDACTED]"],
 ];
 
+/** One pass that says whether any credential shape could be present, before trying each. */
+const ANY_SHAPE = new RegExp(CREDENTIAL_SHAPES.map(([shape]) => `(?:${shape.source})`).join("|"));
+
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
@@ -38,6 +41,7 @@ export function createRedactor(env: NodeJS.ProcessEnv = process.env): Redactor {
     let result = text;
     for (const { name, value } of secrets)
       if (result.includes(value)) result = result.split(value).join(`[REDACTED:${name}]`);
+    if (!ANY_SHAPE.test(result)) return result;
     for (const [shape, replacement] of CREDENTIAL_SHAPES) result = result.replace(shape, replacement);
     return result;
   };

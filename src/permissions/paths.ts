@@ -1,6 +1,6 @@
 // Where a path is: inside the working directories or not, protected or not. Both the path as given
 // (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
-import { lstatSync, readlinkSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
@@ -26,6 +26,15 @@ const UNRESOLVABLE = `${sep}\u0000unresolvable-symlink-loop`;
  * folder reached so far, not to the text (`link/..` is the link target's parent).
  */
 export function resolveSymlinks(absolutePath: string, depth = 0): string {
+  if (depth === 0) {
+    // The kernel's realpath resolves `..` physically too; it fails only for missing paths, dangling
+    // links and loops, which the walk below handles.
+    try {
+      return realpathSync.native(absolutePath);
+    } catch {
+      // Fall through to the walk.
+    }
+  }
   if (depth > 40) return UNRESOLVABLE;
   let current: string = sep;
   let missing = false;

@@ -21,8 +21,9 @@ export function resultBudget(tool: Pick<Tool, "maxResultSizeChars">): number {
 }
 
 export function isEmptyContent(content: ToolResultContent): boolean {
-  if (typeof content === "string") return content.trim() === "";
-  return content.length === 0 || content.every((block) => block.type === "text" && block.text.trim() === "");
+  // A test for any non-space character, not trim(): trim copies the whole result.
+  if (typeof content === "string") return !/\S/.test(content);
+  return content.length === 0 || content.every((block) => block.type === "text" && !/\S/.test(block.text));
 }
 
 export function errorResult(toolUseId: string, message: string): ToolResultBlock {

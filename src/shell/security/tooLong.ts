@@ -6,7 +6,7 @@ export const MAX_COMMAND_LENGTH = 10_000;
 export const tooLong: TextCheck = {
   id: "too-long",
   stage: "text",
-  description: `commands over ${MAX_COMMAND_LENGTH.toLocaleString("en-US")} characters are not analysed`,
+  description: `commands over ${String(MAX_COMMAND_LENGTH).replace(/\B(?=(\d{3})+$)/g, ",")} characters are not analysed`,
   run: (command) =>
     command.length > MAX_COMMAND_LENGTH
       ? `the command is ${command.length} characters long (over ${MAX_COMMAND_LENGTH}); split it into shorter commands`

@@ -1,0 +1,77 @@
+// Where a path really is: segment boundaries, symlinks (also dangling ones), `..` after a link, loops.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEmptyToolPermissionContext } from "../tool/context.ts";
+import {
+  isInWorkingDirectories,
+  isPathWithin,
+  pathForms,
+  protectedPathReason,
+  resolveSymlinks,
+} from "./paths.ts";
+
+let root: string;
+let project: string;
+let outside: string;
+
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-paths-")));
+  project = join(root, "proj");
+  outside = join(root, "outside");
+  mkdirSync(join(project, "src"), { recursive: true });
+  mkdirSync(join(outside, "deep"), { recursive: true });
+  mkdirSync(join(root, "proj_evil"));
+  writeFileSync(join(outside, "secret.txt"), "s");
+  symlinkSync(join(outside, "deep"), join(project, "logs"));
+  symlinkSync(join(outside, "created-later"), join(project, "dangling"));
+  symlinkSync("loop-b", join(project, "loop-a"));
+  symlinkSync("loop-a", join(project, "loop-b"));
+  symlinkSync("src", join(project, "inner"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("paths", () => {
+  it("checks containment by segment", () => {
+    expect(isPathWithin("/proj/a", "/proj")).toBe(true);
+    expect(isPathWithin("/proj", "/proj")).toBe(true);
+    expect(isPathWithin("/proj_evil/a", "/proj")).toBe(false);
+    expect(isPathWithin("/pro", "/proj")).toBe(false);
+  });
+
+  const inside: Array<[string, boolean]> = [
+    ["src/a.ts", true],
+    ["inner/a.ts", true], // a link that stays inside
+    ["new/dir/file.txt", true], // not there yet
+    ["../proj_evil/x", false], // sibling with the same prefix
+    ["../outside/secret.txt", false],
+    ["logs/x.txt", false], // a link pointing outside
+    ["logs/../secret.txt", false], // `..` after the link is the link target's parent
+    ["dangling", false], // writing through it creates its target outside
+    ["loop-a/x", false], // a loop resolves nowhere
+    ["/etc/passwd", false],
+  ];
+  it.each(inside)("%s inside the project: %s", (path, expected) => {
+    const context = getEmptyToolPermissionContext(project);
+    expect(isInWorkingDirectories(path, context, project)).toBe(expected);
+  });
+
+  it("resolves the physical path", () => {
+    expect(pathForms("logs/../secret.txt", project).resolved).toBe(join(outside, "secret.txt"));
+    expect(pathForms("logs/../secret.txt", project).given).toBe(join(project, "secret.txt"));
+    expect(resolveSymlinks(join(project, "dangling"))).toBe(join(outside, "created-later"));
+    expect(resolveSymlinks(join(project, "src/../new.txt"))).toBe(join(project, "new.txt"));
+  });
+
+  it.each([
+    [".git/config", true],
+    [".claude/settings.json", true],
+    ["sub/.bashrc", true],
+    [".mcp.json", true],
+    ["src/app.ts", false],
+    ["gitignore.txt", false],
+  ])("protected %s: %s", (path, expected) => {
+    expect(protectedPathReason(path, project) !== undefined).toBe(expected);
+  });
+});
