@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
+import type { McpClientManager } from "../mcp/client.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
@@ -112,16 +113,16 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
   return { context, services, settings, tools, close };
 }
 
-/**
- * Connects the session's MCP servers (settings, trusted `.mcp.json`, `--mcp-config`) and adds their
- * tools to the pool. A server that fails is reported and the session goes on without it.
- */
-export async function connectSessionMcp(session: CliSession, flags: PolicyFlags): Promise<CliSession> {
+/** Connects the configured MCP servers (settings, trusted `.mcp.json`, `--mcp-config`); none configured: undefined. */
+export async function connectConfiguredMcp(
+  settings: LoadedSettings,
+  flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
+): Promise<McpClientManager | undefined> {
   const { collectMcpServers, McpConfigError } = await import("../mcp/config.ts");
   let specs: ReturnType<typeof collectMcpServers>;
   try {
-    specs = collectMcpServers(session.settings, {
-      cwd: session.settings.projectRoot,
+    specs = collectMcpServers(settings, {
+      cwd: settings.projectRoot,
       configArgs: flags.mcpConfig ?? [],
       strict: flags.strictMcpConfig ?? false,
     });
@@ -129,9 +130,19 @@ export async function connectSessionMcp(session: CliSession, flags: PolicyFlags)
     if (error instanceof McpConfigError) throw new CliError(error.message);
     throw error;
   }
-  if (specs.length === 0) return session;
-  const { connectMcpServers, withMcpClients } = await import("../mcp/client.ts");
-  const manager = await connectMcpServers(specs, { env: { ...process.env, ...session.settings.env } });
+  if (specs.length === 0) return undefined;
+  const { connectMcpServers } = await import("../mcp/client.ts");
+  return connectMcpServers(specs, { env: { ...process.env, ...settings.env } });
+}
+
+/**
+ * Adds the configured MCP servers' tools to a session. A server that fails is reported and the
+ * session goes on without it.
+ */
+export async function connectSessionMcp(session: CliSession, flags: PolicyFlags): Promise<CliSession> {
+  const manager = await connectConfiguredMcp(session.settings, flags);
+  if (!manager) return session;
+  const { withMcpClients } = await import("../mcp/client.ts");
   for (const server of manager.status()) {
     if (server.state !== "connected")
       process.stderr.write(

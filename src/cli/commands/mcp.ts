@@ -12,7 +12,7 @@ import { assembleToolPool } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
-import { collect, loadCliSettings, openSession, type PolicyFlags } from "../session.ts";
+import { collect, connectConfiguredMcp, loadCliSettings, openSession, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
 interface ServeFlags extends PolicyFlags {
@@ -130,20 +130,9 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
 
 async function list(flags: ListFlags): Promise<void> {
   const settings = loadCliSettings(flags);
-  const { collectMcpServers, McpConfigError } = await import("../../mcp/config.ts");
   const { connectMcpServers } = await import("../../mcp/client.ts");
-  let specs: Awaited<ReturnType<typeof collectMcpServers>>;
-  try {
-    specs = collectMcpServers(settings, {
-      cwd: settings.projectRoot,
-      configArgs: flags.mcpConfig ?? [],
-      strict: flags.strictMcpConfig ?? false,
-    });
-  } catch (error) {
-    if (error instanceof McpConfigError) throw new CliError(error.message);
-    throw error;
-  }
-  const manager = await connectMcpServers(specs, { env: { ...process.env, ...settings.env } });
+  // With none configured, an empty manager still reports (and --json still prints) the empty list.
+  const manager = (await connectConfiguredMcp(settings, flags)) ?? (await connectMcpServers([]));
   try {
     const status = manager.status();
     if (flags.json) {
