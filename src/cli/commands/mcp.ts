@@ -3,8 +3,6 @@
 // The SDK and the server code load only when a subcommand runs, so other commands do not pay for them.
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
-import { JsonlAuditSink } from "../../audit/jsonlSink.ts";
-import { HookRunner } from "../../hooks/runner.ts";
 import { createMcpSessionContext } from "../../mcp/sessionContext.ts";
 import type { PipelineServices } from "../../pipeline/services.ts";
 import { errorMessage } from "../../tool/errors.ts";
@@ -70,19 +68,8 @@ async function serve(flags: ServeFlags, options: McpCommandOptions): Promise<voi
   // Tools that steer Keel's own agent loop have nothing to steer behind an MCP client.
   const servable = pool.filter((tool) => tool.requiresAgentLoop !== true);
   const tools = selectTools(servable, names(flags.tools), names(flags.excludeTools));
-  const services: PipelineServices = {
-    ...session.services,
-    audit: session.services.audit ?? new JsonlAuditSink({ onError: log }),
-    ...(session.services.hooks || settings.hooks.length === 0
-      ? {}
-      : {
-          hooks: new HookRunner({
-            hooks: settings.hooks,
-            projectDir: settings.projectRoot,
-            settingsEnv: settings.env,
-          }),
-        }),
-  };
+  // Hooks, the audit log and (none) prompter come with the session, as on every other surface.
+  const services: PipelineServices = session.services;
   const createSession = () => ({
     tools,
     context: createMcpSessionContext(tools, settings.permissionContext),
