@@ -48,6 +48,35 @@ interface Scope {
   findings: Finding[];
   /** Paths already judged (same access, path and base): checks touch the disk, so once is enough. */
   checked: Set<string>;
+  /** Disk-backed answers per absolute path, asked once per analysis (scripts repeat the same paths). */
+  disk: DiskMemo;
+}
+
+interface DiskMemo {
+  inside: Map<string, boolean>;
+  protectedReason: Map<string, string | undefined>;
+  dangling: Map<string, string | undefined>;
+}
+
+function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
+  if (cache.has(key)) return cache.get(key) as T;
+  const value = compute();
+  cache.set(key, value);
+  return value;
+}
+
+/** Inside the working directories; `abs` is absolute. */
+function isInside(abs: string, scope: Scope): boolean {
+  return memo(scope.disk.inside, abs, () => isInWorkingDirectories(abs, scope.context));
+}
+
+/** protectedPathReason for an absolute path (the base only matters for relative ones). */
+function protectedReasonOf(abs: string, base: string, scope: Scope): string | undefined {
+  return memo(scope.disk.protectedReason, abs, () => protectedPathReason(abs, base));
+}
+
+function danglingTargetOf(abs: string, scope: Scope): string | undefined {
+  return memo(scope.disk.dangling, abs, () => danglingLinkTarget(abs));
 }
 
 function add(scope: Scope, check: string, reason: string, safety: boolean): void {
@@ -123,9 +152,9 @@ function globEntriesProblem(
     try {
       target = realpathSync.native(resolve(folder, entry.name));
     } catch {
-      target = danglingLinkTarget(resolve(folder, entry.name)) ?? folder;
+      target = danglingTargetOf(resolve(folder, entry.name), scope) ?? folder;
     }
-    if (!isInWorkingDirectories(target, scope.context))
+    if (!isInside(target, scope))
       return `the glob ${value} would follow the link ${entry.name} out of the working directories`;
   }
   return undefined;
@@ -184,18 +213,18 @@ function checkAbsolute(
   const key = `${access}\0${commandName}\0${given}\0${base}`;
   if (scope.checked.has(key)) return;
   scope.checked.add(key);
-  const dangling = danglingLinkTarget(given);
+  const dangling = danglingTargetOf(given, scope);
   if (dangling !== undefined && dangling !== given) checkAbsolute(dangling, base, access, commandName, scope);
   const abs = given;
   if (access === "write") {
-    const protectedReason = protectedPathReason(abs, base);
+    const protectedReason = protectedReasonOf(abs, base, scope);
     if (protectedReason) add(scope, "protected-path", `writes ${protectedReason}`, true);
     if (REMOVERS.has(commandName)) {
       const critical = criticalRemovalReason(abs);
       if (critical) add(scope, "dangerous-removal", critical, true);
     }
   }
-  if (!isInWorkingDirectories(abs, scope.context)) {
+  if (!isInside(abs, scope)) {
     const verb = access === "write" ? "writes" : access === "cd" ? "changes directory to" : "reads";
     add(
       scope,
@@ -286,7 +315,7 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
       for (const cwd of scope.cwds) {
         const abs = resolve(cwd, expanded);
         if (SYSTEM_ROOTS.some((root) => isPathWithin(abs, root)) || HARMLESS_DEVICES.test(abs)) continue;
-        const reason = protectedPathReason(abs, cwd);
+        const reason = protectedReasonOf(abs, cwd, scope);
         if (reason) add(scope, "protected-path", `${written[0]} may write ${reason}`, true);
       }
     }
@@ -361,6 +390,7 @@ export function validatePaths(
     safetyOnly: options.safetyOnly ?? false,
     findings: [],
     checked: new Set(),
+    disk: { inside: new Map(), protectedReason: new Map(), dangling: new Map() },
   };
   if (!isInWorkingDirectories(cwd, context))
     add(scope, "path-outside-working-dirs", `the shell is in ${cwd}, outside the working directories`, false);

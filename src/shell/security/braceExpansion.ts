@@ -8,10 +8,14 @@ export const braceExpansion: SyntaxCheck = {
   description: "brace expansion turns one visible word into several arguments",
   run: (tree) => {
     const { of, source } = tree;
+    // Every form below needs a `{` in a node's text, and node texts are slices of the source.
+    if (!source.includes("{")) return undefined;
     const node = [...of("brace_expression"), ...of("word"), ...of("concatenation")].find((candidate) => {
       if (candidate.type === "brace_expression") return true;
+      // Without `{` in its text a word neither sits in a broken brace nor decodes to a brace.
+      if (!candidate.text.includes("{")) return false;
       if (candidate.parent?.type === "concatenation") return false;
-      if (candidate.text.includes("{") && candidate.parent?.type === "ERROR") return true;
+      if (candidate.parent?.type === "ERROR") return true;
       return decodeWord(candidate, source).brace;
     });
     const broken = tree.of("ERROR").find((candidate) => /\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(candidate.text));
