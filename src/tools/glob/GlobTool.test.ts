@@ -14,7 +14,7 @@ import {
   writeTree,
 } from "../search-shared/testing.ts";
 import { GlobTool, globArgs } from "./GlobTool.ts";
-import { globTarget, toRipgrepGlob } from "./globTarget.ts";
+import { globTarget, matchesEveryFile, toRipgrepGlob } from "./globTarget.ts";
 
 let root: string;
 let outside: string;
@@ -55,6 +55,19 @@ afterAll(async () => {
   await removeDir(outside);
 });
 
+// Everything but VCS folders, gitignored files and the symlink (no ignore file is used for these patterns).
+const everyListedFile = [
+  "a.ts",
+  "b.tsx",
+  "README.md",
+  "src/c.ts",
+  "src/deep/d.ts",
+  "src/deep/e.md",
+  ".hidden/f.ts",
+  ".env",
+  ".gitignore",
+];
+
 const ctx = () => searchContext(root);
 const glob = (input: Record<string, unknown>, context = ctx()) => callTool(GlobTool, input, context);
 const abs = (path: string) => join(root, path);
@@ -85,6 +98,7 @@ describe("Glob", () => {
     ["**/deep/*", ["src/deep/d.ts", "src/deep/e.md"]],
     [".env", [".env"]],
     ["**/nothing*", []],
+    ...["**/*", "**", "**/**/*"].map((pattern) => [pattern, everyListedFile] as [string, string[]]),
   ])("%s", async (pattern, expected) => {
     const output = await glob({ pattern });
     expect([...output.filenames].sort()).toEqual(expected.map(abs).sort());
@@ -123,6 +137,18 @@ describe("Glob", () => {
       "./README.md",
       "./src/deep/e.md",
     ]);
+  });
+
+  it.each([
+    ["**", true],
+    ["**/*", true],
+    ["**/**/*", true],
+    ["**/*.ts", false],
+    ["*", false],
+    ["**/*/*", false],
+    ["src/**", false],
+  ])("knows whether %s matches every file: %s", (pattern, expected) => {
+    expect(matchesEveryFile(pattern)).toBe(expected);
   });
 
   it("rejects a pattern of more than one line", () => {

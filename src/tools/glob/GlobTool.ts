@@ -13,7 +13,7 @@ import {
   type SearchRoot,
   validateSearchPath,
 } from "../search-shared/searchRoot.ts";
-import { globTarget, patternMatcher, toRipgrepGlob } from "./globTarget.ts";
+import { globTarget, matchesEveryFile, patternMatcher, toRipgrepGlob } from "./globTarget.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -100,8 +100,10 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
         `${root.absolute} is a file, not a folder. Give Glob a folder as path.`,
       );
     const signal = context.abortController.signal;
-    const collector = new MtimeCollector(root.cwd, patternMatcher(target.pattern));
-    const run = await withGlobIgnoreFile([toRipgrepGlob(target.pattern)], (ignoreFileArgs) =>
+    const everyFile = matchesEveryFile(target.pattern);
+    const collector = new MtimeCollector(root.cwd, everyFile ? undefined : patternMatcher(target.pattern));
+    const globs = everyFile ? [] : [toRipgrepGlob(target.pattern)];
+    const run = await withGlobIgnoreFile(globs, (ignoreFileArgs) =>
       runRipgrep(globArgs(root, ignoreFileArgs), {
         cwd: root.cwd,
         signal,

@@ -26,6 +26,11 @@ export function toRipgrepGlob(pattern: string): string {
   return `/${pattern}`;
 }
 
+/** Patterns every file matches ("**", "**\/*"): rg needs no ignore file and paths no check (both cost on big trees). */
+export function matchesEveryFile(pattern: string): boolean {
+  return /^\*\*(\/\*\*)*(\/\*)?$/.test(pattern);
+}
+
 /**
  * The exact check on what rg lists: a path an ignore file re-includes (`!name` in .gitignore) passes
  * the ignore file above whatever the pattern says.
