@@ -166,7 +166,8 @@ function globEntriesProblem(
  */
 function danglingLinkTarget(abs: string): string | undefined {
   try {
-    if (!lstatSync(abs).isSymbolicLink() || existsSync(abs)) return undefined;
+    // No throw for a missing path: most paths judged do not exist yet, and exceptions are slow.
+    if (!lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() || existsSync(abs)) return undefined;
     return resolve(dirname(abs), readlinkSync(abs));
   } catch {
     return undefined;

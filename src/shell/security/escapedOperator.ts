@@ -9,6 +9,8 @@ export const escapedOperator: SyntaxCheck = {
   stage: "syntax",
   description: "backslash-escaped operators (\\; \\| \\&) and escaped backslashes before operators",
   run: ({ of, source }) => {
+    // Both forms need a backslash in a word, and node texts are slices of the source.
+    if (!source.includes("\\")) return undefined;
     const node = of("word").find((candidate) => {
       if (ESCAPED_OPERATOR.test(candidate.text)) return true;
       const trailing = candidate.text.match(/\\+$/)?.[0].length ?? 0;

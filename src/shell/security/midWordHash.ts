@@ -7,6 +7,8 @@ export const midWordHash: SyntaxCheck = {
   stage: "syntax",
   description: "a # inside a word is literal in bash but looks like a comment",
   run: ({ of, source }) => {
+    // Both forms need a `#` in a node's text, and node texts are slices of the source.
+    if (!source.includes("#")) return undefined;
     const node = [...of("word"), ...of("comment")].find((candidate) => {
       if (candidate.type === "word") {
         if (candidate.parent?.type === "concatenation" && candidate.text.startsWith("#")) return true;

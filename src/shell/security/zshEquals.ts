@@ -6,6 +6,8 @@ export const zshEquals: SyntaxCheck = {
   stage: "syntax",
   description: "zsh expands =cmd to the full path of cmd",
   run: (tree) => {
+    // Node texts are slices of the source: without `=` there is no =cmd word.
+    if (!tree.source.includes("=")) return undefined;
     const node = tree
       .of("word")
       .find((candidate) => candidate.parent?.type !== "concatenation" && /^=[^=\s]/.test(candidate.text));
