@@ -354,10 +354,18 @@ function runsAfter(operator: string | undefined, state: ShellState): boolean {
   return true;
 }
 
+/** Each (cwd, ok) pair once, in order of first appearance; keyed by folder to avoid building strings. */
 function dedupe(states: ShellState[]): ShellState[] {
-  const seen = new Map<string, ShellState>();
-  for (const state of states) seen.set(`${state.ok ? 1 : 0}${state.cwd}`, state);
-  return [...seen.values()];
+  const seen = new Map<string, number>();
+  const kept: ShellState[] = [];
+  for (const state of states) {
+    const bit = state.ok ? 1 : 2;
+    const mask = seen.get(state.cwd) ?? 0;
+    if (mask & bit) continue;
+    seen.set(state.cwd, mask | bit);
+    kept.push(state);
+  }
+  return kept;
 }
 
 function validateCommand(view: CommandView, classification: Classification, scope: Scope): void {
