@@ -101,7 +101,9 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
       );
     const signal = context.abortController.signal;
     const everyFile = matchesEveryFile(target.pattern);
-    const collector = new MtimeCollector(root.cwd, everyFile ? undefined : patternMatcher(target.pattern));
+    const collector = new MtimeCollector(root.cwd, everyFile ? undefined : patternMatcher(target.pattern), {
+      parallel: true,
+    });
     const globs = everyFile ? [] : [toRipgrepGlob(target.pattern)];
     const run = await withGlobIgnoreFile(globs, (ignoreFileArgs) =>
       runRipgrep(globArgs(root, ignoreFileArgs), {
@@ -113,6 +115,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
     throwIfRipgrepFailed(run);
     if (signal.aborted) throw new ToolError("aborted", "The search was cancelled.");
     collector.finish();
+    await collector.settle();
     const page = collector.page(0, context.globLimits?.maxResults ?? DEFAULT_GLOB_MAX_RESULTS);
     return {
       data: {

@@ -1,5 +1,7 @@
+import { statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { joinRelative, MtimeCollector } from "./newestFirst.ts";
+import { STAT_WORKERS, statOnWorker } from "./statPool.ts";
 import { makeTempDir, removeDir, setMtimes, writeTree } from "./testing.ts";
 
 let dir: string;
@@ -91,6 +93,27 @@ describe("MtimeCollector", () => {
     const collector = collect(allNames(), 1 << 16);
     expect(collector.page(100, 10)).toEqual({ paths: [], total: 43 });
     expect(collector.page(0, 0).paths).toEqual([]);
+  });
+});
+
+describe("MtimeCollector in parallel mode", () => {
+  it("orders as the serial collector does, batches stat'ed on workers, a vanished file last", async () => {
+    const names = [...allNames(), "./gone.txt"].reverse();
+    const serial = collect(names, 1 << 16).page(0, undefined);
+    const parallel = new MtimeCollector(dir, undefined, { parallel: true, parallelFrom: 3, batchSize: 5 });
+    parallel.push(nulList(names));
+    parallel.finish();
+    if (STAT_WORKERS > 0) expect(() => parallel.page(0, undefined)).toThrow(/settle/);
+    await parallel.settle();
+    expect(parallel.page(0, undefined)).toEqual(serial);
+    expect(serial.paths.at(-1)).toBe(`${dir}/gone.txt`);
+    expect(parallel.page(0, 3).paths).toEqual(serial.paths.slice(0, 3));
+  });
+
+  it("has a worker read mtimes (0 for a missing file)", async () => {
+    const paths = [`${dir}/f03.txt`, `${dir}/missing.txt`, `${dir}/é ü.txt`];
+    const mtimes = await statOnWorker(0, paths);
+    expect([...mtimes]).toEqual([statSync(paths[0]!).mtimeMs, 0, statSync(paths[2]!).mtimeMs]);
   });
 });
 

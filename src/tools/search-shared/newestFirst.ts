@@ -2,6 +2,20 @@
 // then ordered newest-modified first. Only the page asked for is fully sorted: the rest is cut at
 // an mtime threshold, since sorting 200,000 paths costs more than the walk.
 import { statSync } from "node:fs";
+import { STAT_WORKERS, statOnWorker } from "./statPool.ts";
+
+/** Paths per batch handed to a stat worker: small enough to start early, large enough to be cheap to send. */
+const STAT_BATCH = 4096;
+/** Below this many files a worker's round trip is not won back (measured: neutral to slower). */
+const PARALLEL_FROM = 16_384;
+
+export interface CollectorOptions {
+  /** Stat batches on worker threads too; then `settle()` must be awaited before `page()`. */
+  parallel?: boolean;
+  /** Files stat'ed on the main thread before batching starts (tests make these small). */
+  parallelFrom?: number;
+  batchSize?: number;
+}
 
 export interface FilePage {
   /** Absolute paths, newest-modified first, ties by path. */
@@ -23,11 +37,21 @@ export class MtimeCollector {
   #rest: Buffer | undefined;
 
   readonly #accept: ((relativePath: string) => boolean) | undefined;
+  readonly #parallel: boolean;
+  /** Paths from here on are not stat'ed yet (parallel mode: they wait for a full batch). */
+  #unstated = 0;
+  #turn = 0;
+  readonly #parallelFrom: number;
+  readonly #batchSize: number;
+  readonly #inFlight: Promise<void>[] = [];
 
   /** `accept` sees each path as rg printed it, without "./"; rejected paths are not stat'ed or counted. */
-  constructor(root: string, accept?: (relativePath: string) => boolean) {
+  constructor(root: string, accept?: (relativePath: string) => boolean, options: CollectorOptions = {}) {
     this.#root = root;
     this.#accept = accept;
+    this.#parallel = options.parallel === true && STAT_WORKERS > 0;
+    this.#parallelFrom = options.parallelFrom ?? PARALLEL_FROM;
+    this.#batchSize = options.batchSize ?? STAT_BATCH;
   }
 
   get count(): number {
@@ -61,11 +85,47 @@ export class MtimeCollector {
       this.#mtimes = grown;
     }
     this.#paths.push(absolute);
-    this.#mtimes[index] = mtimeOf(absolute);
+    if (!this.#parallel || index < this.#parallelFrom) {
+      this.#mtimes[index] = mtimeOf(absolute);
+      this.#unstated = index + 1;
+    } else if (index + 1 - this.#unstated >= this.#batchSize) this.#dispatch();
+  }
+
+  /** The waiting batch goes, in turn, to the main thread or one of the workers. */
+  #dispatch(): void {
+    const start = this.#unstated;
+    const end = this.#paths.length;
+    this.#unstated = end;
+    const slot = this.#turn++ % (STAT_WORKERS + 1);
+    if (slot === STAT_WORKERS) {
+      this.#statHere(start, end);
+      return;
+    }
+    const batch = this.#paths.slice(start, end);
+    this.#inFlight.push(
+      statOnWorker(slot, batch).then(
+        (mtimes) => this.#mtimes.set(mtimes, start),
+        () => this.#statHere(start, end),
+      ),
+    );
+  }
+
+  #statHere(start: number, end: number): void {
+    for (let index = start; index < end; index++) this.#mtimes[index] = mtimeOf(this.#paths[index]!);
+  }
+
+  /** Stats what is left and waits for the workers' batches; needed (and only then) in parallel mode. */
+  async settle(): Promise<void> {
+    this.#statHere(this.#unstated, this.#paths.length);
+    this.#unstated = this.#paths.length;
+    await Promise.all(this.#inFlight);
+    this.#inFlight.length = 0;
   }
 
   /** `limit` paths from `offset` on, newest first; limit undefined means all. */
   page(offset: number, limit: number | undefined): FilePage {
+    if (this.#unstated < this.#paths.length || this.#inFlight.length > 0)
+      throw new Error("MtimeCollector: await settle() before page() in parallel mode");
     const total = this.#paths.length;
     const wanted = limit === undefined ? total : Math.min(total, offset + limit);
     const order = this.#topIndices(wanted);
