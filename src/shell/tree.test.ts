@@ -1,0 +1,59 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the command is bash, where ${...} is literal text
+import { beforeAll, describe, expect, it } from "vitest";
+import { initBashParser, withBashTree } from "./parse.ts";
+import { indexTree, someNode } from "./tree.ts";
+
+beforeAll(async () => {
+  await initBashParser();
+});
+
+/** Every node of `type` by a plain walk: what the index must return, in the same order. */
+function walkedTexts(command: string, type: string): string[] {
+  return withBashTree(command, (root) => {
+    const texts: string[] = [];
+    someNode(root, (node) => {
+      if (node.type === type) texts.push(node.text);
+      return false;
+    });
+    return texts;
+  });
+}
+
+const COMMAND = "a=$(echo x) ls -la {a,b} \"$HOME\" ${y} | grep -n '#x' && cd src; echo $'\\n' >| out # c";
+
+describe("indexTree", () => {
+  // Types the first walk collects, and types only a later request walks for.
+  it.each([
+    "word",
+    "concatenation",
+    "comment",
+    "brace_expression",
+    "expansion",
+    "simple_expansion",
+    "command_substitution",
+    "ansi_c_string",
+    ">|",
+    "command",
+    "pipeline",
+    "list",
+    "command_name",
+    "raw_string",
+    "no_such_type",
+  ])("of(%s) holds every node of that type in walk order", (type) => {
+    const indexed = withBashTree(COMMAND, (root) =>
+      indexTree(root, COMMAND)
+        .of(type)
+        .map((node) => node.text),
+    );
+    expect(indexed).toEqual(walkedTexts(COMMAND, type));
+  });
+
+  it("finds nodes of types outside the first walk", () => {
+    const names = withBashTree(COMMAND, (root) => {
+      const index = indexTree(root, COMMAND);
+      index.of("command_name");
+      return index.of("command_name").map((node) => node.text);
+    });
+    expect(names).toEqual(["echo", "ls", "grep", "cd", "echo"]);
+  });
+});
