@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinRelative, MtimeCollector } from "./newestFirst.ts";
+import { joinRelative, kthSmallest, MtimeCollector } from "./newestFirst.ts";
 import { STAT_WORKERS, statOnWorker } from "./statPool.ts";
 import { makeTempDir, removeDir, setMtimes, writeTree } from "./testing.ts";
 
@@ -114,6 +114,27 @@ describe("MtimeCollector in parallel mode", () => {
     const paths = [`${dir}/f03.txt`, `${dir}/missing.txt`, `${dir}/é ü.txt`];
     const mtimes = await statOnWorker(0, paths);
     expect([...mtimes]).toEqual([statSync(paths[0]!).mtimeMs, 0, statSync(paths[2]!).mtimeMs]);
+  });
+});
+
+describe("kthSmallest", () => {
+  it("agrees with a full sort for every k, duplicates and sorted input included", () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const inputs = [
+      Array.from({ length: 200 }, () => Math.floor(random() * 1000)),
+      Array.from({ length: 50 }, () => Math.floor(random() * 3)),
+      Array.from({ length: 64 }, (_, i) => i),
+      Array.from({ length: 64 }, (_, i) => 64 - i),
+      [5],
+    ];
+    for (const input of inputs) {
+      const sorted = Float64Array.from(input).sort();
+      for (let k = 0; k < input.length; k++) expect(kthSmallest(Float64Array.from(input), k)).toBe(sorted[k]);
+    }
   });
 });
 
