@@ -352,5 +352,6 @@ if (process.argv[2] === "--one-call") {
     rg,
     cases(nodeModules, generated).filter((entry) => !only || `${entry.tree} ${entry.label}`.includes(only)),
   );
-  wholeProcess(rg, nodeModules);
+  // SEARCH_BENCH_WHOLE=0 skips the whole-process Grep comparison (quick runs of the in-process rows).
+  if (process.env.SEARCH_BENCH_WHOLE !== "0") wholeProcess(rg, nodeModules);
 }
