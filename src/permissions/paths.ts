@@ -49,15 +49,13 @@ export function resolveSymlinks(absolutePath: string, depth = 0): string {
       current = next;
       continue;
     }
-    let isLink = false;
-    try {
-      isLink = lstatSync(next).isSymbolicLink();
-    } catch {
+    const stats = lstatSync(next, { throwIfNoEntry: false });
+    if (!stats) {
       missing = true;
       current = next;
       continue;
     }
-    if (!isLink) {
+    if (!stats.isSymbolicLink()) {
       current = next;
       continue;
     }
@@ -91,14 +89,26 @@ export function pathForms(path: string, cwd: string): { given: string; resolved:
   return { given: toAbsolutePath(path, cwd), resolved: resolveSymlinks(rawAbsolute(path, cwd)) };
 }
 
-function workingDirForms(context: ToolPermissionContext): string[] {
-  const forms = new Set<string>();
-  for (const dir of workingDirectories(context)) {
-    const absolute = resolve(dir);
-    forms.add(absolute);
-    forms.add(resolveSymlinks(absolute));
+interface WorkingDirEntry {
+  dir: string;
+  /** As configured and symlink-resolved. */
+  forms: string[];
+}
+
+// Policies are frozen and replaced on change, so each one's working directories resolve once. A folder
+// re-linked later only makes paths fail the check (resolved forms no longer match): it fails closed.
+const workingDirCache = new WeakMap<ToolPermissionContext, WorkingDirEntry[]>();
+
+function workingDirEntries(context: ToolPermissionContext): WorkingDirEntry[] {
+  let entries = workingDirCache.get(context);
+  if (!entries) {
+    entries = workingDirectories(context).map((dir) => {
+      const absolute = resolve(dir);
+      return { dir: absolute, forms: [...new Set([absolute, resolveSymlinks(absolute)])] };
+    });
+    workingDirCache.set(context, entries);
   }
-  return [...forms];
+  return entries;
 }
 
 /** The working directory holding a path (given and resolved form both inside it), or undefined. */
@@ -108,10 +118,9 @@ export function workingDirectoryOf(
   cwd?: string,
 ): string | undefined {
   const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
-  for (const dir of workingDirectories(context)) {
-    const forms = [resolve(dir), resolveSymlinks(resolve(dir))];
+  for (const { dir, forms } of workingDirEntries(context)) {
     if (forms.some((form) => isPathWithin(given, form)) && forms.some((form) => isPathWithin(resolved, form)))
-      return resolve(dir);
+      return dir;
   }
   return undefined;
 }
@@ -119,7 +128,7 @@ export function workingDirectoryOf(
 /** Inside only if both the given and the resolved path are inside some working directory. */
 export function isInWorkingDirectories(path: string, context: ToolPermissionContext, cwd?: string): boolean {
   const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
-  const dirs = workingDirForms(context);
+  const dirs = workingDirEntries(context).flatMap((entry) => entry.forms);
   return dirs.some((dir) => isPathWithin(given, dir)) && dirs.some((dir) => isPathWithin(resolved, dir));
 }
 
