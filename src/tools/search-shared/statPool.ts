@@ -74,12 +74,17 @@ let nextId = 0;
 
 /**
  * mtimes (ms, 0 for a file gone or unreadable) of `paths`, on worker `slot` (0 <= slot < STAT_WORKERS).
- * Rejects if the worker died: the caller stats those paths itself.
+ * Rejects (never throws) if the worker cannot start or died: the caller stats those paths itself.
  */
 export function statOnWorker(slot: number, paths: readonly string[]): Promise<Float64Array> {
   let worker = workers[slot];
   if (!worker || worker.failed) {
-    worker = new StatWorker();
+    try {
+      worker = new StatWorker();
+    } catch (error) {
+      // Workers can be unavailable (e.g. Node's permission model without --allow-worker).
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     workers[slot] = worker;
   }
   return worker.stat(++nextId, paths);
