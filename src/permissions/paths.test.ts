@@ -10,6 +10,7 @@ import {
   pathForms,
   protectedPathReason,
   resolveSymlinks,
+  withPathResolutionCache,
 } from "./paths.ts";
 
 let root: string;
@@ -62,6 +63,30 @@ describe("paths", () => {
     expect(pathForms("logs/../secret.txt", project).given).toBe(join(project, "secret.txt"));
     expect(resolveSymlinks(join(project, "dangling"))).toBe(join(outside, "created-later"));
     expect(resolveSymlinks(join(project, "src/../new.txt"))).toBe(join(project, "new.txt"));
+  });
+
+  it("resolves the same inside a cache scope, where each component is looked at once", () => {
+    const paths = [
+      "src/a.ts",
+      "inner/a.ts",
+      "inner/../x",
+      "logs/../secret.txt",
+      "logs/x.txt",
+      "dangling",
+      "dangling/../y",
+      "loop-a/x",
+      "loop-b",
+      "new/dir/../file.txt",
+      "../outside/deep/../secret.txt",
+    ].map((path) => `${project}/${path}`);
+    const plain = paths.map((path) => resolveSymlinks(path));
+    const cached = withPathResolutionCache(() => [
+      ...paths.map((path) => resolveSymlinks(path)),
+      ...paths.map((path) => resolveSymlinks(path)),
+    ]);
+    expect(cached).toEqual([...plain, ...plain]);
+    expect(plain[2]).toBe(join(project, "x"));
+    expect(plain[3]).toBe(join(outside, "secret.txt"));
   });
 
   it.each([

@@ -1,6 +1,6 @@
 // Where a path is: inside the working directories or not, protected or not. Both the path as given
 // (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
@@ -20,6 +20,57 @@ export function toAbsolutePath(path: string, cwd: string): string {
 /** Never inside any folder: what a symlink loop resolves to, so it fails every containment check. */
 const UNRESOLVABLE = `${sep}\u0000unresolvable-symlink-loop`;
 
+/** What one analysis learned about the disk: lstat and readlink answers, and whole resolutions. */
+interface ResolutionCache {
+  lstat: Map<string, Stats | undefined>;
+  links: Map<string, string | undefined>;
+  resolved: Map<string, string>;
+}
+
+let activeCache: ResolutionCache | undefined;
+
+/**
+ * Runs `judge` with the disk's answers remembered: inside it, each path component is looked at once.
+ * For one synchronous judgement (a long script names the same folders again and again); the disk is
+ * read as it is when the judgement starts, as it would be without the cache.
+ */
+export function withPathResolutionCache<T>(judge: () => T): T {
+  if (activeCache) return judge();
+  activeCache = { lstat: new Map(), links: new Map(), resolved: new Map() };
+  try {
+    return judge();
+  } finally {
+    activeCache = undefined;
+  }
+}
+
+/** lstat without exceptions (undefined when missing or unreadable), remembered inside a cache scope. */
+export function lstatOrUndefined(path: string): Stats | undefined {
+  const cache = activeCache?.lstat;
+  if (cache?.has(path)) return cache.get(path);
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    stats = undefined;
+  }
+  cache?.set(path, stats);
+  return stats;
+}
+
+function readLink(path: string): string | undefined {
+  const cache = activeCache?.links;
+  if (cache?.has(path)) return cache.get(path);
+  let target: string | undefined;
+  try {
+    target = readlinkSync(path);
+  } catch {
+    target = undefined;
+  }
+  cache?.set(path, target);
+  return target;
+}
+
 /**
  * The physical path: walks the path as written, component by component, following every symlink
  * (also dangling ones: writing through them creates their target) and applying `..` to the real
@@ -27,14 +78,26 @@ const UNRESOLVABLE = `${sep}\u0000unresolvable-symlink-loop`;
  */
 export function resolveSymlinks(absolutePath: string, depth = 0): string {
   if (depth === 0) {
-    // The kernel's realpath resolves `..` physically too; it fails only for missing paths, dangling
-    // links and loops, which the walk below handles.
-    try {
-      return realpathSync.native(absolutePath);
-    } catch {
-      // Fall through to the walk.
+    const cached = activeCache?.resolved.get(absolutePath);
+    if (cached !== undefined) return cached;
+    // Outside a cache scope the kernel's realpath answers in one call; it fails only for missing
+    // paths, dangling links and loops, which the walk handles. Inside one, the walk's remembered
+    // components are cheaper than a realpath that may throw.
+    if (!activeCache) {
+      try {
+        return realpathSync.native(absolutePath);
+      } catch {
+        // Fall through to the walk.
+      }
     }
+    const resolved = walk(absolutePath, depth);
+    activeCache?.resolved.set(absolutePath, resolved);
+    return resolved;
   }
+  return walk(absolutePath, depth);
+}
+
+function walk(absolutePath: string, depth: number): string {
   if (depth > 40) return UNRESOLVABLE;
   let current: string = sep;
   let missing = false;
@@ -49,7 +112,7 @@ export function resolveSymlinks(absolutePath: string, depth = 0): string {
       current = next;
       continue;
     }
-    const stats = lstatSync(next, { throwIfNoEntry: false });
+    const stats = lstatOrUndefined(next);
     if (!stats) {
       missing = true;
       current = next;
@@ -59,12 +122,8 @@ export function resolveSymlinks(absolutePath: string, depth = 0): string {
       current = next;
       continue;
     }
-    let target: string;
-    try {
-      target = readlinkSync(next);
-    } catch {
-      return UNRESOLVABLE;
-    }
+    const target = readLink(next);
+    if (target === undefined) return UNRESOLVABLE;
     current = resolveSymlinks(isAbsolute(target) ? target : current + sep + target, depth + 1);
     if (current === UNRESOLVABLE) return UNRESOLVABLE;
   }

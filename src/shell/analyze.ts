@@ -1,6 +1,7 @@
 // The analyzer's entry point: text checks, one parse, syntax checks, per-command checks, path
 // validation, then read-only classification. Anything not fully understood asks.
 import { listRules } from "../permissions/matchers.ts";
+import { withPathResolutionCache } from "../permissions/paths.ts";
 import type { RuleSuggestion } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
@@ -107,6 +108,10 @@ function verdictFrom(findings: Finding[], parts: SimpleCommand[]): DetailedVerdi
 
 /** Synchronous analysis; the parser must be initialised. */
 export function analyzeBashCommandNow(command: string, options: AnalyzeOptions): DetailedVerdict {
+  return withPathResolutionCache(() => analyzeNow(command, options));
+}
+
+function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   const { cwd, permissionContext: context } = options;
   const findings: Finding[] = [];
   for (const check of TEXT_CHECKS) {

@@ -1,10 +1,15 @@
 // Path arguments and redirect targets, resolved against every directory the shell may be in at that
 // point (`cd x && ...` adds x; a failed cd keeps the old one) and through symlinks: outside the
 // working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
-import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
-import { isInWorkingDirectories, isPathWithin, protectedPathReason } from "../permissions/paths.ts";
+import {
+  isInWorkingDirectories,
+  isPathWithin,
+  lstatOrUndefined,
+  protectedPathReason,
+} from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
 import type { Redirect } from "./extract.ts";
@@ -167,7 +172,7 @@ function globEntriesProblem(
 function danglingLinkTarget(abs: string): string | undefined {
   try {
     // No throw for a missing path: most paths judged do not exist yet, and exceptions are slow.
-    if (!lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() || existsSync(abs)) return undefined;
+    if (!lstatOrUndefined(abs)?.isSymbolicLink() || existsSync(abs)) return undefined;
     return resolve(dirname(abs), readlinkSync(abs));
   } catch {
     return undefined;
