@@ -1,8 +1,8 @@
 // `keel mcp` beside @modelcontextprotocol/server-filesystem (the reference), same machine, same run,
 // both over stdio and driven by the official SDK client:
 // 1. spawn to first tools/list answer (median of several starts). Target: Keel < 300 ms. Keel runs as
-//    users run it, `bin/keel.js mcp` (the launcher, with its compile cache) over compiled JavaScript,
-//    built fresh into node_modules/.cache (a copy of bin/keel.js beside it) so a stale dist/ cannot
+//    users run it, `bin/keel.js mcp` (the launcher, with its compile cache) over compiled and bundled
+//    JavaScript, built fresh into node_modules/.cache (a copy of bin/keel.js beside it) so a stale dist/ cannot
 //    flatter or hurt it; the from-source entry (Node strips the types at each start) is shown too.
 // 2. 1,000 sequential reads of a 10 KB file (Keel: Read through the whole pipeline, with permission
 //    rules loaded and the audit log on; reference: read_text_file). calls/s, p50, p99. Both servers run
@@ -36,7 +36,7 @@ if (CALLS % ROUNDS !== 0)
   throw new Error(`MCP_BENCH_CALLS (${CALLS}) must be a multiple of MCP_BENCH_ROUNDS (${ROUNDS})`);
 
 /**
- * Compiles src/ as `npm run build` does (tsc, then the prompt .md files) into a cache folder, with
+ * Compiles src/ as `npm run build` does (tsc, the prompt .md files, the CLI bundle) into a cache folder, with
  * bin/keel.js copied beside it; returns that launcher.
  */
 function buildKeel(): string | undefined {
@@ -64,6 +64,7 @@ function buildKeel(): string | undefined {
     }
   };
   copy(join(REPO, "src"));
+  spawnSync(process.execPath, [join(REPO, "scripts/bundle-cli.mjs"), out], { cwd: REPO, stdio: "inherit" });
   mkdirSync(join(cache, "bin"));
   cpSync(join(REPO, "bin/keel.js"), launcher);
   return launcher;

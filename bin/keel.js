@@ -35,7 +35,10 @@ if (process.argv[2] === "mcp") {
   } catch {}
 }
 
-const entry = new URL("../dist/cli/main.js", import.meta.url);
+// The bundled CLI (scripts/bundle-cli.mjs) loads a few files instead of hundreds; the plain compiled
+// modules are the same program, used when the bundle was not built.
+const bundled = new URL("../dist/cli-bundle/main.js", import.meta.url);
+const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cli/main.js", import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write(
     "keel is not built yet: run `npm install` (or `npm run build`) in the keel folder first.\n",

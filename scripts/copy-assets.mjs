@@ -1,4 +1,5 @@
-// Copies non-TypeScript assets that tools load at run time (prompt.md files) from src/ into dist/.
+// Copies non-TypeScript assets that tools load at run time (prompt.md files) from src/ into dist/
+// (or into the folder given: `node scripts/copy-assets.mjs out/dist`).
 import { cpSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -11,4 +12,4 @@ function copyAssets(from, to) {
   }
 }
 
-copyAssets("src", "dist");
+copyAssets("src", process.argv[2] ?? "dist");

@@ -59,7 +59,29 @@ export async function buildProgram(argv: readonly string[], runtime: CliRuntime)
 }
 
 /** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
+let pipesWatched = false;
+
+/**
+ * `keel tools | head`: when the reader of stdout or stderr goes away, stop quietly instead of dying
+ * with an EPIPE stack trace. A command that owns the stream (the MCP server on stdout) adds its own
+ * error listener and shuts down its way; this one then leaves it alone.
+ */
+function stopQuietlyOnClosedPipes(): void {
+  if (pipesWatched) return;
+  pipesWatched = true;
+  for (const stream of [process.stdout, process.stderr]) {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (stream.listenerCount("error") > 1) return;
+      if (error.code !== "EPIPE" && stream !== process.stderr)
+        process.stderr.write(`keel: cannot write the output: ${errorMessage(error)}\n`);
+      process.exit(error.code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
+    };
+    stream.on("error", onError);
+  }
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
+  stopQuietlyOnClosedPipes();
   let exitCode: number = EXIT.ok;
   try {
     const program = await buildProgram(argv, {

@@ -43,6 +43,13 @@ export async function serveStdio(
     const finish = () => resolve();
     stdin.once("end", finish);
     stdin.once("close", finish);
+    // The client stopped reading (EPIPE): the session is over, as when stdin closes.
+    let reported = false;
+    stdout.on("error", (error) => {
+      if (!reported) log(`stdout closed: ${errorMessage(error)}`);
+      reported = true;
+      finish();
+    });
     server.onclose = finish;
     streams.signal?.addEventListener("abort", finish, { once: true });
   });

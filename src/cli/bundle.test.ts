@@ -1,0 +1,166 @@
+// The CLI as users run it: compiled, bundled (scripts/bundle-cli.mjs) and started by bin/keel.js. The
+// bundle must find the files Keel reads beside its modules (prompts, agent types, the Bash grammar)
+// and serve MCP; a closed stdout ends a command quietly, not with an EPIPE stack trace.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, TEST_KEY } from "../agent/testing/harness.ts";
+import { text } from "../agent/testing/script.ts";
+
+const repo = join(import.meta.dirname, "../..");
+// Inside the repository, so the bundle's external packages resolve from its node_modules.
+const build = join(repo, "node_modules/.cache", `keel-bundle-test-${process.pid}`);
+const launcher = join(build, "bin/keel.js");
+let project: string;
+let home: string;
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { cwd: repo, encoding: "utf8", timeout: 120_000 });
+  if (result.status !== 0) throw new Error(`${args.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+}
+
+beforeAll(() => {
+  rmSync(build, { recursive: true, force: true });
+  const dist = join(build, "dist");
+  run(join(repo, "node_modules/.bin/tsc"), [
+    "-p",
+    "tsconfig.build.json",
+    "--outDir",
+    dist,
+    "--declaration",
+    "false",
+  ]);
+  run(process.execPath, ["scripts/copy-assets.mjs", dist]);
+  run(process.execPath, ["scripts/bundle-cli.mjs", dist]);
+  mkdirSync(join(build, "bin"));
+  cpSync(join(repo, "bin/keel.js"), launcher);
+  project = mkdtempSync(join(tmpdir(), "keel-bundle-project-"));
+  home = mkdtempSync(join(tmpdir(), "keel-bundle-home-"));
+  writeFileSync(join(project, "notes.txt"), "alpha\nbeta\n");
+}, 180_000);
+afterAll(() => {
+  rmSync(build, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+const env = () => ({ ...process.env, KEEL_HOME: home, HOME: home }) as Record<string, string>;
+
+describe("the bundled CLI", () => {
+  it("is a few chunks, and reads no sibling file relative to itself", () => {
+    const chunks = readdirSync(join(build, "dist/cli-bundle"));
+    expect(chunks).toContain("main.js");
+    expect(chunks.length).toBeLessThan(100);
+    for (const chunk of chunks) {
+      const code = readFileSync(join(build, "dist/cli-bundle", chunk), "utf8");
+      expect(code).not.toMatch(/new URL\(["'`]\.\/[^)]*import\.meta\.url\)/);
+    }
+  });
+
+  it("serves MCP with every tool's prompt from its file", async () => {
+    const client = new Client({ name: "bundle-test", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [launcher, "mcp", "--cwd", project],
+        env: env(),
+        stderr: "ignore",
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const firstLine = (file: string) =>
+        readFileSync(join(repo, "src/tools", file), "utf8").split("\n")[0] as string;
+      const read = tools.find((tool) => tool.name === "Read");
+      expect(read?.description).toContain(firstLine("read/prompt.md").slice(0, 40));
+      const bash = tools.find((tool) => tool.name === "Bash");
+      expect(bash?.description).toContain(firstLine("bash/prompt.md").slice(0, 40));
+      const result = await client.callTool({
+        name: "Read",
+        arguments: { file_path: join(project, "notes.txt") },
+      });
+      expect(JSON.stringify(result.content)).toContain("alpha");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("runs the agent with its system prompt and the agent types from their files", async () => {
+    const server = await startServer("anthropic", [{ blocks: [text("Done.")] }]);
+    try {
+      const child = spawn(
+        process.execPath,
+        [
+          launcher,
+          "run",
+          "--provider",
+          "anthropic",
+          "--base-url",
+          server.url,
+          "--model",
+          "claude-test",
+          "hi",
+        ],
+        { cwd: project, env: { ...env(), ANTHROPIC_API_KEY: TEST_KEY }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let stdout = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+      });
+      const code = await new Promise((resolve) => child.once("close", resolve));
+      expect({ code, stdout }).toEqual({ code: 0, stdout: "Done.\n" });
+      const body = JSON.stringify(server.requests[0]?.body);
+      const systemPrompt = readFileSync(join(repo, "src/agent/prompt.md"), "utf8").split("\n")[0] as string;
+      expect(body).toContain(JSON.stringify(systemPrompt.slice(0, 40)).slice(1, -1));
+      expect(body).toContain("general-purpose");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("judges Bash with the tree-sitter grammar found from the bundle", () => {
+    const result = spawnSync(
+      process.execPath,
+      [launcher, "check", "Bash", JSON.stringify({ command: "ls && rm -rf /" }), "--json"],
+      { cwd: project, env: env(), encoding: "utf8" },
+    );
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      behavior: "ask",
+      details: { check: "dangerous-removal" },
+    });
+  });
+
+  it("stops quietly when its reader goes away", async () => {
+    const child = spawn(process.execPath, [launcher, "tools"], { cwd: project, env: env() });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    expect(stderr).not.toMatch(/EPIPE|at .*\(/);
+    expect(code).toBe(0);
+  });
+
+  it("ends an MCP session whose client stopped reading, with stdin still open", async () => {
+    const child = spawn(process.execPath, [launcher, "mcp", "--cwd", project], { cwd: project, env: env() });
+    child.stdout.destroy();
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`,
+    );
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    expect(stderr).toContain("stdout closed");
+    expect(stderr).not.toMatch(/Unhandled|\n\s+at /);
+    expect(code).toBe(0);
+    child.stdin.destroy();
+  });
+});
