@@ -118,7 +118,7 @@ export class SubagentRuntime implements AgentRuntime {
   async subagentStart(args: Parameters<AgentRuntime["subagentStart"]>[0]): Promise<SubagentStartAnswer> {
     const runner = this.#hookRunner();
     const event = "SubagentStart";
-    if (!runner || !runner.hasHooks(event)) return { additionalContext: [], userMessages: [] };
+    if (!runner?.hasHooks(event)) return { additionalContext: [], userMessages: [] };
     const results = await runner.run({
       event,
       session: sessionFromContext(args.context),

@@ -52,16 +52,27 @@ function rulesFor(context: ToolPermissionContext, behavior: RuleBehavior) {
       : context.alwaysAskRules;
 }
 
+// Policies are frozen all the way down and replaced on change, so a frozen rule set is listed once.
+const listed = new WeakMap<object, Partial<Record<RuleBehavior, readonly PermissionRule[]>>>();
+
+function isFrozenRuleSet(bySource: object): boolean {
+  return Object.isFrozen(bySource) && Object.values(bySource).every((texts) => Object.isFrozen(texts));
+}
+
 /** Every well-formed rule of one behaviour, in source order (policy first). */
-export function listRules(context: ToolPermissionContext, behavior: RuleBehavior): PermissionRule[] {
+export function listRules(context: ToolPermissionContext, behavior: RuleBehavior): readonly PermissionRule[] {
   const bySource = rulesFor(context, behavior);
+  const known = listed.get(bySource)?.[behavior];
+  if (known) return known;
   const rules: PermissionRule[] = [];
   for (const source of RULE_SOURCES) {
     for (const text of bySource[source] ?? []) {
       const value = parseRuleCached(text);
-      if (!(value instanceof RuleParseError)) rules.push({ behavior, source, value });
+      if (!(value instanceof RuleParseError)) rules.push(Object.freeze({ behavior, source, value }));
     }
   }
+  if (isFrozenRuleSet(bySource))
+    listed.set(bySource, { ...listed.get(bySource), [behavior]: Object.freeze(rules) });
   return rules;
 }
 

@@ -79,7 +79,7 @@ function gitignoreMatcher(pattern: string, ignoreCase: boolean): Ignore {
 
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
@@ -95,8 +95,8 @@ export function compiledRuleMatches(
   behavior: RuleBehavior,
 ): boolean {
   const broad = behavior !== "allow";
-  let rel = relative(rule.root, absolutePath);
-  if (!isPathWithin(absolutePath, rule.root)) {
+  let rel = relativeInside(rule.root, absolutePath);
+  if (rel === undefined) {
     if (!(broad && rule.anyDepth)) return false;
     rel = relative("/", absolutePath);
   }
@@ -104,7 +104,15 @@ export function compiledRuleMatches(
   const posix = sep === "/" ? rel : rel.split(sep).join("/");
   const matcher = gitignoreMatcher(rule.pattern, broad);
   if (matcher.ignores(posix)) return true;
-  return isDirectory(absolutePath) && matcher.ignores(`${posix}/`);
+  // A folder-only pattern (`build/`): the disk is asked only when the pattern could match.
+  return matcher.ignores(`${posix}/`) && isDirectory(absolutePath);
+}
+
+/** `path` relative to `root` when inside it (both absolute and normalised), without path.relative's copies. */
+function relativeInside(root: string, path: string): string | undefined {
+  if (!isPathWithin(path, root)) return undefined;
+  if (path === root) return "";
+  return path.slice(root.endsWith(sep) ? root.length : root.length + 1);
 }
 
 /** Deny/ask: either form of the path matching is enough. Allow: every form must match (a symlink cannot widen an allow). */
