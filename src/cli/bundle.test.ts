@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text } from "../agent/testing/script.ts";
@@ -119,6 +120,72 @@ describe("the bundled CLI", () => {
       expect(body).toContain("general-purpose");
     } finally {
       await server.close();
+    }
+  });
+
+  it("searches with the rg binary found from the bundle", () => {
+    const result = spawnSync(
+      process.execPath,
+      [launcher, "tool", "Grep", JSON.stringify({ pattern: "beta", path: project })],
+      { cwd: project, env: env(), encoding: "utf8" },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("notes.txt");
+  });
+
+  it("calls a stdio MCP server from --mcp-config (the SDK client, bundled)", () => {
+    const server = join(repo, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const config = JSON.stringify({
+      mcpServers: { everything: { command: process.execPath, args: [server] } },
+    });
+    const result = spawnSync(
+      process.execPath,
+      [
+        launcher,
+        "tool",
+        "mcp__everything__echo",
+        '{"message":"from the bundle"}',
+        "--mcp-config",
+        config,
+        "--allow",
+        "mcp__everything",
+      ],
+      { cwd: project, env: env(), encoding: "utf8", timeout: 60_000 },
+    );
+    expect(result.stdout).toContain("Echo: from the bundle");
+    expect(result.status).toBe(0);
+  });
+
+  it("serves MCP over Streamable HTTP", async () => {
+    const child = spawn(process.execPath, [launcher, "mcp", "--http", "0", "--cwd", project], {
+      env: env(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      let stderr = "";
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on("data", (chunk) => {
+          stderr += chunk;
+          if (/token: \S+/.test(stderr) && /at http:\S+\/mcp/.test(stderr)) resolve();
+        });
+        child.once("exit", () => reject(new Error(`keel mcp --http exited: ${stderr}`)));
+      });
+      const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)?.[1] as string;
+      const token = /token: (\S+)/.exec(stderr)?.[1] as string;
+      const client = new Client({ name: "bundle-http", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), {
+          requestInit: { headers: { Authorization: `Bearer ${token}` } },
+        }),
+      );
+      const result = await client.callTool({
+        name: "Read",
+        arguments: { file_path: join(project, "notes.txt") },
+      });
+      expect(JSON.stringify(result.content)).toContain("beta");
+      await client.close();
+    } finally {
+      child.kill();
     }
   });
 
