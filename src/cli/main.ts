@@ -58,7 +58,6 @@ export async function buildProgram(argv: readonly string[], runtime: CliRuntime)
   return program;
 }
 
-/** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
 let pipesWatched = false;
 
 /**
@@ -80,6 +79,7 @@ function stopQuietlyOnClosedPipes(): void {
   }
 }
 
+/** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
 export async function main(argv: readonly string[]): Promise<number> {
   stopQuietlyOnClosedPipes();
   let exitCode: number = EXIT.ok;
