@@ -6,9 +6,8 @@
 //    does not; rg doing that itself (`--sortr modified`) is shown as a second reference.
 // 2. Whole process: `node bin/keel.js tool Grep ...` vs `rg ...`. Target: <= 200 ms extra.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { runToolUse } from "../src/pipeline/runToolUse.ts";
 import { createToolUseContext } from "../src/tool/createContext.ts";
 import type { Tool } from "../src/tool/Tool.ts";
@@ -217,6 +216,7 @@ async function inProcess(rg: string, list: Case[]): Promise<void> {
     const k = summarize(keel).median;
     const r = summarize(direct).median;
     const s = entry.rgSortedArgs ? summarize(sorted).median : Number.NaN;
+    const stat = entry.tool === "Glob" ? statAlone(rg, cwd, entry.rgArgs) : Number.NaN;
     rows.push({
       tree: entry.tree,
       search: entry.label,
@@ -225,10 +225,31 @@ async function inProcess(rg: string, list: Case[]): Promise<void> {
       "keel/rg": `${(k / r).toFixed(2)}x`,
       "rg --sortr ms": Number.isNaN(s) ? "-" : s,
       "keel/rg-sorted": Number.isNaN(s) ? "-" : `${(k / s).toFixed(2)}x`,
+      "stat-only ms": Number.isNaN(stat) ? "-" : stat,
     });
   }
   process.stdout.write(`\nIn process, through runToolUse, median of ${RUNS} runs (target keel/rg <= 1.3x)\n`);
   printTable(rows);
+  process.stdout.write(
+    "stat-only: one statSync per file rg listed, on one thread, no walk (median of 3): the least newest-first\n" +
+      "ordering costs on top of the listing, before it is spread over cores.\n",
+  );
+}
+
+/** Milliseconds to stat every file of rg's listing once, on this thread. */
+function statAlone(rg: string, cwd: string, args: readonly string[]): number {
+  const listed = spawnSync(rg, args, { cwd, maxBuffer: 256 * 1024 * 1024 }).stdout.toString("utf8");
+  const paths = listed
+    .split("\0")
+    .filter(Boolean)
+    .map((path) => join(cwd, path));
+  const times: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const started = performance.now();
+    for (const path of paths) statSync(path, { throwIfNoEntry: false });
+    times.push(performance.now() - started);
+  }
+  return summarize(times).median;
 }
 
 // --- whole process ------------------------------------------------------------------------------
@@ -243,36 +264,6 @@ function timeProcess(
   return { ms: performance.now() - started, status: run.status, out: `${run.stdout}${run.stderr}` };
 }
 
-/** src/ compiled to JavaScript under bench/.data/search-build (prompt.md copied), as `npm run build` does. */
-function buildJavaScript(): string | undefined {
-  const outDir = join(import.meta.dirname, ".data", "search-build");
-  rmSync(outDir, { recursive: true, force: true });
-  const tsc = join(projectRoot, "node_modules", ".bin", "tsc");
-  spawnSync(tsc, ["-p", "tsconfig.build.json", "--outDir", outDir, "--declaration", "false"], {
-    cwd: projectRoot,
-  });
-  for (const tool of ["grep", "glob", "ls"])
-    cpSync(join(projectRoot, "src", "tools", tool, "prompt.md"), join(outDir, "tools", tool, "prompt.md"));
-  return existsSync(join(outDir, "tools", "grep", "GrepTool.js")) ? outDir : undefined;
-}
-
-/** A process that makes one Grep call through runToolUse from compiled JavaScript: the CLI minus its argument parsing. */
-function standInScript(buildDir: string): string {
-  const url = (path: string) => JSON.stringify(pathToFileURL(join(buildDir, path)).href);
-  return `
-    const { createToolUseContext } = await import(${url("tool/createContext.js")});
-    const { runToolUse } = await import(${url("pipeline/runToolUse.js")});
-    const { GrepTool } = await import(${url("tools/grep/GrepTool.js")});
-    const context = createToolUseContext({ tools: [GrepTool], cwd: process.cwd() });
-    const input = JSON.parse(process.argv[1]);
-    for await (const event of runToolUse({ type: "tool_use", id: "one", name: "Grep", input }, context)) {
-      if (event.type !== "result") continue;
-      const content = event.block.content;
-      process.stdout.write(typeof content === "string" ? content : JSON.stringify(content));
-      if (event.isError) process.exitCode = 1;
-    }`;
-}
-
 function wholeProcess(rg: string, nodeModules: string): void {
   const keelBin = join(projectRoot, "bin", "keel.js");
   const input = JSON.stringify({ pattern: "createRequire", path: nodeModules });
@@ -280,26 +271,14 @@ function wholeProcess(rg: string, nodeModules: string): void {
   process.stdout.write(
     `\nWhole process: keel tool Grep vs rg, files_with_matches "createRequire" in node_modules\n`,
   );
-  let command: string[];
-  let label: string;
-  const probe = existsSync(keelBin)
-    ? timeProcess(process.execPath, [keelBin, "tool", "Grep", input], projectRoot)
-    : undefined;
-  if (probe && probe.status === 0 && !/No tool named/.test(probe.out)) {
-    command = [keelBin, "tool", "Grep", input];
-    label = "node bin/keel.js tool Grep";
-  } else {
-    const lines = probe ? probe.out.trim().split("\n") : ["bin/keel.js does not exist"];
-    const why = lines.find((line) => /Error|No tool named/.test(line)) ?? lines[0];
-    const buildDir = buildJavaScript();
-    command = buildDir
-      ? ["--input-type=module", "-e", standInScript(buildDir), input]
-      : [join(import.meta.dirname, "search.bench.ts"), "--one-call", input];
-    label = buildDir ? "stand-in: compiled JS, runToolUse" : "stand-in: TypeScript source, runToolUse";
-    process.stdout.write(
-      `TODO: \`keel tool Grep\` is not usable yet (${why}). Measuring a stand-in instead: a node process ` +
-        "making one Grep call through runToolUse (no CLI argument parsing, no settings files).\n",
-    );
+  const command = [keelBin, "tool", "Grep", input];
+  const label = "node bin/keel.js tool Grep";
+  const probe = timeProcess(process.execPath, command, projectRoot);
+  if (probe.status !== 0) {
+    const why = probe.out.trim().split("\n").slice(0, 3).join(" / ");
+    process.stdout.write(`SKIPPED: bin/keel.js did not run (${why}). Build it with \`npm run build\`.\n`);
+    process.exitCode = 1;
+    return;
   }
   const keel: number[] = [];
   const direct: number[] = [];
@@ -324,34 +303,16 @@ function wholeProcess(rg: string, nodeModules: string): void {
 
 // --- main ---------------------------------------------------------------------------------------
 
-async function oneCall(input: string): Promise<void> {
-  const parsed = JSON.parse(input) as Record<string, unknown>;
-  const context = createToolUseContext({ tools, cwd: projectRoot });
-  for await (const event of runToolUse(
-    { type: "tool_use", id: "one", name: "Grep", input: parsed },
-    context,
-  )) {
-    if (event.type === "result") {
-      process.stdout.write(`${JSON.stringify(event.block.content).slice(0, 200)}\n`);
-      if (event.isError) process.exitCode = 1;
-    }
-  }
-}
-
-if (process.argv[2] === "--one-call") {
-  await oneCall(process.argv[3] ?? "{}");
-} else {
-  const rg = await ripgrepPath();
-  const nodeModules = join(projectRoot, "node_modules");
-  const generated = join(import.meta.dirname, ".data", "tree-200k");
-  generateTree(generated);
-  process.stdout.write(`rg: ${rg}\n`);
-  // SEARCH_BENCH_ONLY=content runs only the searches whose label contains that text.
-  const only = process.env.SEARCH_BENCH_ONLY;
-  await inProcess(
-    rg,
-    cases(nodeModules, generated).filter((entry) => !only || `${entry.tree} ${entry.label}`.includes(only)),
-  );
-  // SEARCH_BENCH_WHOLE=0 skips the whole-process Grep comparison (quick runs of the in-process rows).
-  if (process.env.SEARCH_BENCH_WHOLE !== "0") wholeProcess(rg, nodeModules);
-}
+const rg = await ripgrepPath();
+const nodeModules = join(projectRoot, "node_modules");
+const generated = join(import.meta.dirname, ".data", "tree-200k");
+generateTree(generated);
+process.stdout.write(`rg: ${rg}\n`);
+// SEARCH_BENCH_ONLY=content runs only the searches whose label contains that text.
+const only = process.env.SEARCH_BENCH_ONLY;
+await inProcess(
+  rg,
+  cases(nodeModules, generated).filter((entry) => !only || `${entry.tree} ${entry.label}`.includes(only)),
+);
+// SEARCH_BENCH_WHOLE=0 skips the whole-process Grep comparison (quick runs of the in-process rows).
+if (process.env.SEARCH_BENCH_WHOLE !== "0") wholeProcess(rg, nodeModules);

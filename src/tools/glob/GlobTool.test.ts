@@ -14,7 +14,7 @@ import {
   writeTree,
 } from "../search-shared/testing.ts";
 import { GlobTool, globArgs } from "./GlobTool.ts";
-import { globTarget, matchesEveryFile, toRipgrepGlob } from "./globTarget.ts";
+import { globTarget, matchesEveryFile, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
 
 let root: string;
 let outside: string;
@@ -137,6 +137,59 @@ describe("Glob", () => {
       "./README.md",
       "./src/deep/e.md",
     ]);
+  });
+
+  it.each([
+    ["**/*.md", ["./README.md", "./src/deep/e.md"]],
+    ["*.ts", ["./a.ts"]],
+    ["**/*.{md,tsx}", ["./README.md", "./b.tsx", "./src/deep/e.md"]],
+  ])("has rg itself narrow %s by depth and file name, with no ignore file", async (pattern, expected) => {
+    const root_ = { absolute: root, isDirectory: true, cwd: root, target: ".", denyPatterns: [] };
+    const filter = ripgrepFilter(pattern);
+    expect(filter.needsIgnoreFile).toBe(false);
+    const run = await runRipgrep(globArgs(root_, filter.args), {
+      cwd: root,
+      signal: new AbortController().signal,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.stdout.toString().split("\0").filter(Boolean).sort()).toEqual(expected);
+  });
+
+  it.each<[string, string[], boolean]>([
+    ["**/*.ts", ["--type-add=keelglob:*.ts", "--type=keelglob"], false],
+    ["*.ts", ["--max-depth=1", "--type-add=keelglob:*.ts", "--type=keelglob"], false],
+    ["src/*/*.{ts,tsx}", ["--max-depth=3", "--type-add=keelglob:*.{ts,tsx}", "--type=keelglob"], false],
+    ["src/**/package.json", ["--type-add=keelglob:package.json", "--type=keelglob"], false],
+    ["src/*", ["--max-depth=2"], true],
+    ["**/deep/*", [], true],
+    ["src/**", [], true],
+    ["**/[ab].ts", [], true],
+    ["**/*.@(ts|js)", [], false],
+    ["**/[[:alpha:]].ts", [], false],
+    ["**/[^a].ts", [], false],
+    ["**/{a,{b,c}}.ts", [], false],
+    ["**/{1..3}.ts", [], false],
+    ["!*.ts", [], false],
+    ["{src,lib/x}/*.ts", [], true],
+    ["**/*.{ts}", [], true],
+    ["**/!(x).ts", [], false],
+    ["**/a:b.ts", [], true],
+    ["**/a\\*.ts", [], true],
+  ])("filters %s in rg with %j (ignore file: %s)", (pattern, args, needsIgnoreFile) => {
+    expect(ripgrepFilter(pattern)).toEqual({ args, needsIgnoreFile });
+  });
+
+  it.each([
+    ["**/[ab].ts", ["a.ts"]],
+    ["**/*.@(md|tsx)", ["README.md", "b.tsx", "src/deep/e.md"]],
+    ["{src,.hidden}/*.ts", ["src/c.ts", ".hidden/f.ts"]],
+    ["**/!(d).ts", ["a.ts", "src/c.ts", ".hidden/f.ts"]],
+    ["**/[^a-c].ts", ["src/deep/d.ts", ".hidden/f.ts"]],
+    ["!**/*.{ts,md,tsx}", [".env", ".gitignore"]],
+    ["src/*/*.{ts,md}", ["src/deep/d.ts", "src/deep/e.md"]],
+  ])("gives the same files for %s when rg cannot narrow it by name", async (pattern, expected) => {
+    const output = await glob({ pattern });
+    expect([...output.filenames].sort()).toEqual(expected.map(abs).sort());
   });
 
   it.each([

@@ -1,5 +1,6 @@
 // Glob: file names by pattern, newest-modified first, through `rg --files`. Read-only, concurrency-safe.
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -13,7 +14,8 @@ import {
   type SearchRoot,
   validateSearchPath,
 } from "../search-shared/searchRoot.ts";
-import { globTarget, matchesEveryFile, patternMatcher, toRipgrepGlob } from "./globTarget.ts";
+import { STAT_WORKERS } from "../search-shared/statPool.ts";
+import { globTarget, matchesEveryFile, patternMatcher, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -48,13 +50,23 @@ export const globInputSchema = z.strictObject({
     ),
 });
 
-/** `ignoreFileArgs` carry the pattern (see ignoreFile.ts): as a --glob it would override .gitignore. */
-export function globArgs(root: SearchRoot, ignoreFileArgs: readonly string[]): string[] {
+/**
+ * Listing files is system calls, not matching: rg gets the cores the stat workers leave (one on a
+ * 2-core machine, where one thread lists 200,000 files faster than two and leaves a core to stat).
+ */
+const LIST_THREADS = Math.max(1, availableParallelism() - 1 - STAT_WORKERS);
+
+/**
+ * `filterArgs` carry the pattern as rg filters (globTarget.ts ripgrepFilter, or an ignore file from
+ * ignoreFile.ts): as a --glob it would override .gitignore.
+ */
+export function globArgs(root: SearchRoot, filterArgs: readonly string[]): string[] {
   return [
     ...commonSearchArgs(),
     "--files",
     "--null",
-    ...ignoreFileArgs,
+    `--threads=${LIST_THREADS}`,
+    ...filterArgs,
     ...exclusionArgs(root.denyPatterns),
     "--",
     root.target,
@@ -104,9 +116,10 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
     const collector = new MtimeCollector(root.cwd, everyFile ? undefined : patternMatcher(target.pattern), {
       parallel: true,
     });
-    const globs = everyFile ? [] : [toRipgrepGlob(target.pattern)];
+    const filter = everyFile ? { args: [], needsIgnoreFile: false } : ripgrepFilter(target.pattern);
+    const globs = filter.needsIgnoreFile ? [toRipgrepGlob(target.pattern)] : [];
     const run = await withGlobIgnoreFile(globs, (ignoreFileArgs) =>
-      runRipgrep(globArgs(root, ignoreFileArgs), {
+      runRipgrep(globArgs(root, [...filter.args, ...ignoreFileArgs]), {
         cwd: root.cwd,
         signal,
         onStdout: (chunk) => collector.push(chunk),

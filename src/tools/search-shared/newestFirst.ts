@@ -38,12 +38,15 @@ export class MtimeCollector {
 
   readonly #accept: ((relativePath: string) => boolean) | undefined;
   readonly #parallel: boolean;
-  /** Paths from here on are not stat'ed yet (parallel mode: they wait for a full batch). */
+  /** Paths from here on are not stat'ed or queued yet (parallel mode: they wait for a full batch). */
   #unstated = 0;
-  #turn = 0;
   readonly #parallelFrom: number;
   readonly #batchSize: number;
-  readonly #inFlight: Promise<void>[] = [];
+  /** Batches waiting for a thread, as [start, end) ranges: workers take from the front, the main thread from the back. */
+  readonly #queue: Array<[number, number]> = [];
+  /** Batches out on each worker. */
+  readonly #sent: number[] = new Array<number>(STAT_WORKERS).fill(0);
+  readonly #inFlight = new Set<Promise<void>>();
 
   /** `accept` sees each path as rg printed it, without "./"; rejected paths are not stat'ed or counted. */
   constructor(root: string, accept?: (relativePath: string) => boolean, options: CollectorOptions = {}) {
@@ -88,43 +91,61 @@ export class MtimeCollector {
     if (!this.#parallel || index < this.#parallelFrom) {
       this.#mtimes[index] = mtimeOf(absolute);
       this.#unstated = index + 1;
-    } else if (index + 1 - this.#unstated >= this.#batchSize) this.#dispatch();
+    } else if (index + 1 - this.#unstated >= this.#batchSize) this.#enqueue();
   }
 
-  /** The waiting batch goes, in turn, to the main thread or one of the workers. */
-  #dispatch(): void {
-    const start = this.#unstated;
-    const end = this.#paths.length;
-    this.#unstated = end;
-    const slot = this.#turn++ % (STAT_WORKERS + 1);
-    if (slot === STAT_WORKERS) {
-      this.#statHere(start, end);
-      return;
-    }
-    const batch = this.#paths.slice(start, end);
-    this.#inFlight.push(
-      statOnWorker(slot, batch).then(
+  /** The waiting paths become a batch for the workers. While rg runs the main thread only reads its output. */
+  #enqueue(): void {
+    if (this.#unstated === this.#paths.length) return;
+    this.#queue.push([this.#unstated, this.#paths.length]);
+    this.#unstated = this.#paths.length;
+    this.#pump();
+  }
+
+  /** Each worker keeps two batches: one to work on, one ready when it replies. */
+  #pump(): void {
+    for (let slot = 0; slot < STAT_WORKERS; slot++)
+      while (this.#sent[slot]! < 2 && this.#queue.length > 0) this.#send(slot, this.#queue.shift()!);
+  }
+
+  #send(slot: number, [start, end]: [number, number]): void {
+    this.#sent[slot]!++;
+    const done: Promise<void> = statOnWorker(slot, this.#paths.slice(start, end))
+      .then(
         (mtimes) => this.#mtimes.set(mtimes, start),
         () => this.#statHere(start, end),
-      ),
-    );
+      )
+      .finally(() => {
+        this.#sent[slot]!--;
+        this.#inFlight.delete(done);
+        this.#pump();
+      });
+    this.#inFlight.add(done);
   }
 
   #statHere(start: number, end: number): void {
     for (let index = start; index < end; index++) this.#mtimes[index] = mtimeOf(this.#paths[index]!);
   }
 
-  /** Stats what is left and waits for the workers' batches; needed (and only then) in parallel mode. */
+  /**
+   * Stats what is left, the main thread taking batches from the back while the workers take from the
+   * front, and waits for the workers. Needed (and only then) in parallel mode.
+   */
   async settle(): Promise<void> {
-    this.#statHere(this.#unstated, this.#paths.length);
-    this.#unstated = this.#paths.length;
-    await Promise.all(this.#inFlight);
-    this.#inFlight.length = 0;
+    if (!this.#parallel) return;
+    this.#enqueue();
+    while (this.#queue.length > 0) {
+      const [start, end] = this.#queue.pop()!;
+      this.#statHere(start, end);
+      // Lets worker replies in, so they take the next batches meanwhile.
+      if (this.#queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
   }
 
   /** `limit` paths from `offset` on, newest first; limit undefined means all. */
   page(offset: number, limit: number | undefined): FilePage {
-    if (this.#unstated < this.#paths.length || this.#inFlight.length > 0)
+    if (this.#unstated < this.#paths.length || this.#queue.length > 0 || this.#inFlight.size > 0)
       throw new Error("MtimeCollector: await settle() before page() in parallel mode");
     const total = this.#paths.length;
     const wanted = limit === undefined ? total : Math.min(total, offset + limit);
