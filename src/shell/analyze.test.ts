@@ -14,6 +14,10 @@ beforeAll(async () => {
   mkdirSync(join(project.root, "dashes"));
   writeFileSync(join(project.root, "dashes", "--pre=sh.ts"), "");
   symlinkSync(join(project.outside, "not-yet"), join(project.root, "dangling"));
+  // A folder laid out like a bare git repository, as plain file writes can plant one.
+  mkdirSync(join(project.root, "planted", "objects"), { recursive: true });
+  mkdirSync(join(project.root, "planted", "refs"));
+  writeFileSync(join(project.root, "planted", "HEAD"), "ref: refs/heads/main\n");
 });
 afterAll(() => project.cleanup());
 
@@ -52,6 +56,30 @@ describe("analyzeBashCommand", () => {
     ["cd - && ls", "ask"],
     ["cd && ls", "ask"],
     ["pushd /etc && cat passwd", "ask"],
+    // Backticks in an unquoted heredoc body run (tree-sitter leaves them as text).
+    ["cat <<EOF\n`id`\nEOF", "ask"],
+    ["cat <<-EOF >/dev/null\n\t`id`\nEOF", "ask"],
+    ["cat <<'EOF'\n`id`\nEOF", "allow"],
+    // git obeys the config of whatever repository it finds: only a .git folder is the project's own.
+    ["git -C planted status", "ask"],
+    ["git -C planted/refs log", "ask"],
+    ["cd planted && git log", "ask"],
+    ["git --git-dir=planted log", "ask"],
+    ["git --git-dir src log", "ask"],
+    ["git --git-dir=.git log -5", "allow"],
+    ["git -C src status", "allow"],
+    ["cd src && git log --oneline", "allow"],
+    // diff -r and ls -RL follow links inside the folders they walk (logs/ leads outside).
+    ["diff -rN . src", "passthrough"],
+    ["ls -RL", "passthrough"],
+    ["diff -r --no-dereference src src", "allow"],
+    ["find . -newer /etc/hostname", "ask"],
+    // Only known-harmless variables keep a command read-only.
+    ["GCONV_PATH=. git log --encoding=X", "ask"],
+    ["FOO=1 ls", "passthrough"],
+    ["env FOO=1 cat README.md", "passthrough"],
+    ["LANG=C ls", "allow"],
+    ["NO_COLOR=1 TZ=UTC git log -5", "allow"],
   ])("%j -> %s", async (command, expected) => {
     expect((await verdict(command)).behavior).toBe(expected);
   });

@@ -6,6 +6,7 @@ import type { RuleSuggestion } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { deepScan } from "./deepCommands.ts";
+import { isHarmlessVariable } from "./envVars.ts";
 import { type ExtractedCommand, extractCommands } from "./extract.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand, withBashTree } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
@@ -50,6 +51,14 @@ const NO_PATH_TARGETS = new Set(["echo", "printf", "basename", "dirname", "true"
 
 function classify(view: CommandView): Classification {
   const classification = classifyCommand(view.argv);
+  // Fail closed on variables: only the known-harmless ones (LANG, TZ, NO_COLOR...) keep a command read-only.
+  const unknownVariable = view.assignments.find((assignment) => !isHarmlessVariable(assignment.name));
+  if (unknownVariable && classification.kind === "read-only")
+    return {
+      ...classification,
+      kind: "other",
+      reason: `${unknownVariable.name}= in front of ${view.argv[0] ?? "the command"} may change what it does`,
+    };
   if (view.inputArgs && classification.kind !== "other" && !NO_PATH_TARGETS.has(view.argv[0] ?? "")) {
     return {
       ...classification,

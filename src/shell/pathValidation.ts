@@ -3,7 +3,7 @@
 // working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
 import { existsSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import {
   isInWorkingDirectories,
   isPathWithin,
@@ -13,6 +13,7 @@ import {
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
 import type { Redirect } from "./extract.ts";
+import { readGitGlobals } from "./gitSpec.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
 import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
 import type { Word } from "./words.ts";
@@ -61,6 +62,8 @@ interface DiskMemo {
   inside: Map<string, boolean>;
   protectedReason: Map<string, string | undefined>;
   dangling: Map<string, string | undefined>;
+  /** Folder -> the repository-like folder git would find from it without a .git (see plantedRepository). */
+  planted: Map<string, string | undefined>;
 }
 
 function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
@@ -198,6 +201,65 @@ function realOrSelf(path: string): string {
     return realpathSync.native(path);
   } catch {
     return path;
+  }
+}
+
+/** A folder laid out like a git directory (HEAD plus objects/, refs/ or commondir), as bare-repository discovery accepts. */
+function looksLikeGitDir(dir: string): boolean {
+  if (!lstatOrUndefined(resolve(dir, "HEAD"))) return false;
+  return ["objects", "refs", "commondir"].some(
+    (entry) => lstatOrUndefined(resolve(dir, entry)) !== undefined,
+  );
+}
+
+/**
+ * Where git's repository discovery from `start` lands when it is not a .git folder: walking up, the
+ * first folder with a .git entry ends the search; a folder that itself looks like a git directory
+ * before that is taken as a bare repository, whose config (core.fsmonitor, diff.external, textconv
+ * drivers...) git obeys. Plain file writes can plant one, so a read-only git there is not safe.
+ */
+function plantedRepository(start: string, scope: Scope): string | undefined {
+  return memo(scope.disk.planted, start, () => {
+    for (let dir = start; ; dir = dirname(dir)) {
+      if (basename(dir) === ".git" || lstatOrUndefined(resolve(dir, ".git"))) return undefined;
+      if (looksLikeGitDir(dir)) return dir;
+      if (dirname(dir) === dir) return undefined;
+    }
+  });
+}
+
+/** git run against a repository that is not a .git folder (--git-dir=x, or a bare-looking folder). */
+function checkGitRepository(view: CommandView, scope: Scope): void {
+  if (view.argv[0] !== "git") return;
+  const globals = readGitGlobals(view.argv);
+  const hops: string[] = [];
+  for (const global of globals.paths) {
+    if (global.option === "--git-dir") {
+      if (basename(global.value.replace(/\/+$/, "")) === ".git") return;
+      add(
+        scope,
+        "git-repository",
+        `git --git-dir=${global.value} uses a repository that is not a .git folder`,
+        false,
+      );
+      return;
+    }
+    if (global.option === "-C") hops.push(global.value);
+  }
+  // `~` and dynamic folders are judged (and asked about) by the path checks.
+  if (hops.some((hop) => hop.startsWith("~"))) return;
+  for (const cwd of scope.cwds) {
+    const found = plantedRepository(
+      hops.reduce((dir, hop) => resolve(dir, hop), cwd),
+      scope,
+    );
+    if (found)
+      add(
+        scope,
+        "git-repository",
+        `git would use ${found} as a bare repository (it holds HEAD, objects or refs but is not a .git folder)`,
+        false,
+      );
   }
 }
 
@@ -381,6 +443,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
     checkPath(use.value, word, use.access, name, scope, use.base);
   }
   if (classification.kind === "other") checkUnknownArguments(view, scope);
+  checkGitRepository(view, scope);
   for (const redirect of view.redirects) {
     const access = redirectAccess(redirect);
     if (access) checkPath(redirect.target?.value ?? "", redirect.target, access, name || "redirect", scope);
@@ -404,7 +467,7 @@ export function validatePaths(
     safetyOnly: options.safetyOnly ?? false,
     findings: [],
     checked: new Set(),
-    disk: { inside: new Map(), protectedReason: new Map(), dangling: new Map() },
+    disk: { inside: new Map(), protectedReason: new Map(), dangling: new Map(), planted: new Map() },
   };
   if (!isInWorkingDirectories(cwd, context))
     add(scope, "path-outside-working-dirs", `the shell is in ${cwd}, outside the working directories`, false);

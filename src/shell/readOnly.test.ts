@@ -38,6 +38,10 @@ describe("read-only classification", () => {
     "du -sh src",
     "tree -L 2",
     "diff -u a b",
+    "diff -r --no-dereference a b",
+    "ls -R src",
+    "ls -L link",
+    "sha256sum f",
     "git status --short",
     "git log --oneline -n 20",
     "git log -20 --format=%H",
@@ -119,6 +123,13 @@ describe("read-only classification", () => {
     "env",
     "less f",
     "python3 x.py",
+    "diff -r a b",
+    "diff -rN . sub",
+    "diff --recursive a b",
+    "ls -RL",
+    "ls -R --dereference src",
+    "sha256sum -c sums.txt",
+    "md5sum --check sums.txt",
   ])("%s is not read-only", (command) => {
     expect(kind(command)).not.toBe("read-only");
   });
@@ -160,6 +171,8 @@ describe("read-only classification", () => {
     ["chmod 644 f", ["write:644", "write:f"]],
     ["echo a b", []],
     ["date -r f", ["read:f"]],
+    ["find . -newer /etc/shadow", ["read:.", "read:/etc/shadow"]],
+    ["find src -samefile ../x -o -anewer a -o -cnewer b", ["read:src", "read:../x", "read:a", "read:b"]],
   ])("%s uses the paths %j", (command, expected) => {
     expect(paths(command)).toEqual(expected);
   });

@@ -85,6 +85,7 @@ const FIND_TESTS_WITH_VALUE = new Set(
     "-newermt -newerct -newerat -context",
   ),
 );
+const FIND_FILE_TESTS = new Set(words("-newer -anewer -cnewer -samefile"));
 const FIND_TESTS = new Set(
   words(
     "-print -print0 -ls -prune -empty -depth -not ! -a -and -o -or ( ) , -nouser -nogroup",
@@ -108,6 +109,9 @@ function classifyFind(argv: readonly string[]): Classification {
     const arg = argv[i] as string;
     if (FIND_TESTS.has(arg)) continue;
     if (FIND_TESTS_WITH_VALUE.has(arg)) {
+      // These compare against another file, which find stats: a path read like the start points.
+      if (FIND_FILE_TESTS.has(arg) && i + 1 < argv.length)
+        paths.push({ value: argv[i + 1] as string, index: i + 1, access: "read" });
       i++;
       continue;
     }
@@ -326,6 +330,12 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
       ...uses,
     ]);
   }
+  if (name === "diff" && hasOption(parse, "-r", "--recursive") && !hasOption(parse, "--no-dereference"))
+    return other("diff -r follows symbolic links inside the folders (add --no-dereference)");
+  if (name === "ls" && hasOption(parse, "-R", "--recursive") && hasOption(parse, "-L", "--dereference"))
+    return other("ls -R with -L follows symbolic links out of the folders it lists");
+  if (/sum$/.test(name) && hasOption(parse, "-c", "--check"))
+    return other(`${name} -c reads the files named inside its input, which are not checked`);
   if (name === "date" && parse.positionals.some((arg) => !arg.startsWith("+")))
     return other("date with an operand sets the clock");
   if (name === "cd")

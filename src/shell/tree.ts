@@ -40,6 +40,7 @@ export interface SyntaxIndex {
  */
 const INDEXED_TYPES: ReadonlySet<string> = new Set([
   "ERROR",
+  "heredoc_redirect",
   "word",
   "concatenation",
   "comment",
