@@ -4,10 +4,13 @@
 import { statSync } from "node:fs";
 import { STAT_WORKERS, statOnWorker } from "./statPool.ts";
 
-/** Paths per batch handed to a stat worker: small enough to start early, large enough to be cheap to send. */
-const STAT_BATCH = 4096;
-/** Below this many files a worker's round trip is not won back (measured: neutral to slower). */
-const PARALLEL_FROM = 16_384;
+/**
+ * Paths per batch handed to a stat worker: small enough to start early and to even out the end,
+ * large enough to be cheap to send (measured on 200,000 files: 2048 ~700 ms, 4096 ~810 ms).
+ */
+const STAT_BATCH = 2048;
+/** Below this many files the main thread stats them as they come: a worker's round trip is not won back. */
+const PARALLEL_FROM = 8192;
 
 export interface CollectorOptions {
   /** Stat batches on worker threads too; then `settle()` must be awaited before `page()`. */
