@@ -67,6 +67,10 @@ try {
       js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
     },
     plugins: [siblingFiles],
+    // Without comments and indentation there is less to read and checksum at every start, and the
+    // chunks are pure ASCII (a comment with an em dash made a whole chunk a two-byte string):
+    // ~20 ms less per `keel tool` here. Names stay, so stack traces still read.
+    minifyWhitespace: true,
     logLevel: "warning",
     legalComments: "none",
   });

@@ -74,14 +74,17 @@ export interface OpenSessionOptions {
    * protocol on stdio must never read it, and with no prompter every ask is refused with the reason.
    */
   terminalPrompter?: boolean;
+  /** Load the Bash grammar now, in the background (the agent: a model's first turn takes longer). */
+  warmBashParser?: boolean;
 }
 
 /** Settings, the tool pool and the services every surface shares: hooks, the audit log, a prompter. */
 export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}): CliSession {
   const settings = loadCliSettings(flags);
   for (const warning of settings.warnings) process.stderr.write(`keel: ${warning}\n`);
-  // Parsing Bash needs the grammar; loading it now means the first command is judged read-only in time.
-  initBashParser().catch(() => {});
+  // Parsing Bash needs the grammar. The agent loads it while the model thinks, so the first command is
+  // judged in time; elsewhere the first Bash call loads it, and other calls start without its ~60 ms.
+  if (options.warmBashParser) initBashParser().catch(() => {});
   const tools = assembleToolPool(builtinTools(), [], settings.permissionContext);
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const context = createToolUseContext({

@@ -2,6 +2,7 @@
 // (over it, the full output goes to disk and the model gets a notice with the path and a preview).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { groupThousands } from "../tool/format.ts";
 import {
   resultText,
   resultTextLength,
@@ -57,9 +58,9 @@ export async function persistLargeResult(
   await writeFile(path, text, "utf8");
   const { preview } = previewOf(text);
   const notice =
-    `<persisted-output>\nOutput too large (${text.length.toLocaleString("en-US")} characters). ` +
+    `<persisted-output>\nOutput too large (${groupThousands(text.length)} characters). ` +
     `Full output saved to: ${path}\nRead that file (with offset and limit) or search it to see the rest.\n\n` +
-    `Preview (first ${PREVIEW_BYTES.toLocaleString("en-US")} bytes):\n${preview}\n...\n</persisted-output>`;
+    `Preview (first ${groupThousands(PREVIEW_BYTES)} bytes):\n${preview}\n...\n</persisted-output>`;
   return { block: { ...block, content: notice }, path };
 }
 

@@ -2,6 +2,7 @@
 // head and tail window is ever read back, ANSI-stripped, binary summarized, capped with a note.
 import { open, stat } from "node:fs/promises";
 import stripAnsi from "strip-ansi";
+import { groupThousands } from "../tool/format.ts";
 
 /** Bash's model-facing cap (DESIGN.md: output cap 30,000 chars). */
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
@@ -75,7 +76,7 @@ export function cleanTerminalText(text: string): string {
 }
 
 function formatBytes(bytes: number): string {
-  return `${bytes.toLocaleString("en-US")} bytes`;
+  return `${groupThousands(bytes)} bytes`;
 }
 
 /** Cut the head at a line end and the tail at a line start when one is near, so lines stay whole. */

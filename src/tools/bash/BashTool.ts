@@ -14,6 +14,7 @@ import { initBashParser, isBashParserReady } from "../../shell/parse.ts";
 import { createSandboxLauncher } from "../../shell/sandbox.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
+import { groupThousands } from "../../tool/format.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, safeFlag } from "../../tool/Tool.ts";
 import { checkBashPermissions } from "./bashPermissions.ts";
@@ -81,7 +82,7 @@ function renderPrompt(): string {
   return promptTemplate
     .replaceAll("{{DEFAULT_TIMEOUT_MS}}", `${defaultMs} ms (${Math.round(defaultMs / 60_000)} min)`)
     .replaceAll("{{MAX_TIMEOUT_MS}}", `${maxMs} ms (${Math.round(maxMs / 60_000)} min)`)
-    .replaceAll("{{MAX_OUTPUT_CHARS}}", BASH_MAX_OUTPUT_CHARS.toLocaleString("en-US"))
+    .replaceAll("{{MAX_OUTPUT_CHARS}}", groupThousands(BASH_MAX_OUTPUT_CHARS))
     .trim();
 }
 

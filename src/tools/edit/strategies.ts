@@ -46,7 +46,7 @@ function straightenQuotes(text: string): string {
 }
 
 function opensQuote(text: string, index: number): boolean {
-  return index === 0 || /[\s([{<\-—–]/.test(text.charAt(index - 1));
+  return index === 0 || /[\s([{<\-\u2014\u2013]/.test(text.charAt(index - 1));
 }
 
 function curlQuotes(text: string, kind: '"' | "'"): string {

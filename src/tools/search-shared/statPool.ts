@@ -2,8 +2,10 @@
 // 200,000-file Glob spends most of its time stat'ing; spread over cores it takes a fraction of that.
 // (fs.stat through the libuv pool was measured 2-10x slower than a statSync loop: one callback per file.)
 // Workers start on first use, live for the process, and hold it open only while a batch is out.
+
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 
 // Plain JavaScript, evaluated: no file to resolve, so it runs the same from src/ and from a build.
 const WORKER_SOURCE = `
@@ -34,7 +36,11 @@ class StatWorker {
   #failed: Error | undefined;
 
   constructor() {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true });
+    // Required on first use: most processes never stat on a worker, and the module costs ~4 ms to load.
+    const { Worker: WorkerThread } = createRequire(import.meta.url)(
+      "node:worker_threads",
+    ) as typeof import("node:worker_threads");
+    this.#worker = new WorkerThread(WORKER_SOURCE, { eval: true });
     this.#worker.unref();
     this.#worker.on("message", (reply: Reply) => {
       const pending = this.#pending.get(reply.id);

@@ -1,11 +1,16 @@
 // One HTTP(S) GET with the guards WebFetch needs: a checked DNS lookup, a byte cap on the decoded
 // body, decompression, and an abort signal that ends the socket. Redirects are the caller's job.
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import { createRequire } from "node:module";
 import type { Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from "node:zlib";
 import { ToolError } from "../../tool/errors.ts";
 import { guardedLookup } from "./guardedLookup.ts";
+
+// node:http, node:https and node:zlib are required on first use: importing node:http as an ES module
+// loads Node's bundled undici (~50 ms here) at every start of the CLI, most of which never fetch.
+const requireBuiltin = createRequire(import.meta.url);
+type Http = typeof import("node:http");
+type Zlib = typeof import("node:zlib");
 
 export interface HttpGetOptions {
   signal: AbortSignal;
@@ -44,13 +49,13 @@ function decoded(response: IncomingMessage): Readable {
       return response;
     case "gzip":
     case "x-gzip":
-      return response.pipe(createGunzip());
+      return response.pipe((requireBuiltin("node:zlib") as Zlib).createGunzip());
     case "deflate":
-      return response.pipe(createInflate());
+      return response.pipe((requireBuiltin("node:zlib") as Zlib).createInflate());
     case "br":
-      return response.pipe(createBrotliDecompress());
+      return response.pipe((requireBuiltin("node:zlib") as Zlib).createBrotliDecompress());
     case "zstd":
-      return response.pipe(createZstdDecompress());
+      return response.pipe((requireBuiltin("node:zlib") as Zlib).createZstdDecompress());
     default:
       throw new ToolError(
         "unsupported_content",
@@ -104,7 +109,7 @@ function readBody(response: IncomingMessage, maxBytes: number, redirect: boolean
 }
 
 export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpResponse> {
-  const request = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const request = (requireBuiltin(url.protocol === "https:" ? "node:https" : "node:http") as Http).request;
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) {
       reject(options.signal.reason);
