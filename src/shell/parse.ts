@@ -1,7 +1,7 @@
 // Bash source -> simple commands, with web-tree-sitter and the tree-sitter-bash grammar. Anything the
 // extractor cannot represent as plain commands with literal words is "too complex", which means ask.
 import { createRequire } from "node:module";
-import { Language, type Node, Parser } from "web-tree-sitter";
+import type { Node, Parser } from "web-tree-sitter";
 import { extractCommands } from "./extract.ts";
 import { SYNTAX_CHECKS } from "./security/index.ts";
 import { indexTree } from "./tree.ts";
@@ -25,6 +25,8 @@ export async function initBashParser(): Promise<void> {
   if (parser) return;
   loading ??= (async () => {
     const require = createRequire(import.meta.url);
+    // Imported here, not at the top: processes that never parse Bash skip loading the runtime (~6 ms).
+    const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init({ locateFile: () => require.resolve("web-tree-sitter/web-tree-sitter.wasm") });
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const created = new Parser();
