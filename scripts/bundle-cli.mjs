@@ -51,6 +51,23 @@ const siblingFiles = {
   },
 };
 
+/**
+ * The MCP SDK's server and client import their ajv provider at the top: ajv would load and build an
+ * instance at every start. They get src/mcp/ajvOnDemand.ts instead, which hands each call to the
+ * SDK's provider once a schema is first checked.
+ */
+let ajvRedirects = 0;
+const ajvOnDemand = {
+  name: "ajv-on-demand",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) => {
+      if (!args.importer.includes("@modelcontextprotocol/sdk")) return undefined;
+      ajvRedirects++;
+      return { path: join(dist, "mcp", "ajvOnDemand.js") };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
@@ -66,7 +83,7 @@ try {
     banner: {
       js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
     },
-    plugins: [siblingFiles],
+    plugins: [siblingFiles, ajvOnDemand],
     // Without comments and indentation there is less to read and checksum at every start, and the
     // chunks are pure ASCII (a comment with an em dash made a whole chunk a two-byte string):
     // ~20 ms less per `keel tool` here. Names stay, so stack traces still read.
@@ -74,6 +91,10 @@ try {
     logLevel: "warning",
     legalComments: "none",
   });
+  if (ajvRedirects === 0)
+    process.stderr.write(
+      "bundle-cli: warning: the MCP SDK no longer imports ../validation/ajv-provider.js; ajv loads at start\n",
+    );
   for (const name of readdirSync(outdir)) {
     const code = readFileSync(join(outdir, name), "utf8");
     // A sibling-file URL left as it was would point into cli-bundle/, where no such file is.

@@ -2,12 +2,22 @@
 // bundle must find the files Keel reads beside its modules (prompts, agent types, the Bash grammar)
 // and serve MCP; a closed stdout ends a command quietly, not with an EPIPE stack trace.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text } from "../agent/testing/script.ts";
@@ -85,6 +95,40 @@ describe("the bundled CLI", () => {
         arguments: { file_path: join(project, "notes.txt") },
       });
       expect(JSON.stringify(result.content)).toContain("alpha");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("asks through elicitation and checks the answer against its schema (ajv loaded on demand)", async () => {
+    const answers = [{ decision: "not-a-choice" }, { decision: "allow_once" }];
+    const client = new Client(
+      { name: "bundle-elicit", version: "1" },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: "accept",
+      content: answers.shift()!,
+    }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [launcher, "mcp", "--cwd", project],
+        env: env(),
+        stderr: "ignore",
+      }),
+    );
+    try {
+      const write = (name: string) =>
+        client.callTool({ name: "Write", arguments: { file_path: join(project, name), content: "x\n" } });
+      // An answer outside the schema's enum fails the SDK's check: the call does not go ahead.
+      const refused = await write("first.txt");
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain("must be equal to one of the allowed values");
+      expect(existsSync(join(project, "first.txt"))).toBe(false);
+      const allowed = await write("second.txt");
+      expect(allowed.isError).toBeFalsy();
+      expect(readFileSync(join(project, "second.txt"), "utf8")).toBe("x\n");
     } finally {
       await client.close();
     }
