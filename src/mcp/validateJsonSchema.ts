@@ -1,25 +1,19 @@
-// Checking input against a server's raw JSON Schema with the ajv the MCP SDK ships (loaded on first use).
+// Checking input against a server's raw JSON Schema with the ajv the MCP SDK ships (loaded on first use,
+// by the same on-demand validator the bundled SDK client and server use: one ajv per process).
 // A schema ajv cannot compile is "unusable": the input then goes to the server, which checks it itself.
 import type { JSONSchema } from "../tool/Tool.ts";
+import { AjvJsonSchemaValidator } from "./ajvOnDemand.ts";
 
 export type CompiledSchema =
   | { kind: "ready"; validate: (input: unknown) => string | undefined }
   | { kind: "unusable"; reason: string };
 
-type Validator = import("@modelcontextprotocol/sdk/validation/ajv").AjvJsonSchemaValidator;
-let shared: Promise<Validator> | undefined;
-
-function validatorInstance(): Promise<Validator> {
-  shared ??= import("@modelcontextprotocol/sdk/validation/ajv").then(
-    ({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator(),
-  );
-  return shared;
-}
+let shared: AjvJsonSchemaValidator | undefined;
 
 export async function compileJsonSchema(schema: JSONSchema): Promise<CompiledSchema> {
-  const ajv = await validatorInstance();
+  shared ??= new AjvJsonSchemaValidator();
   try {
-    const check = ajv.getValidator<unknown>(schema);
+    const check = shared.getValidator<unknown>(schema);
     return {
       kind: "ready",
       validate: (input) => {
