@@ -125,6 +125,9 @@ describe("the bundled CLI", () => {
       const refused = await write("first.txt");
       expect(refused.isError).toBe(true);
       expect(JSON.stringify(refused.content)).toContain("must be equal to one of the allowed values");
+      expect(JSON.stringify(refused.content)).toContain(
+        "Asking the user for approval through this MCP client failed",
+      );
       expect(existsSync(join(project, "first.txt"))).toBe(false);
       const allowed = await write("second.txt");
       expect(allowed.isError).toBeFalsy();

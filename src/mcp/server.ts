@@ -84,11 +84,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-const NO_PROMPTER_HINT =
-  "\n\n(This MCP client cannot ask the user for approval. The user can allow such calls with a permission rule " +
-  "in Keel's settings, or by starting `keel mcp` with --allow '<rule>' or another --mode.)";
+const ALLOW_HINT =
+  "The user can allow such calls with a permission rule in Keel's settings, or by starting `keel mcp` with " +
+  "--allow '<rule>' or another --mode.)";
+/** Why nobody approved, as the client's model should read it: the client cannot ask, or asking failed. */
+const NO_PROMPTER_HINT = {
+  cannotAsk: `\n\n(This MCP client cannot ask the user for approval. ${ALLOW_HINT}`,
+  askFailed: `\n\n(Asking the user for approval through this MCP client failed. ${ALLOW_HINT}`,
+};
 
-export function toCallToolResult(_tool: Tool, event: ResultEvent, hasOutputSchema: boolean): CallToolResult {
+export function toCallToolResult(
+  _tool: Tool,
+  event: ResultEvent,
+  hasOutputSchema: boolean,
+  clientCanAsk = false,
+): CallToolResult {
   const content: CallToolResult["content"] = [];
   const blocks = event.block.content;
   if (typeof blocks === "string") content.push({ type: "text", text: blocks });
@@ -102,7 +112,10 @@ export function toCallToolResult(_tool: Tool, event: ResultEvent, hasOutputSchem
   for (const extra of event.additionalContext) content.push({ type: "text", text: extra });
   if (event.isError) {
     if (event.decision?.reason.type === "noPrompter" && content[0]?.type === "text")
-      content[0] = { type: "text", text: content[0].text + NO_PROMPTER_HINT };
+      content[0] = {
+        type: "text",
+        text: content[0].text + (clientCanAsk ? NO_PROMPTER_HINT.askFailed : NO_PROMPTER_HINT.cannotAsk),
+      };
     return { content, isError: true };
   }
   const structured =
@@ -173,7 +186,8 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     const onCancel = () => callContext.abortController.abort(new Error("Cancelled by the MCP client."));
     if (extra.signal.aborted) onCancel();
     else extra.signal.addEventListener("abort", onCancel, { once: true });
-    const callServices: PipelineServices = clientSupportsElicitation(server)
+    const clientCanAsk = clientSupportsElicitation(server);
+    const callServices: PipelineServices = clientCanAsk
       ? { ...services, prompter: elicitationPrompter(server, { relatedRequestId: extra.requestId }) }
       : services;
     const progressToken = extra._meta?.progressToken;
@@ -206,7 +220,7 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     if (step > 0) await new Promise((resolve) => setImmediate(resolve));
     if (!result) throw protocolError(ErrorCode.InternalError, `${tool.name} ended without a result`);
     for (const message of result.userMessages) log(`${tool.name}: ${message}`);
-    return toCallToolResult(tool, result, outputSchemas.get(tool.name) ?? false);
+    return toCallToolResult(tool, result, outputSchemas.get(tool.name) ?? false, clientCanAsk);
   });
 
   server.onerror = (error) => log(`protocol error: ${errorMessage(error)}`);
