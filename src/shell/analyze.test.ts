@@ -56,6 +56,10 @@ describe("analyzeBashCommand", () => {
     ["cd - && ls", "ask"],
     ["cd && ls", "ask"],
     ["pushd /etc && cat passwd", "ask"],
+    // A file test tells whether a file outside exists.
+    ["[ -f /etc/shadow ] && echo yes", "ask"],
+    ["test -e ../outside/x", "ask"],
+    ["[ -f src/index.ts ] && echo yes", "allow"],
     // Backticks in an unquoted heredoc body run (tree-sitter leaves them as text).
     ["cat <<EOF\n`id`\nEOF", "ask"],
     ["cat <<-EOF >/dev/null\n\t`id`\nEOF", "ask"],

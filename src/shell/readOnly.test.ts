@@ -173,6 +173,12 @@ describe("read-only classification", () => {
     ["date -r f", ["read:f"]],
     ["find . -newer /etc/shadow", ["read:.", "read:/etc/shadow"]],
     ["find src -samefile ../x -o -anewer a -o -cnewer b", ["read:src", "read:../x", "read:a", "read:b"]],
+    ["[ -f /etc/shadow ]", ["read:/etc/shadow"]],
+    ["test -d a -a -x b", ["read:a", "read:b"]],
+    ["test a -nt b", ["read:a", "read:b"]],
+    ["[ -n x ]", []],
+    ["test -t 1", []],
+    ["[ x = -f ]", []],
   ])("%s uses the paths %j", (command, expected) => {
     expect(paths(command)).toEqual(expected);
   });

@@ -307,13 +307,39 @@ function classifyGitCommand(argv: readonly string[]): Classification {
   return { kind: "read-only", reason: "", paths };
 }
 
+/** test's unary file tests (-a and -o are also and/or, -t takes a descriptor: left out) and binary ones. */
+const TEST_FILE_UNARY = new Set(words("-b -c -d -e -f -g -G -h -k -L -N -O -p -r -s -S -u -w -x"));
+const TEST_FILE_BINARY = new Set(words("-nt -ot -ef"));
+
+/** `[ -f x ]`, `test a -nt b`: the files a test looks at are paths it reads (their existence tells). */
+function testFileOperands(argv: readonly string[]): PathUse[] {
+  const uses: PathUse[] = [];
+  const read = (index: number) => {
+    const value = argv[index];
+    if (value !== undefined && value !== "]") uses.push({ value, index, access: "read" });
+  };
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (TEST_FILE_UNARY.has(arg)) read(++i);
+    else if (TEST_FILE_BINARY.has(arg)) {
+      read(i - 1);
+      read(++i);
+    }
+  }
+  return uses;
+}
+
 function classifyBySpec(argv: readonly string[], name: string): Classification | undefined {
   const spec = COMMAND_SPECS[name];
   if (!spec) return undefined;
   if (spec.anyArgs) {
     if (name === "printf" && argv.slice(1).some((arg) => arg.startsWith("-v")))
       return other("printf -v assigns a variable");
-    return { kind: "read-only", reason: "", paths: [] };
+    return {
+      kind: "read-only",
+      reason: "",
+      paths: name === "test" || name === "[" ? testFileOperands(argv) : [],
+    };
   }
   const parse = parseOptions(argv.slice(1), spec.options);
   if (!parse.ok) {
