@@ -19,7 +19,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, TEST_KEY } from "../agent/testing/harness.ts";
+import { cliProviderArgs, startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text } from "../agent/testing/script.ts";
 
 const repo = join(import.meta.dirname, "../..");
@@ -61,6 +61,18 @@ afterAll(() => {
 
 const env = () => ({ ...process.env, KEEL_HOME: home, HOME: home }) as Record<string, string>;
 
+/** `client` talking to the bundled `keel mcp` over stdio, in the test project. */
+function connectBundledMcp(client: Client): Promise<void> {
+  return client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [launcher, "mcp", "--cwd", project],
+      env: env(),
+      stderr: "ignore",
+    }),
+  );
+}
+
 describe("the bundled CLI", () => {
   it("is a few chunks, and reads no sibling file relative to itself", () => {
     const chunks = readdirSync(join(build, "dist/cli-bundle"));
@@ -74,14 +86,7 @@ describe("the bundled CLI", () => {
 
   it("serves MCP with every tool's prompt from its file", async () => {
     const client = new Client({ name: "bundle-test", version: "1" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [launcher, "mcp", "--cwd", project],
-        env: env(),
-        stderr: "ignore",
-      }),
-    );
+    await connectBundledMcp(client);
     try {
       const { tools } = await client.listTools();
       const firstLine = (file: string) =>
@@ -110,14 +115,7 @@ describe("the bundled CLI", () => {
       action: "accept",
       content: answers.shift()!,
     }));
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [launcher, "mcp", "--cwd", project],
-        env: env(),
-        stderr: "ignore",
-      }),
-    );
+    await connectBundledMcp(client);
     try {
       const write = (name: string) =>
         client.callTool({ name: "Write", arguments: { file_path: join(project, name), content: "x\n" } });
@@ -140,21 +138,11 @@ describe("the bundled CLI", () => {
   it("runs the agent with its system prompt and the agent types from their files", async () => {
     const server = await startServer("anthropic", [{ blocks: [text("Done.")] }]);
     try {
-      const child = spawn(
-        process.execPath,
-        [
-          launcher,
-          "run",
-          "--provider",
-          "anthropic",
-          "--base-url",
-          server.url,
-          "--model",
-          "claude-test",
-          "hi",
-        ],
-        { cwd: project, env: { ...env(), ANTHROPIC_API_KEY: TEST_KEY }, stdio: ["ignore", "pipe", "pipe"] },
-      );
+      const child = spawn(process.execPath, [launcher, "run", ...cliProviderArgs(server), "hi"], {
+        cwd: project,
+        env: { ...env(), ANTHROPIC_API_KEY: TEST_KEY },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       child.stdout.on("data", (chunk) => {
         stdout += chunk;

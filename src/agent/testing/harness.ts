@@ -38,6 +38,11 @@ export function providerFor(protocol: Protocol, server: ScriptedServer, apiKey =
 }
 
 /** Fast retries for tests: real backoff code, millisecond waits. */
+/** `keel run` flags that point the CLI at a scripted Anthropic-protocol server. */
+export function cliProviderArgs(server: ScriptedServer): string[] {
+  return ["--provider", "anthropic", "--base-url", server.url, "--model", "claude-test"];
+}
+
 export const FAST_RETRY = { maxRetries: 3, baseDelayMs: 5, maxDelayMs: 20 };
 
 export interface ScriptedAgentOptions {

@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServer, TEST_KEY } from "../../agent/testing/harness.ts";
+import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
 import { type Script, text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
 
@@ -78,14 +78,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const base = (server: ScriptedServer) => [
-  "--provider",
-  "anthropic",
-  "--base-url",
-  server.url,
-  "--model",
-  "claude-test",
-];
+const base = cliProviderArgs;
 
 describe("keel run", () => {
   it("streams the answer as text and exits 0", async () => {
