@@ -44,31 +44,33 @@ export function withPathResolutionCache<T>(judge: () => T): T {
   }
 }
 
+/** `compute(key)` once per cache (undefined answers included); without a cache, every time. */
+export function remembered<T>(cache: Map<string, T> | undefined, key: string, compute: () => T): T {
+  if (cache?.has(key)) return cache.get(key) as T;
+  const value = compute();
+  cache?.set(key, value);
+  return value;
+}
+
 /** lstat without exceptions (undefined when missing or unreadable), remembered inside a cache scope. */
 export function lstatOrUndefined(path: string): Stats | undefined {
-  const cache = activeCache?.lstat;
-  if (cache?.has(path)) return cache.get(path);
-  let stats: Stats | undefined;
-  try {
-    stats = lstatSync(path, { throwIfNoEntry: false });
-  } catch {
-    stats = undefined;
-  }
-  cache?.set(path, stats);
-  return stats;
+  return remembered(activeCache?.lstat, path, () => {
+    try {
+      return lstatSync(path, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 function readLink(path: string): string | undefined {
-  const cache = activeCache?.links;
-  if (cache?.has(path)) return cache.get(path);
-  let target: string | undefined;
-  try {
-    target = readlinkSync(path);
-  } catch {
-    target = undefined;
-  }
-  cache?.set(path, target);
-  return target;
+  return remembered(activeCache?.links, path, () => {
+    try {
+      return readlinkSync(path);
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 /**

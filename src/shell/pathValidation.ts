@@ -9,6 +9,7 @@ import {
   isPathWithin,
   lstatOrUndefined,
   protectedPathReason,
+  remembered,
 } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
@@ -66,25 +67,18 @@ interface DiskMemo {
   planted: Map<string, string | undefined>;
 }
 
-function memo<T>(cache: Map<string, T>, key: string, compute: () => T): T {
-  if (cache.has(key)) return cache.get(key) as T;
-  const value = compute();
-  cache.set(key, value);
-  return value;
-}
-
 /** Inside the working directories; `abs` is absolute. */
 function isInside(abs: string, scope: Scope): boolean {
-  return memo(scope.disk.inside, abs, () => isInWorkingDirectories(abs, scope.context));
+  return remembered(scope.disk.inside, abs, () => isInWorkingDirectories(abs, scope.context));
 }
 
 /** protectedPathReason for an absolute path (the base only matters for relative ones). */
 function protectedReasonOf(abs: string, base: string, scope: Scope): string | undefined {
-  return memo(scope.disk.protectedReason, abs, () => protectedPathReason(abs, base));
+  return remembered(scope.disk.protectedReason, abs, () => protectedPathReason(abs, base));
 }
 
 function danglingTargetOf(abs: string, scope: Scope): string | undefined {
-  return memo(scope.disk.dangling, abs, () => danglingLinkTarget(abs));
+  return remembered(scope.disk.dangling, abs, () => danglingLinkTarget(abs));
 }
 
 function add(scope: Scope, check: string, reason: string, safety: boolean): void {
@@ -219,7 +213,7 @@ function looksLikeGitDir(dir: string): boolean {
  * drivers...) git obeys. Plain file writes can plant one, so a read-only git there is not safe.
  */
 function plantedRepository(start: string, scope: Scope): string | undefined {
-  return memo(scope.disk.planted, start, () => {
+  return remembered(scope.disk.planted, start, () => {
     for (let dir = start; ; dir = dirname(dir)) {
       if (basename(dir) === ".git" || lstatOrUndefined(resolve(dir, ".git"))) return undefined;
       if (looksLikeGitDir(dir)) return dir;

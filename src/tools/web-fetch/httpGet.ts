@@ -10,7 +10,7 @@ import { guardedLookup } from "./guardedLookup.ts";
 // loads Node's bundled undici (~50 ms here) at every start of the CLI, most of which never fetch.
 const requireBuiltin = createRequire(import.meta.url);
 type Http = typeof import("node:http");
-type Zlib = typeof import("node:zlib");
+const zlib = () => requireBuiltin("node:zlib") as typeof import("node:zlib");
 
 export interface HttpGetOptions {
   signal: AbortSignal;
@@ -49,13 +49,13 @@ function decoded(response: IncomingMessage): Readable {
       return response;
     case "gzip":
     case "x-gzip":
-      return response.pipe((requireBuiltin("node:zlib") as Zlib).createGunzip());
+      return response.pipe(zlib().createGunzip());
     case "deflate":
-      return response.pipe((requireBuiltin("node:zlib") as Zlib).createInflate());
+      return response.pipe(zlib().createInflate());
     case "br":
-      return response.pipe((requireBuiltin("node:zlib") as Zlib).createBrotliDecompress());
+      return response.pipe(zlib().createBrotliDecompress());
     case "zstd":
-      return response.pipe((requireBuiltin("node:zlib") as Zlib).createZstdDecompress());
+      return response.pipe(zlib().createZstdDecompress());
     default:
       throw new ToolError(
         "unsupported_content",
