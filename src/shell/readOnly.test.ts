@@ -176,6 +176,7 @@ describe("read-only classification", () => {
     ["[ -f /etc/shadow ]", ["read:/etc/shadow"]],
     ["test -d a -a -x b", ["read:a", "read:b"]],
     ["test a -nt b", ["read:a", "read:b"]],
+    ["test -nt b", ["read:b"]],
     ["[ -n x ]", []],
     ["test -t 1", []],
     ["[ x = -f ]", []],

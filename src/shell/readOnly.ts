@@ -316,7 +316,7 @@ function testFileOperands(argv: readonly string[]): PathUse[] {
   const uses: PathUse[] = [];
   const read = (index: number) => {
     const value = argv[index];
-    if (value !== undefined && value !== "]") uses.push({ value, index, access: "read" });
+    if (index > 0 && value !== undefined && value !== "]") uses.push({ value, index, access: "read" });
   };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i] as string;
