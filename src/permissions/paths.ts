@@ -132,6 +132,19 @@ function walk(absolutePath: string, depth: number): string {
   return current;
 }
 
+/**
+ * Where a dangling symlink points, or undefined when `path` is not one. A write through it creates the
+ * target, so the target is judged too (resolveSymlinks also follows it; this names it for messages).
+ */
+export function danglingLinkTarget(path: string): string | undefined {
+  if (!lstatOrUndefined(path)?.isSymbolicLink()) return undefined;
+  const target = readLink(path);
+  if (target === undefined) return undefined;
+  const absolute = isAbsolute(target) ? target : dirname(path) + sep + target;
+  const resolved = resolve(absolute);
+  return lstatOrUndefined(resolveSymlinks(resolved)) ? undefined : resolved;
+}
+
 /** `~` expanded and made absolute, but with `..` kept as written, for physical resolution. */
 function rawAbsolute(path: string, cwd: string): string {
   const expanded = expandHome(path);
