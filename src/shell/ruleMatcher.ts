@@ -89,7 +89,6 @@ export async function bashRuleMatches(
 }
 
 export const bashRuleMatcher: RuleContentMatcher = {
-  ruleToolName: "Bash",
   matches: ({ input, rule, permissionContext }) =>
     bashRuleMatches((input as { command?: unknown } | null)?.command, rule, permissionContext),
   validate: validateBashSpecifier,
