@@ -1,6 +1,7 @@
 // Path arguments and redirect targets, resolved against every directory the shell may be in at that
 // point (`cd x && ...` adds x; a failed cd keeps the old one) and through symlinks: outside the
 // working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
+
 import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
@@ -12,11 +13,13 @@ import {
   protectedPathReason,
   remembered,
   resolveSymlinks,
+  systemFolderOf,
 } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
 import type { Redirect } from "./extract.ts";
 import { readGitGlobals } from "./gitSpec.ts";
+import { REMOVERS } from "./programs.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
 import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
 import type { Word } from "./words.ts";
@@ -28,20 +31,6 @@ export interface Finding {
 }
 
 const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
-const SYSTEM_ROOTS = [
-  "/etc",
-  "/usr",
-  "/bin",
-  "/sbin",
-  "/lib",
-  "/lib64",
-  "/boot",
-  "/sys",
-  "/proc",
-  "/dev",
-  "/var",
-];
-const REMOVERS = new Set(["rm", "rmdir", "shred", "unlink"]);
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_GLOB_ENTRIES = 2_000;
@@ -339,7 +328,7 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
       if (expanded === undefined || expanded === "") continue;
       for (const cwd of scope.cwds) {
         const abs = resolve(cwd, expanded);
-        if (SYSTEM_ROOTS.some((root) => isPathWithin(abs, root)) || HARMLESS_DEVICES.test(abs)) continue;
+        if (systemFolderOf(abs) || HARMLESS_DEVICES.test(abs)) continue;
         const reason = protectedReasonOf(abs, cwd, scope);
         if (reason) add(scope, "protected-path", `${written[0]} may write ${reason}`, true);
       }
