@@ -119,7 +119,12 @@ async function decideBeforeMode<I>(
   const contentAsk = await findContentRule(context, permissionContext, anyTool, checkedInput, "ask");
   if (contentAsk) return fromRule(contentAsk, anyTool);
 
-  if (own.behavior === "ask" && own.decisionReason?.type === "safetyCheck") return withReason(own, tool);
+  // A safety check, or an ask rule the tool applied itself (Bash applies Read/Edit rules to its paths), holds in every mode.
+  if (
+    own.behavior === "ask" &&
+    (own.decisionReason?.type === "safetyCheck" || own.decisionReason?.type === "rule")
+  )
+    return withReason(own, tool);
 
   if (mode === "bypassPermissions" && permissionContext.isBypassPermissionsModeAvailable) {
     return {

@@ -246,6 +246,9 @@ const PROTECTED_FILES = [
   ".envrc",
   "authorized_keys",
 ];
+/** Folders under ~/.config whose files make programs run commands (git's XDG config, fish, systemd units, autostart). */
+const CONFIG_FOLDERS = ["git", "fish", "systemd", "autostart", "environment.d"];
+
 /**
  * The operating system's own folders (Linux and macOS): what is written there changes the machine for
  * every program, and removing what they hold breaks it. Writes inside them are protected; the
@@ -297,12 +300,11 @@ export function protectedPathReason(path: string, cwd: string): string | undefin
     if (dir) return `${form} is inside a protected ${dir}/ folder`;
     const name = segments.at(-1) ?? "";
     if (PROTECTED_FILES.includes(name)) return `${form} is a protected file (${name})`;
-    if (
-      /^\.(bash|zsh)rc\..+/.test(name) ||
-      name === ".config" ||
-      form.includes(`${sep}.config${sep}fish${sep}`)
-    )
+    if (/^\.(bash|zsh)rc\..+/.test(name) || name === ".config")
       return `${form} is a shell configuration file`;
+    const config = CONFIG_FOLDERS.find((folder) => form.includes(`${sep}.config${sep}${folder}${sep}`));
+    if (config)
+      return `${form} is inside ~/.config/${config}/, whose files configure programs that run commands`;
     const root = systemFolderOf(form);
     if (root) return `${form} is inside the system folder ${root}`;
   }

@@ -50,15 +50,19 @@ export async function checkBashPermissions(
     case "deny":
       return {
         behavior: "deny",
-        message: verdict.reason,
-        decisionReason: {
-          type: "tool",
-          reason: verdict.reason,
-          ...(verdict.check ? { check: verdict.check } : {}),
-        },
+        message: verdict.rule ? `${verdict.reason}. Do not try to reach it another way.` : verdict.reason,
+        decisionReason: verdict.rule
+          ? { type: "rule", rule: verdict.rule }
+          : { type: "tool", reason: verdict.reason, ...(verdict.check ? { check: verdict.check } : {}) },
       };
     case "ask": {
       const reason = { reason: verdict.reason, ...(verdict.check ? { check: verdict.check } : {}) };
+      if (verdict.rule)
+        return {
+          behavior: "ask",
+          message: askMessage(verdict),
+          decisionReason: { type: "rule", rule: verdict.rule },
+        };
       return {
         behavior: "ask",
         message: askMessage(verdict),
