@@ -1,7 +1,8 @@
 // What Keel answers when a language server asks the client something. Keel is a read-only client:
 // it never applies a server's workspace edit, and shows no UI on a server's behalf.
-import { pathToFileURL } from "node:url";
+
 import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
 import type {
   ConfigurationParams,
   PublishDiagnosticsParams,

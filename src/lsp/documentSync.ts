@@ -95,7 +95,11 @@ export class DocumentSync {
   }
 
   /** Pushed diagnostics for this version of the document, waiting up to timeoutMs; undefined if none came. */
-  async pushedFor(document: SyncedDocument, timeoutMs: number, signal?: AbortSignal): Promise<Diagnostic[] | undefined> {
+  async pushedFor(
+    document: SyncedDocument,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<Diagnostic[] | undefined> {
     const waiter = { uri: document.uri, version: document.version, afterSeq: document.seq };
     const known = this.#pushed.get(document.uri);
     if (known && this.#answers(known, waiter)) return known.diagnostics;

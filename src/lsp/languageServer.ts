@@ -21,7 +21,7 @@ import { errorMessage, ToolError } from "../tool/errors.ts";
 import { answerServerRequests } from "./clientHandlers.ts";
 import { DocumentSync } from "./documentSync.ts";
 import { LSP_ERROR, lspError, type ServerLaunch } from "./launch.ts";
-import { DEFAULT_FLOOD_LIMIT, FloodMeter, type FloodLimit, TextTail } from "./outputGuard.ts";
+import { DEFAULT_FLOOD_LIMIT, type FloodLimit, FloodMeter, TextTail } from "./outputGuard.ts";
 
 export interface LanguageServerOptions {
   /** The configured name ("typescript", "python", a settings key). */
@@ -54,6 +54,8 @@ const CLIENT_CAPABILITIES: ClientCapabilities = {
 };
 
 const STOP_STEP_MS = 1_000;
+const EXIT_REPORT_DELAY_MS = 50;
+const CLOSE_REPORT_DELAY_MS = 500;
 
 /** The server capability that announces each request Keel sends. */
 const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
@@ -117,7 +119,14 @@ export class LanguageServer {
     this.#child.once("exit", (code, signal) => {
       if (this.#stopping) return;
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-      this.#fail(lspError(LSP_ERROR.crashed, `The ${this.name} language server ${how}.${this.#stderrNote()}`));
+      // A moment for its last stderr lines to arrive: they usually say why.
+      setTimeout(
+        () =>
+          this.#fail(
+            lspError(LSP_ERROR.crashed, `The ${this.name} language server ${how}.${this.#stderrNote()}`),
+          ),
+        EXIT_REPORT_DELAY_MS,
+      );
     });
     const meter = new FloodMeter(options.floodLimit ?? DEFAULT_FLOOD_LIMIT, (bytes) =>
       this.#fail(
@@ -140,8 +149,13 @@ export class LanguageServer {
     );
     this.#connection.onError(([error]) => this.#stderr.push(`[jsonrpc] ${errorMessage(error)}\n`));
     this.#connection.onClose(() => {
-      if (!this.#stopping)
-        this.#fail(lspError(LSP_ERROR.crashed, `The ${this.name} language server closed its connection.`));
+      if (this.#stopping) return;
+      // The process usually exits right after; its exit code makes the better message.
+      setTimeout(
+        () =>
+          this.#fail(lspError(LSP_ERROR.crashed, `The ${this.name} language server closed its connection.`)),
+        CLOSE_REPORT_DELAY_MS,
+      );
     });
     this.documents = new DocumentSync(this.#connection, options.languageIdFor);
     answerServerRequests(this.#connection, {
@@ -219,7 +233,12 @@ export class LanguageServer {
   }
 
   /** One request, answered within the request timeout or failed; a timeout marks the server hung. */
-  request<R>(method: string, params: unknown, signal?: AbortSignal, timeoutMs = this.#requestTimeoutMs): Promise<R> {
+  request<R>(
+    method: string,
+    params: unknown,
+    signal?: AbortSignal,
+    timeoutMs = this.#requestTimeoutMs,
+  ): Promise<R> {
     return this.#within(
       timeoutMs,
       `${method} (no answer in ${timeoutMs / 1000} s)`,
@@ -308,7 +327,10 @@ export class LanguageServer {
         send(source.token).then(resolve, (error: unknown) =>
           reject(
             this.#failure ??
-              lspError(LSP_ERROR.requestFailed, `The ${this.name} language server answered with an error: ${errorMessage(error)}`),
+              lspError(
+                LSP_ERROR.requestFailed,
+                `The ${this.name} language server answered with an error: ${errorMessage(error)}`,
+              ),
           ),
         );
       });

@@ -27,7 +27,10 @@ export class FloodMeter extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    if (this.#tripped) return done();
+    if (this.#tripped) {
+      done();
+      return;
+    }
     const now = Date.now();
     if (now - this.#windowStart > this.#limit.windowMs) {
       this.#windowStart = now;
@@ -37,7 +40,8 @@ export class FloodMeter extends Transform {
     if (this.#bytes > this.#limit.maxBytes) {
       this.#tripped = true;
       this.#onFlood(this.#bytes);
-      return done();
+      done();
+      return;
     }
     done(null, chunk);
   }

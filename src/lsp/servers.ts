@@ -40,6 +40,20 @@ export interface LspOptions {
   useProjectTypeScript?: boolean;
   /** Start a file's server when the file is edited, so later edits report new errors. */
   startOnEdit?: boolean;
+  /** How long an edit waits for its file's diagnostics (default 2 s). */
+  diagnosticsBudgetMs?: number;
+}
+
+/** The LSP options of a session from its settings: a project's own TypeScript runs only in trusted folders. */
+export function lspOptionsFromSettings(
+  settings: { lspServers: readonly LspServerEntry[]; trusted: boolean },
+  policy: { startOnEdit: boolean },
+): LspOptions {
+  return {
+    servers: settings.lspServers,
+    useProjectTypeScript: settings.trusted,
+    startOnEdit: policy.startOnEdit,
+  };
 }
 
 export interface LanguageServerDefinition {
@@ -129,7 +143,8 @@ const SUGGESTIONS: ReadonlyArray<{ extensions: string[]; name: string; entry: st
   {
     extensions: [".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"],
     name: "clangd",
-    entry: '"clangd": {"command": "clangd", "extensionToLanguage": {".c": "c", ".h": "c", ".cpp": "cpp", ".hpp": "cpp"}}',
+    entry:
+      '"clangd": {"command": "clangd", "extensionToLanguage": {".c": "c", ".h": "c", ".cpp": "cpp", ".hpp": "cpp"}}',
     install: "apt-get install clangd (or your platform's package)",
   },
   {
@@ -150,7 +165,10 @@ export function definitionFromSettings(entry: LspServerEntry): LanguageServerDef
   const { config } = entry;
   const origin = entry.file ? `lspServers.${entry.name} in ${entry.file}` : `lspServers.${entry.name}`;
   const extensionToLanguage = Object.fromEntries(
-    Object.entries(config.extensionToLanguage).map(([extension, language]) => [normalizeExtension(extension), language]),
+    Object.entries(config.extensionToLanguage).map(([extension, language]) => [
+      normalizeExtension(extension),
+      language,
+    ]),
   );
   return {
     name: entry.name,
@@ -169,7 +187,9 @@ export function definitionFromSettings(entry: LspServerEntry): LanguageServerDef
         command: config.command,
         args: config.args ?? [],
         ...(config.env ? { env: config.env } : {}),
-        ...(config.initializationOptions !== undefined ? { initializationOptions: config.initializationOptions } : {}),
+        ...(config.initializationOptions !== undefined
+          ? { initializationOptions: config.initializationOptions }
+          : {}),
         ...(config.settings !== undefined ? { settings: config.settings } : {}),
         description: `${config.command} (${origin})`,
         installHint: `Install ${config.command} and make sure it is on PATH, or change the command of ${origin}.`,

@@ -5,9 +5,9 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { workingDirectoryOf } from "../permissions/paths.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
-import { LSP_ERROR, lspError } from "./launch.ts";
 import type { LanguageServer } from "./languageServer.ts";
-import { definitionFor, type LanguageServerDefinition, languageIdOf, type LspOptions } from "./servers.ts";
+import { LSP_ERROR, lspError } from "./launch.ts";
+import { definitionFor, type LanguageServerDefinition, type LspOptions, languageIdOf } from "./servers.ts";
 
 interface Slot {
   definition: LanguageServerDefinition;
@@ -28,7 +28,11 @@ export function lspOptionsOf(context: ToolUseContext): LspOptions {
 }
 
 /** The folder a server serves for a file: its configured folder, the working directory holding the file, or the file's folder. */
-function workspaceRootFor(definition: LanguageServerDefinition, path: string, context: ToolUseContext): string {
+function workspaceRootFor(
+  definition: LanguageServerDefinition,
+  path: string,
+  context: ToolUseContext,
+): string {
   const state = context.getAppState();
   const projectRoot = state.toolPermissionContext.projectRoot;
   if (definition.workspaceFolder)
@@ -151,7 +155,9 @@ export function warmServerForFile(context: ToolUseContext, path: string): void {
 }
 
 /** The servers a session has running, for tests and status output. */
-export function sessionServers(sessionId: string): Array<{ name: string; root: string; pid: number | undefined }> {
+export function sessionServers(
+  sessionId: string,
+): Array<{ name: string; root: string; pid: number | undefined }> {
   return [...(sessions.get(sessionId)?.values() ?? [])]
     .filter((slot) => slot.running)
     .map((slot) => ({ name: slot.definition.name, root: slot.root, pid: slot.running?.pid }));

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
+import type { LspServerEntry } from "../lsp/servers.ts";
 // Registered before files are read, so malformed WebFetch/Agent specifiers are reported at load.
 import "../permissions/matchers/index.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
@@ -49,6 +50,8 @@ export interface LoadedSettings {
   env: Record<string, string>;
   sandbox: SandboxSettings;
   mcpServers: McpServerEntry[];
+  /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
+  lspServers: LspServerEntry[];
   mcpSettings: MergedSettings["mcpSettings"];
   /** Everything the user should be told: untrusted parts ignored, rules skipped, modes refused. */
   warnings: string[];
@@ -171,6 +174,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     env: merged.env,
     sandbox: merged.sandbox,
     mcpServers,
+    lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,
     warnings,
     untrusted,

@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
+import { serverForFile } from "../../lsp/sessionServers.ts";
 import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
 import { formatRuleValue } from "../../permissions/rules.ts";
-import { serverForFile } from "../../lsp/sessionServers.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -34,13 +34,13 @@ function lenientPositive(description: string) {
 
 export const lspInputSchema = z.strictObject({
   operation: z.enum(LSP_OPERATIONS).describe("The LSP operation to perform"),
-  filePath: z.string().min(1).describe("The file to operate on (absolute, or relative to the working directory)"),
+  filePath: z
+    .string()
+    .min(1)
+    .describe("The file to operate on (absolute, or relative to the working directory)"),
   line: lenientPositive("The line number (1-based, as shown in editors)"),
   character: lenientPositive("The character offset in the line (1-based, as shown in editors)"),
-  query: z
-    .string()
-    .optional()
-    .describe("For workspaceSymbol: the symbol name or part of it to search for"),
+  query: z.string().optional().describe("For workspaceSymbol: the symbol name or part of it to search for"),
 });
 
 export type LspInput = z.infer<typeof lspInputSchema>;
@@ -89,7 +89,10 @@ async function readSource(path: string): Promise<string> {
     throw new ToolError("file_not_found", `File does not exist: ${path}.`);
   }
   if (size > MAX_FILE_BYTES)
-    throw new ToolError("too_large", `${path} is ${size} bytes; files over ${MAX_FILE_BYTES} bytes are not sent to a language server.`);
+    throw new ToolError(
+      "too_large",
+      `${path} is ${size} bytes; files over ${MAX_FILE_BYTES} bytes are not sent to a language server.`,
+    );
   return readFile(path, "utf8");
 }
 
@@ -113,7 +116,10 @@ async function runLsp(input: LspInput, context: ToolUseContext): Promise<LspOutp
   const text = await readSource(path);
   const lineCount = text.split("\n").length;
   if (input.line !== undefined && input.line > lineCount && !POSITIONLESS.has(input.operation))
-    throw new ToolError("invalid_input", `line ${input.line} is past the end of ${path} (${lineCount} lines).`);
+    throw new ToolError(
+      "invalid_input",
+      `line ${input.line} is past the end of ${path} (${lineCount} lines).`,
+    );
   const server = await serverForFile(context, path);
   const document = server.documents.sync(path, text);
   const position = { line: (input.line ?? 1) - 1, character: (input.character ?? 1) - 1 };
@@ -126,7 +132,11 @@ async function runLsp(input: LspInput, context: ToolUseContext): Promise<LspOutp
     query,
     signal: context.abortController.signal,
   });
-  const formatted = formatResult(result, { operation: input.operation, path, position, query }, formatScope(context));
+  const formatted = formatResult(
+    result,
+    { operation: input.operation, path, position, query },
+    formatScope(context),
+  );
   return {
     operation: input.operation,
     filePath: path,
@@ -148,7 +158,8 @@ export const LspTool: Tool<LspInput, LspOutput> = buildTool<LspInput, LspOutput>
   getPath: (input) => input.filePath,
   description: (input) => `LSP ${input?.operation ?? "query"} in ${input?.filePath ?? "a file"}`,
   prompt: () => PROMPT,
-  toAutoClassifierInput: (input) => `${input.operation} ${input.filePath}:${input.line ?? ""}:${input.character ?? ""}`,
+  toAutoClassifierInput: (input) =>
+    `${input.operation} ${input.filePath}:${input.line ?? ""}:${input.character ?? ""}`,
   async validateInput(input, context) {
     const problem = inputProblem(input);
     if (problem) return { result: false, message: problem, errorCode: "invalid_input" };

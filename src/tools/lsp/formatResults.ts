@@ -152,7 +152,13 @@ function fileCount(places: Place[]): string {
   return files > 1 ? ` in ${files} files` : "";
 }
 
-function symbolLine(symbol: SymbolEntry, index: number, showPath: boolean, cwd: string, sources: SourceLines): string {
+function symbolLine(
+  symbol: SymbolEntry,
+  index: number,
+  showPath: boolean,
+  cwd: string,
+  sources: SourceLines,
+): string {
   const indent = "  ".repeat(symbol.depth);
   const where = showPath
     ? at(symbol.place, cwd)
@@ -163,17 +169,31 @@ function symbolLine(symbol: SymbolEntry, index: number, showPath: boolean, cwd: 
   return showPath ? withSource(head, sources.line(symbol.place.path, symbol.place.range.start.line)) : head;
 }
 
-function callLine(call: CallEntry, index: number, operation: LspOperation, cwd: string, sources: SourceLines): string {
+function callLine(
+  call: CallEntry,
+  index: number,
+  operation: LspOperation,
+  cwd: string,
+  sources: SourceLines,
+): string {
   const name = `${call.name} (${kindName(call.kind)})`;
   if (operation === "incomingCalls") {
     const site = call.callSites[0] ?? call.place;
     const more = call.callSites.length > 1 ? ` (+${call.callSites.length - 1} more calls)` : "";
-    return withSource(`${index + 1}. ${name} calls it at ${at(site, cwd)}${more}`, sources.line(site.path, site.range.start.line));
+    return withSource(
+      `${index + 1}. ${name} calls it at ${at(site, cwd)}${more}`,
+      sources.line(site.path, site.range.start.line),
+    );
   }
-  const defined = withSource(`${index + 1}. ${name} ${at(call.place, cwd)}`, sources.line(call.place.path, call.place.range.start.line));
+  const defined = withSource(
+    `${index + 1}. ${name} ${at(call.place, cwd)}`,
+    sources.line(call.place.path, call.place.range.start.line),
+  );
   if (operation !== "outgoingCalls") return defined;
   const sites = [
-    ...new Set(call.callSites.map((site) => `${site.range.start.line + 1}:${site.range.start.character + 1}`)),
+    ...new Set(
+      call.callSites.map((site) => `${site.range.start.line + 1}:${site.range.start.character + 1}`),
+    ),
   ];
   return sites.length > 0 ? `${defined}  [called at ${sites.join(", ")}]` : defined;
 }
@@ -185,7 +205,11 @@ export interface FormattedResult {
 }
 
 /** The model-facing text of one operation's result. */
-export function formatResult(result: OperationResult, request: FormatRequest, scope: FormatScope): FormattedResult {
+export function formatResult(
+  result: OperationResult,
+  request: FormatRequest,
+  scope: FormatScope,
+): FormattedResult {
   const sources = new SourceLines(scope);
   const { cwd } = scope;
   const file = displayPath(request.path, cwd);
@@ -198,14 +222,19 @@ export function formatResult(result: OperationResult, request: FormatRequest, sc
       return !denied;
     });
   const deniedNote = () =>
-    hidden.count > 0 ? [`(${plural(hidden.count, "result")} in files that Read rules deny are not shown.)`] : [];
+    hidden.count > 0
+      ? [`(${plural(hidden.count, "result")} in files that Read rules deny are not shown.)`]
+      : [];
 
   let lines: string[];
   let count: number;
   switch (result.kind) {
     case "hover": {
       count = result.text ? 1 : 0;
-      const text = result.text.length > MAX_HOVER_CHARS ? `${result.text.slice(0, MAX_HOVER_CHARS)}\n…(cut)` : result.text;
+      const text =
+        result.text.length > MAX_HOVER_CHARS
+          ? `${result.text.slice(0, MAX_HOVER_CHARS)}\n…(cut)`
+          : result.text;
       lines = count
         ? [`Hover in ${file} ${pointedAt(request, sources)}:`, text]
         : [`No hover information in ${file} ${pointedAt(request, sources)}.`];
@@ -220,7 +249,12 @@ export function formatResult(result: OperationResult, request: FormatRequest, sc
           : [
               `Found ${plural(count, noun)}${fileCount(places)}:`,
               ...cappedList(
-                places.map((place, index) => withSource(`${index + 1}. ${at(place, cwd)}`, sources.line(place.path, place.range.start.line))),
+                places.map((place, index) =>
+                  withSource(
+                    `${index + 1}. ${at(place, cwd)}`,
+                    sources.line(place.path, place.range.start.line),
+                  ),
+                ),
                 "Use Grep to narrow it down, or look at one file at a time.",
               ),
             ];

@@ -101,13 +101,14 @@ function markedText(content: MarkedString | MarkupContent): string {
 function hoverText(hover: Hover | null): string {
   if (!hover) return "";
   const parts = Array.isArray(hover.contents) ? hover.contents : [hover.contents];
-  return parts.map(markedText).filter((text) => text.trim() !== "").join("\n\n").trim();
+  return parts
+    .map(markedText)
+    .filter((text) => text.trim() !== "")
+    .join("\n\n")
+    .trim();
 }
 
-function documentSymbols(
-  answer: DocumentSymbol[] | SymbolInformation[] | null,
-  path: string,
-): SymbolEntry[] {
+function documentSymbols(answer: DocumentSymbol[] | SymbolInformation[] | null, path: string): SymbolEntry[] {
   const entries: SymbolEntry[] = [];
   const walk = (symbol: DocumentSymbol, depth: number) => {
     entries.push({
@@ -128,7 +129,10 @@ function documentSymbols(
 
 function symbolInformation(symbol: SymbolInformation | WorkspaceSymbol): SymbolEntry {
   const location = symbol.location;
-  const range = "range" in location ? location.range : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+  const range =
+    "range" in location
+      ? location.range
+      : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
   return {
     name: symbol.name,
     kind: symbol.kind,
@@ -158,7 +162,10 @@ export interface OperationRequest {
 }
 
 /** Sends the operation's request(s) and normalizes the answer. */
-export async function runOperation(server: LanguageServer, request: OperationRequest): Promise<OperationResult> {
+export async function runOperation(
+  server: LanguageServer,
+  request: OperationRequest,
+): Promise<OperationResult> {
   const { operation, uri, position, signal } = request;
   const method = REQUEST_OF[operation];
   if (!server.supports(method))
@@ -174,17 +181,24 @@ export async function runOperation(server: LanguageServer, request: OperationReq
     case "findReferences":
       return {
         kind: "locations",
-        places: toPlaces(await server.request(method, { ...at, context: { includeDeclaration: true } }, signal)),
+        places: toPlaces(
+          await server.request(method, { ...at, context: { includeDeclaration: true } }, signal),
+        ),
       };
     case "hover": {
       const hover = await server.request<Hover | null>(method, at, signal);
       const text = hoverText(hover);
-      return hover?.range ? { kind: "hover", text, place: { path: request.path, range: hover.range } } : { kind: "hover", text };
+      return hover?.range
+        ? { kind: "hover", text, place: { path: request.path, range: hover.range } }
+        : { kind: "hover", text };
     }
     case "documentSymbol":
       return {
         kind: "symbols",
-        symbols: documentSymbols(await server.request(method, { textDocument: { uri } }, signal), request.path),
+        symbols: documentSymbols(
+          await server.request(method, { textDocument: { uri } }, signal),
+          request.path,
+        ),
       };
     case "workspaceSymbol": {
       const answer = await server.request<Array<SymbolInformation | WorkspaceSymbol> | null>(
@@ -205,20 +219,39 @@ async function callHierarchy(
   at: { textDocument: { uri: string }; position: Position },
   signal: AbortSignal | undefined,
 ): Promise<CallEntry[]> {
-  const items = (await server.request<CallHierarchyItem[] | null>("textDocument/prepareCallHierarchy", at, signal)) ?? [];
+  const items =
+    (await server.request<CallHierarchyItem[] | null>("textDocument/prepareCallHierarchy", at, signal)) ?? [];
   if (operation === "prepareCallHierarchy") return items.map((item) => callEntry(item, []));
   const calls: CallEntry[] = [];
   for (const item of items) {
     if (operation === "incomingCalls") {
       const incoming =
-        (await server.request<CallHierarchyIncomingCall[] | null>("callHierarchy/incomingCalls", { item }, signal)) ?? [];
+        (await server.request<CallHierarchyIncomingCall[] | null>(
+          "callHierarchy/incomingCalls",
+          { item },
+          signal,
+        )) ?? [];
       for (const call of incoming)
-        calls.push(callEntry(call.from, call.fromRanges.map((range) => ({ path: pathOf(call.from.uri), range }))));
+        calls.push(
+          callEntry(
+            call.from,
+            call.fromRanges.map((range) => ({ path: pathOf(call.from.uri), range })),
+          ),
+        );
     } else {
       const outgoing =
-        (await server.request<CallHierarchyOutgoingCall[] | null>("callHierarchy/outgoingCalls", { item }, signal)) ?? [];
+        (await server.request<CallHierarchyOutgoingCall[] | null>(
+          "callHierarchy/outgoingCalls",
+          { item },
+          signal,
+        )) ?? [];
       for (const call of outgoing)
-        calls.push(callEntry(call.to, call.fromRanges.map((range) => ({ path: pathOf(item.uri), range }))));
+        calls.push(
+          callEntry(
+            call.to,
+            call.fromRanges.map((range) => ({ path: pathOf(item.uri), range })),
+          ),
+        );
     }
   }
   return calls;
