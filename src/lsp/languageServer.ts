@@ -69,6 +69,20 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
   "textDocument/diagnostic": "diagnosticProvider",
 };
 
+/** Whether a promise settles within `ms`. The timer never keeps Keel running: servers exit on stdin EOF anyway. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function unrefStream(stream: unknown): void {
   (stream as { unref?: () => void } | null)?.unref?.();
 }
@@ -256,20 +270,15 @@ export class LanguageServer {
         return resolve();
       this.#child.once("exit", () => resolve());
     });
-    const settle = (ms: number) =>
-      Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
     if (!this.#failure && this.#child.pid !== undefined) {
       const source = new CancellationTokenSource();
-      await Promise.race([
-        this.#connection.sendRequest("shutdown", undefined, source.token).catch(() => undefined),
-        new Promise((r) => setTimeout(r, STOP_STEP_MS)),
-      ]);
+      await settlesWithin(this.#connection.sendRequest("shutdown", undefined, source.token), STOP_STEP_MS);
       source.dispose();
       await this.#connection.sendNotification("exit").catch(() => undefined);
     }
-    if (!(await settle(this.#failure ? 0 : STOP_STEP_MS))) {
+    if (!(await settlesWithin(exited, this.#failure ? 0 : STOP_STEP_MS))) {
       this.#killGroup("SIGTERM");
-      if (!(await settle(STOP_STEP_MS))) this.#killGroup("SIGKILL");
+      if (!(await settlesWithin(exited, STOP_STEP_MS))) this.#killGroup("SIGKILL");
     }
     this.#connection.dispose();
     this.#child.stdin?.destroy();

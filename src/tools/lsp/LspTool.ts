@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import { serverForFile } from "../../lsp/sessionServers.ts";
+import { runningServerForFile, serverForFile } from "../../lsp/sessionServers.ts";
 import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
 import { formatRuleValue } from "../../permissions/rules.ts";
@@ -107,7 +107,15 @@ function formatScope(context: ToolUseContext): FormatScope {
   };
 }
 
-async function runLsp(input: LspInput, context: ToolUseContext): Promise<LspOutput> {
+export interface LspProgress {
+  text: string;
+}
+
+async function runLsp(
+  input: LspInput,
+  context: ToolUseContext,
+  report: (progress: LspProgress) => void,
+): Promise<LspOutput> {
   const problem = inputProblem(input);
   if (problem) throw new ToolError("invalid_input", problem);
   const path = absolutePathOf(input, context);
@@ -120,6 +128,8 @@ async function runLsp(input: LspInput, context: ToolUseContext): Promise<LspOutp
       "invalid_input",
       `line ${input.line} is past the end of ${path} (${lineCount} lines).`,
     );
+  if (!runningServerForFile(context, path))
+    report({ text: "Starting the language server (the first call for a language takes a few seconds)…" });
   const server = await serverForFile(context, path);
   const document = server.documents.sync(path, text);
   const position = { line: (input.line ?? 1) - 1, character: (input.character ?? 1) - 1 };
@@ -146,7 +156,7 @@ async function runLsp(input: LspInput, context: ToolUseContext): Promise<LspOutp
   };
 }
 
-export const LspTool: Tool<LspInput, LspOutput> = buildTool<LspInput, LspOutput>({
+export const LspTool: Tool<LspInput, LspOutput, LspProgress> = buildTool<LspInput, LspOutput, LspProgress>({
   name: "LSP",
   searchHint: "code intelligence: go to definition, find references, hover, symbols, call hierarchy",
   inputSchema: lspInputSchema,
@@ -168,8 +178,9 @@ export const LspTool: Tool<LspInput, LspOutput> = buildTool<LspInput, LspOutput>
     return { result: true };
   },
   checkPermissions: (input, context) => checkReadPermission(LspTool, input, input.filePath, context),
-  async call(input, context) {
-    return { data: await runLsp(input, context) };
+  async call(input, context, _canUseTool, parentMessage, onProgress) {
+    const report = (data: LspProgress) => onProgress({ toolUseId: parentMessage?.id ?? "", data });
+    return { data: await runLsp(input, context, report) };
   },
   mapToolResultToToolResultBlockParam: (output, toolUseId) => ({
     type: "tool_result",
@@ -181,4 +192,5 @@ export const LspTool: Tool<LspInput, LspOutput> = buildTool<LspInput, LspOutput>
     text: `LSP ${input.operation} ${input.filePath}${input.line ? `:${input.line}:${input.character ?? 1}` : ""}${input.query ? ` "${input.query}"` : ""}`,
   }),
   renderToolResult: (output) => ({ kind: "text", text: output.result }),
+  renderToolProgress: (progress) => ({ kind: "progress", text: progress.text }),
 });
