@@ -134,6 +134,8 @@ export async function serverForFile(context: ToolUseContext, path: string): Prom
 
 /** The server for a file if one is already running in this session; never starts one. */
 export function runningServerForFile(context: ToolUseContext, path: string): LanguageServer | undefined {
+  // Every edit asks: a session without servers answers at once.
+  if (!sessions.has(context.options.sessionId)) return undefined;
   let slot: Slot | undefined;
   try {
     slot = slotFor(context, path, false);
