@@ -77,7 +77,11 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
     timer.unref();
   });
   try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
+    const settled = promise.then(
+      () => true,
+      () => true,
+    );
+    return await Promise.race([settled, timeout]);
   } finally {
     clearTimeout(timer);
   }
