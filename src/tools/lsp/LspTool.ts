@@ -4,7 +4,9 @@
 import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
+import type { LanguageServer } from "../../lsp/languageServer.ts";
 import { runningServerForFile, serverForFile } from "../../lsp/sessionServers.ts";
+import { listRules } from "../../permissions/matchers.ts";
 import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
 import { formatRuleValue } from "../../permissions/rules.ts";
@@ -13,7 +15,14 @@ import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { checkReadPermission } from "../shared/filePermissions.ts";
 import { type FormatScope, formatResult, MAX_LISTED } from "./formatResults.ts";
-import { LSP_OPERATIONS, type LspOperation, POSITIONLESS, runOperation } from "./operations.ts";
+import {
+  LSP_OPERATIONS,
+  type LspOperation,
+  type OperationRequest,
+  type OperationResult,
+  POSITIONLESS,
+  runOperation,
+} from "./operations.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8")
   .replaceAll("{{MAX_LISTED}}", String(MAX_LISTED))
@@ -107,6 +116,28 @@ function formatScope(context: ToolUseContext): FormatScope {
   };
 }
 
+/**
+ * A hover shows the declaration and docs of the symbol, which may live in a file Read rules deny.
+ * With any Read deny rule in force, the hover is given only when the symbol is defined elsewhere.
+ */
+async function withoutDeniedHover(
+  result: OperationResult,
+  server: LanguageServer,
+  request: OperationRequest,
+  context: ToolUseContext,
+): Promise<OperationResult> {
+  if (result.kind !== "hover" || result.text === "") return result;
+  const policy = context.getAppState().toolPermissionContext;
+  if (!listRules(policy, "deny").some((rule) => rule.value.toolName === "Read")) return result;
+  const definition = await runOperation(server, { ...request, operation: "goToDefinition" }).catch(
+    () => undefined,
+  );
+  const safe =
+    definition?.kind === "locations" &&
+    definition.places.every((place) => isPathDeniedForRead(place.path, context) === undefined);
+  return safe ? result : { kind: "hover", text: "", withheld: true };
+}
+
 export interface LspProgress {
   text: string;
 }
@@ -134,14 +165,15 @@ async function runLsp(
   const document = server.documents.sync(path, text);
   const position = { line: (input.line ?? 1) - 1, character: (input.character ?? 1) - 1 };
   const query = input.query?.trim() ?? "";
-  const result = await runOperation(server, {
+  const request: OperationRequest = {
     operation: input.operation,
     uri: document.uri,
     path,
     position,
     query,
     signal: context.abortController.signal,
-  });
+  };
+  const result = await withoutDeniedHover(await runOperation(server, request), server, request, context);
   const formatted = formatResult(
     result,
     { operation: input.operation, path, position, query },

@@ -172,6 +172,27 @@ describe("LSP on TypeScript: paths are governed like Read", () => {
     expect(text).not.toContain("secret.ts");
     expect(text).toContain("Found 3 references in 2 files:");
     expect(text).toContain("(2 results in files that Read rules deny are not shown.)");
+    const hoverDenied = await runToolText(
+      LspTool,
+      { operation: "hover", ...at("main.ts", "const total", "totalArea") },
+      {
+        ...context,
+        getAppState: () => ({
+          ...state,
+          toolPermissionContext: addRules(policy, "deny", "project", ["Read(src/shapes.ts)"]),
+        }),
+      },
+    );
+    expect(hoverDenied).toMatch(
+      /^No hover shown: the symbol at 4:17 \(on `totalArea`\) is defined in a file that Read rules deny/,
+    );
+    expect(hoverDenied).not.toContain("Adds up");
+    const hoverAllowed = await runToolText(
+      LspTool,
+      { operation: "hover", ...at("main.ts", "const total", "totalArea") },
+      context,
+    );
+    expect(hoverAllowed).toContain("Adds up the areas of all shapes.");
   });
 });
 

@@ -230,6 +230,13 @@ export function formatResult(
   let count: number;
   switch (result.kind) {
     case "hover": {
+      if (result.withheld) {
+        count = 0;
+        lines = [
+          `No hover shown: the symbol ${pointedAt(request, sources)} is defined in a file that Read rules deny (or its definition could not be checked).`,
+        ];
+        break;
+      }
       count = result.text ? 1 : 0;
       const text =
         result.text.length > MAX_HOVER_CHARS

@@ -63,7 +63,7 @@ export interface CallEntry {
 
 export type OperationResult =
   | { kind: "locations"; places: Place[] }
-  | { kind: "hover"; text: string; place?: Place }
+  | { kind: "hover"; text: string; place?: Place; withheld?: boolean }
   | { kind: "symbols"; symbols: SymbolEntry[] }
   | { kind: "calls"; calls: CallEntry[] };
 
