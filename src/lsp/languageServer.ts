@@ -69,12 +69,11 @@ const CAPABILITY_OF: Record<string, keyof ServerCapabilities> = {
   "textDocument/diagnostic": "diagnosticProvider",
 };
 
-/** Whether a promise settles within `ms`. The timer never keeps Keel running: servers exit on stdin EOF anyway. */
+/** Whether a promise settles within `ms` (the timer is cleared as soon as it does). */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
-    timer.unref();
   });
   try {
     const settled = promise.then(
