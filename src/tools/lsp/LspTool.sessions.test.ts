@@ -1,5 +1,5 @@
-// `keel run` as a real child process, a scripted model calling the LSP tool: the answer reaches the
-// model, and when the run ends no language server is left running.
+// Language servers end with the session, on the surfaces that run as processes: `keel run` with a
+// scripted model calling the LSP tool, and `keel mcp` with the official SDK client.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +9,7 @@ import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harn
 import { text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
 import { positionOf, TYPESCRIPT_PROJECT, writeProject } from "../../lsp/testing/fixtures.ts";
+import { connectStdio, KEEL_ENTRY, waitFor } from "../../mcp/testing/harness.ts";
 
 const ENTRY = join(import.meta.dirname, "..", "..", "cli", "entry.ts");
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -91,5 +92,37 @@ describe.skipIf(process.platform !== "linux")("LSP in keel run", () => {
       "src/shapes.ts:20:17  export function totalArea(shapes: Shape[]): number {",
     );
     expect(processesIn(project)).toEqual([]);
+  });
+
+  it("keel mcp: the server runs while the client is connected and stops when it leaves", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-lsp-mcp-")));
+    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
+    const project = join(root, "project");
+    const home = join(root, "home");
+    mkdirSync(home);
+    writeProject(project, TYPESCRIPT_PROJECT);
+    const main = join(project, "src", "main.ts");
+    const session = await connectStdio({
+      entry: KEEL_ENTRY,
+      args: ["--cwd", project],
+      env: {
+        ...(process.env as Record<string, string>),
+        HOME: home,
+        KEEL_HOME: home,
+        KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),
+      },
+    });
+    const result = await session.client.callTool({
+      name: "LSP",
+      arguments: {
+        operation: "goToDefinition",
+        filePath: main,
+        ...positionOf(main, "const total", "totalArea"),
+      },
+    });
+    expect(JSON.stringify(result.content)).toContain("src/shapes.ts:20:17");
+    expect(processesIn(project).length).toBeGreaterThan(0);
+    await session.close();
+    await waitFor(() => processesIn(project).length === 0, "the language server to stop");
   });
 });
