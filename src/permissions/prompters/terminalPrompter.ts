@@ -8,7 +8,6 @@ import { addRuleToSettingsFile } from "../../settings/addRule.ts";
 import { localSettingsPath } from "../../settings/locations.ts";
 import { addRules } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
-import { getRuleMatcher } from "../matchers.ts";
 import { describeDecider, type RuleSuggestion } from "../types.ts";
 import { LineReader } from "./lineReader.ts";
 
@@ -49,8 +48,7 @@ export function openTerminal(): Terminal | undefined {
 export function alwaysRuleFor(request: ApprovalRequest): string | undefined {
   const suggested = request.suggestions.find((suggestion) => suggestion.behavior === "allow");
   if (suggested) return suggested.rule;
-  const names = request.tool.permissionRuleNames ?? [request.tool.name];
-  return names.some((name) => getRuleMatcher(name)) ? undefined : request.tool.name;
+  return request.tool.ruleMatcher ? undefined : request.tool.name;
 }
 
 function describeInput(input: unknown): string {

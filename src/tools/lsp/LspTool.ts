@@ -4,25 +4,22 @@
 import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
-import type { LanguageServer } from "../../lsp/languageServer.ts";
 import { runningServerForFile, serverForFile } from "../../lsp/sessionServers.ts";
-import { listRules } from "../../permissions/matchers.ts";
-import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
-import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
-import { formatRuleValue } from "../../permissions/rules.ts";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
+import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
-import { checkReadPermission } from "../shared/filePermissions.ts";
-import { type FormatScope, formatResult, MAX_LISTED } from "./formatResults.ts";
+import { checkReadPermission, denyRuleError } from "../shared/filePermissions.ts";
+import { formatResult, MAX_LISTED } from "./formatResults.ts";
 import {
   LSP_OPERATIONS,
   type LspOperation,
   type OperationRequest,
-  type OperationResult,
   POSITIONLESS,
   runOperation,
 } from "./operations.ts";
+import { deniedPaths, formatScope, placesOf, withoutDeniedHover } from "./readPolicy.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8")
   .replaceAll("{{MAX_LISTED}}", String(MAX_LISTED))
@@ -68,15 +65,6 @@ function absolutePathOf(input: LspInput, context: ToolUseContext): string {
   return toAbsolutePath(input.filePath, context.getAppState().cwd);
 }
 
-function deniedError(path: string, context: ToolUseContext): ToolError | undefined {
-  const rule = isPathDeniedForRead(path, context);
-  if (!rule) return undefined;
-  return new ToolError(
-    "permission_denied",
-    `Reading ${path} is denied by the ${rule.source} rule ${formatRuleValue(rule.value)}. Do not try to read it another way.`,
-  );
-}
-
 function inputProblem(input: LspInput): string | undefined {
   if (input.operation === "workspaceSymbol" && !input.query?.trim())
     return "workspaceSymbol needs a query: the symbol name or part of it.";
@@ -105,39 +93,6 @@ async function readSource(path: string): Promise<string> {
   return readFile(path, "utf8");
 }
 
-function formatScope(context: ToolUseContext): FormatScope {
-  const state = context.getAppState();
-  return {
-    cwd: state.cwd,
-    isDenied: (path) => isPathDeniedForRead(path, context) !== undefined,
-    mayShowLines: (path) =>
-      isInWorkingDirectories(path, state.toolPermissionContext, state.cwd) &&
-      isPathDeniedForRead(path, context) === undefined,
-  };
-}
-
-/**
- * A hover shows the declaration and docs of the symbol, which may live in a file Read rules deny.
- * With any Read deny rule in force, the hover is given only when the symbol is defined elsewhere.
- */
-async function withoutDeniedHover(
-  result: OperationResult,
-  server: LanguageServer,
-  request: OperationRequest,
-  context: ToolUseContext,
-): Promise<OperationResult> {
-  if (result.kind !== "hover" || result.text === "") return result;
-  const policy = context.getAppState().toolPermissionContext;
-  if (!listRules(policy, "deny").some((rule) => rule.value.toolName === "Read")) return result;
-  const definition = await runOperation(server, { ...request, operation: "goToDefinition" }).catch(
-    () => undefined,
-  );
-  const safe =
-    definition?.kind === "locations" &&
-    definition.places.every((place) => isPathDeniedForRead(place.path, context) === undefined);
-  return safe ? result : { kind: "hover", text: "", withheld: true };
-}
-
 export interface LspProgress {
   text: string;
 }
@@ -150,8 +105,8 @@ async function runLsp(
   const problem = inputProblem(input);
   if (problem) throw new ToolError("invalid_input", problem);
   const path = absolutePathOf(input, context);
-  const denied = deniedError(path, context);
-  if (denied) throw denied;
+  const refused = await denyRuleError(LspTool as Tool, input, context, "read");
+  if (refused) throw refused;
   const text = await readSource(path);
   const lineCount = text.split("\n").length;
   if (input.line !== undefined && input.line > lineCount && !POSITIONLESS.has(input.operation))
@@ -173,11 +128,18 @@ async function runLsp(
     query,
     signal: context.abortController.signal,
   };
-  const result = await withoutDeniedHover(await runOperation(server, request), server, request, context);
+  const answer = await runOperation(server, request);
+  const result = await withoutDeniedHover(LspTool as Tool, input, answer, server, request, context);
+  const denied = await deniedPaths(
+    LspTool as Tool,
+    input,
+    placesOf(result).map((place) => place.path),
+    context,
+  );
   const formatted = formatResult(
     result,
     { operation: input.operation, path, position, query },
-    formatScope(context),
+    formatScope(context, denied),
   );
   return {
     operation: input.operation,
@@ -194,6 +156,7 @@ export const LspTool: Tool<LspInput, LspOutput, LspProgress> = buildTool<LspInpu
   inputSchema: lspInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Read"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
@@ -205,7 +168,7 @@ export const LspTool: Tool<LspInput, LspOutput, LspProgress> = buildTool<LspInpu
   async validateInput(input, context) {
     const problem = inputProblem(input);
     if (problem) return { result: false, message: problem, errorCode: "invalid_input" };
-    const denied = deniedError(absolutePathOf(input, context), context);
+    const denied = await denyRuleError(LspTool as Tool, input, context, "read");
     if (denied) return { result: false, message: denied.message, errorCode: denied.code };
     return { result: true };
   },

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionServers, stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { positionOf, TYPESCRIPT_PROJECT, writeProject } from "../../lsp/testing/fixtures.ts";
+import { decidePermission } from "../../permissions/engine.ts";
 import { addRules } from "../../tool/context.ts";
 import { EditTool } from "../edit/EditTool.ts";
 import { MultiEditTool } from "../multi-edit/MultiEditTool.ts";
@@ -137,17 +138,18 @@ describe("LSP on TypeScript: the nine operations", () => {
 });
 
 describe("LSP on TypeScript: paths are governed like Read", () => {
-  it("reading inside the working directories is allowed; outside asks", async () => {
-    const inside = await LspTool.checkPermissions(
-      { operation: "documentSymbol", filePath: file("main.ts") },
-      s.context,
-    );
-    expect(inside.behavior).toBe("allow");
-    const outside = await LspTool.checkPermissions(
-      { operation: "documentSymbol", filePath: `${s.base}/elsewhere.ts` },
-      s.context,
-    );
-    expect(outside.behavior).toBe("ask");
+  it("reading inside the working directories is allowed; outside asks; a Read allow rule covers it", async () => {
+    const inside = { operation: "documentSymbol" as const, filePath: file("main.ts") };
+    expect((await decidePermission(LspTool, inside, s.context)).behavior).toBe("allow");
+    const outside = { operation: "documentSymbol" as const, filePath: `${s.base}/elsewhere/a.ts` };
+    const asked = await decidePermission(LspTool, outside, s.context);
+    expect(asked.behavior).toBe("ask");
+    if (asked.behavior === "ask")
+      expect(asked.decisionReason).toMatchObject({ type: "tool", check: "outside-working-dirs" });
+    const policy = addRules(s.context.getAppState().toolPermissionContext, "allow", "session", [
+      `Read(/${s.base}/elsewhere/**)`,
+    ]);
+    expect((await decidePermission(LspTool, outside, s.context, policy)).behavior).toBe("allow");
   });
 
   it("a Read deny rule refuses the file, and leaves the denied file out of other results", async () => {
