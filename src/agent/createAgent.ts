@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
+import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import type { LoadedSettings } from "../settings/load.ts";
 import { userHomeDir } from "../settings/locations.ts";
@@ -102,6 +103,8 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     model: config.model,
     sessionId,
     toolResultsDir: join(dir, sessionId, "tool-results"),
+    // A conversation goes on after an edit: starting the file's server then reports errors of later edits.
+    lsp: lspOptionsFromSettings(settings, { startOnEdit: true }),
   });
   const transcript = new Transcript(dir, sessionId);
   const runner =

@@ -2,6 +2,8 @@
 import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
+import { lspOptionsFromSettings } from "../lsp/servers.ts";
+import { stopLanguageServers } from "../lsp/sessionServers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
@@ -92,6 +94,8 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     tools,
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !interactive,
+    // One-shot commands end right after their call: a server started by an edit would be wasted.
+    lsp: lspOptionsFromSettings(settings, { startOnEdit: false }),
   });
   const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
   const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trusted });
@@ -113,6 +117,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     if (prompter && "close" in prompter && typeof prompter.close === "function") prompter.close();
     terminal?.close();
     void killAllBackgroundTasks(context.options.sessionId);
+    void stopLanguageServers(context.options.sessionId);
   };
   return { context, services, settings, tools, close };
 }

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
+import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
@@ -51,6 +52,8 @@ export interface LoadedSettings {
   env: Record<string, string>;
   sandbox: SandboxSettings;
   mcpServers: McpServerEntry[];
+  /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
+  lspServers: LspServerEntry[];
   mcpSettings: MergedSettings["mcpSettings"];
   /** Everything the user should be told: untrusted parts ignored, rules skipped, modes refused. */
   warnings: string[];
@@ -177,6 +180,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     env: merged.env,
     sandbox: merged.sandbox,
     mcpServers,
+    lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,
     warnings,
     untrusted,

@@ -2,6 +2,7 @@
 // values (defaultMode, env keys, sandbox keys) come from the highest-precedence source that sets them.
 import { isAbsolute, join, resolve } from "node:path";
 import { type ConfiguredHook, flattenHooks } from "../hooks/config.ts";
+import type { LspServerEntry } from "../lsp/servers.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import type { RulesBySource, WorkingDirectory } from "../tool/context.ts";
 import type { McpServerSettings, SandboxSettings, SettingsFile } from "./schema.ts";
@@ -32,6 +33,8 @@ export interface MergedSettings {
   env: Record<string, string>;
   sandbox: SandboxSettings;
   mcpServers: McpServerEntry[];
+  /** Language servers by name; the highest-precedence source's entry wins. */
+  lspServers: LspServerEntry[];
   /** Keys read as data for other parts (the MCP layer): later sources do not override earlier ones. */
   mcpSettings: Pick<
     SettingsFile,
@@ -75,6 +78,7 @@ export function mergeSettings(
     env: {},
     sandbox: {},
     mcpServers: [],
+    lspServers: [],
     mcpSettings: {},
     warnings: [],
   };
@@ -129,6 +133,10 @@ export function mergeSettings(
     for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
       if (merged.mcpServers.some((known) => known.name === name)) continue;
       merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });
+    }
+    for (const [name, config] of Object.entries(settings.lspServers ?? {})) {
+      if (merged.lspServers.some((known) => known.name === name)) continue;
+      merged.lspServers.push({ name, config, ...(entry.file ? { file: entry.file } : {}) });
     }
     for (const key of [
       "enableAllProjectMcpServers",

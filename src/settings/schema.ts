@@ -2,6 +2,7 @@
 // one file serves both programs. Keys Keel reads must have the right type, or the file is an error.
 import { z } from "zod";
 import { HooksConfigSchema } from "../hooks/config.ts";
+import { LspServerSettingsSchema } from "../lsp/servers.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 
 const ruleList = z.array(z.string());
@@ -40,6 +41,8 @@ export const SettingsFileSchema = z.looseObject({
   enabledMcpjsonServers: z.array(z.string()).optional(),
   disabledMcpjsonServers: z.array(z.string()).optional(),
   apiKeyHelper: z.string().optional(),
+  /** Language servers for the LSP tool, keyed by name (the shape of Claude Code's `.lsp.json`). */
+  lspServers: z.record(z.string(), LspServerSettingsSchema).optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -9,6 +9,7 @@ const COMMAND_KEYS = [
   "awsCredentialExport",
   "otelHeadersHelper",
   "statusLine",
+  "lspServers",
 ];
 const MCP_KEYS = ["mcpServers", "enableAllProjectMcpServers", "enabledMcpjsonServers"];
 

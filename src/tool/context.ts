@@ -164,6 +164,8 @@ export interface ToolUseOptions {
   mcpClients?: readonly unknown[];
   /** Opaque to the pipeline; the agent loop puts here how the Agent tool starts sub-agents (tools/agent/runtime.ts). */
   agentRuntime?: unknown;
+  /** Opaque to the pipeline; the LSP tool reads its servers and their policy here (lsp/servers.ts LspOptions). */
+  lsp?: unknown;
 }
 
 export interface ToolDecisionRecord {

@@ -32,6 +32,8 @@ export interface SessionOptions {
   isNonInteractiveSession?: boolean;
   model?: string;
   signal?: AbortSignal;
+  /** Language servers and their policy for the LSP tool (lsp/servers.ts LspOptions). */
+  lsp?: unknown;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -72,6 +74,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       toolResultsDir: options.toolResultsDir ?? join(tmpdir(), "keel", sessionId, "tool-results"),
       isNonInteractiveSession: options.isNonInteractiveSession ?? true,
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
     },
     abortController,
     readFileState: new FileStateCache(),

@@ -9,6 +9,7 @@ import { ExitPlanModeTool } from "./exit-plan-mode/ExitPlanModeTool.ts";
 import { GlobTool } from "./glob/GlobTool.ts";
 import { GrepTool } from "./grep/GrepTool.ts";
 import { LSTool } from "./ls/LSTool.ts";
+import { LspTool } from "./lsp/LspTool.ts";
 import { MultiEditTool } from "./multi-edit/MultiEditTool.ts";
 import { NotebookEditTool } from "./notebook-edit/NotebookEditTool.ts";
 import { ReadTool } from "./read/ReadTool.ts";
@@ -36,6 +37,7 @@ export function builtinTools(): Tool[] {
     GlobTool,
     GrepTool,
     LSTool,
+    LspTool,
     BashTool,
     TaskOutputTool,
     TaskStopTool,

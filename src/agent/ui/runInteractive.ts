@@ -1,6 +1,7 @@
 // Starts the terminal UI on a session and resolves with the exit code when the person leaves.
 import { render } from "ink";
 import { createElement } from "react";
+import { stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { killAllBackgroundTasks } from "../../shell/background.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
@@ -18,6 +19,7 @@ export async function runInteractive(
   const code = await controller.exited();
   await session.hooks.sessionEnd("prompt_input_exit", new AbortController().signal).catch(() => undefined);
   await killAllBackgroundTasks(session.agent.sessionId);
+  await stopLanguageServers(session.agent.sessionId);
   instance.unmount();
   await instance.waitUntilExit().catch(() => undefined);
   return code;

@@ -23,6 +23,7 @@ import {
   statIfExists,
   writeTextFile,
 } from "../shared/editableFile.ts";
+import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
@@ -105,12 +106,17 @@ async function performEdit(input: EditInput, context: ToolUseContext): Promise<F
         throw await missingFileError(path, "To create a new file, use an empty old_string.");
       const format = { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(input.new_string) };
       await writeTextFile(context, path, input.new_string, format);
-      return { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
+      const created = { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
+      return withNewErrors(context, created, undefined, input.new_string);
     }
     if (input.old_string === "") {
       if (file.text !== "") throw existsError(path);
       await writeTextFile(context, path, input.new_string, file.format);
-      return { ...describeFileChange("update", path, "", input.new_string), strategies: ["fill-empty"] };
+      const filled = {
+        ...describeFileChange("update", path, "", input.new_string),
+        strategies: ["fill-empty"],
+      };
+      return withNewErrors(context, filled, "", input.new_string);
     }
     assertReadAndUnchanged(
       context,
@@ -121,12 +127,13 @@ async function performEdit(input: EditInput, context: ToolUseContext): Promise<F
     const applied = applyEdit(file.text, input, file.format.lineEnding, path);
     await writeTextFile(context, path, applied.text, file.format, { file, sites: applied.sites });
     const note = strategyNote(applied.strategy, applied.forgiven);
-    return {
+    const change = {
       ...describeFileChange("update", path, file.text, applied.text, changedSpan(file.text, applied.sites)),
       strategies: [applied.strategy],
       replacements: applied.replacements,
       ...(note ? { notes: [note] } : {}),
     };
+    return withNewErrors(context, change, file.text, applied.text);
   });
 }
 

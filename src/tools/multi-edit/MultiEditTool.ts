@@ -24,6 +24,7 @@ import {
   statIfExists,
   writeTextFile,
 } from "../shared/editableFile.ts";
+import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding, type TextFormat } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
@@ -144,12 +145,13 @@ async function performMultiEdit(input: MultiEditInput, context: ToolUseContext):
       }
     }
     await writeTextFile(context, path, text, format);
-    return {
+    const change = {
       ...describeFileChange(file ? "update" : "create", path, before, text),
       strategies,
       replacements,
       ...(notes.length ? { notes } : {}),
     };
+    return withNewErrors(context, change, file ? before : undefined, text);
   });
 }
 

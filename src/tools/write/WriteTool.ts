@@ -15,6 +15,7 @@ import {
   mapFileChange,
 } from "../shared/changeOutput.ts";
 import { assertEditableKind, loadTextFile, statIfExists, writeTextFile } from "../shared/editableFile.ts";
+import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
@@ -63,7 +64,12 @@ async function performWrite(input: WriteInput, context: ToolUseContext): Promise
     const existing = await loadTextFile(path);
     if (!existing) {
       await writeTextFile(context, path, input.content, DEFAULT_TEXT_FORMAT);
-      return describeFileChange("create", path, "", input.content);
+      return withNewErrors(
+        context,
+        describeFileChange("create", path, "", input.content),
+        undefined,
+        input.content,
+      );
     }
     assertReadAndUnchanged(
       context,
@@ -73,7 +79,12 @@ async function performWrite(input: WriteInput, context: ToolUseContext): Promise
     );
     const text = fitLineEndings(input.content, existing.format.lineEnding);
     await writeTextFile(context, path, text, existing.format);
-    return describeFileChange("update", path, existing.text, text);
+    return withNewErrors(
+      context,
+      describeFileChange("update", path, existing.text, text),
+      existing.text,
+      text,
+    );
   });
 }
 
