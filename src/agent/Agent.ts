@@ -318,7 +318,7 @@ export class Agent {
           return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
         // A message sent while the model was answering (SendMessage, a background agent's report) gets a turn.
         if (this.#runtime.hasMessages) continue;
-        const stop = await hooks.stop(stopHookActive, interrupt.signal);
+        const stop = await hooks.stop(stopHookActive, interrupt.signal, lastText);
         yield* notices(stop.userMessages);
         if (stop.block && !stop.stop) {
           stopHookActive = true;

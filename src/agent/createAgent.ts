@@ -95,6 +95,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
   });
   const sessionId = resumed?.sessionId ?? randomUUID();
+  const transcript = new Transcript(dir, sessionId);
   const context = createToolUseContext({
     tools: input.tools,
     permissionContext: settings.permissionContext,
@@ -102,8 +103,9 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     model: config.model,
     sessionId,
     toolResultsDir: join(dir, sessionId, "tool-results"),
+    // Hooks of every event, tool events included, get the real transcript_path.
+    transcriptPath: transcript.path,
   });
-  const transcript = new Transcript(dir, sessionId);
   const runner =
     input.services.hooks instanceof HookRunner
       ? input.services.hooks
@@ -152,7 +154,11 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(flags.thinking ? { thinkingBudget: flags.thinking } : {}),
     ...(resumed ? { resume: resumed } : {}),
   });
-  const started = await hooks.sessionStart(resumed ? "resume" : "startup", context.abortController.signal);
+  const started = await hooks.sessionStart(
+    resumed ? "resume" : "startup",
+    context.abortController.signal,
+    config.model,
+  );
   if (started.additionalContext.length > 0) agent.addContext(started.additionalContext);
   return {
     agent,

@@ -164,6 +164,8 @@ export interface ToolUseOptions {
   mcpClients?: readonly unknown[];
   /** Opaque to the pipeline; the agent loop puts here how the Agent tool starts sub-agents (tools/agent/runtime.ts). */
   agentRuntime?: unknown;
+  /** The session's transcript file (`keel run`, the terminal UI), given to hooks as transcript_path. */
+  transcriptPath?: string;
 }
 
 export interface ToolDecisionRecord {
@@ -184,4 +186,6 @@ export interface ToolUseContext {
   toolDecisions?: Map<string, ToolDecisionRecord>;
   /** Set for calls made on behalf of a sub-agent. */
   agentId?: string;
+  /** The sub-agent's type (its name), with agentId. */
+  agentType?: string;
 }

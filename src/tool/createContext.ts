@@ -32,6 +32,8 @@ export interface SessionOptions {
   isNonInteractiveSession?: boolean;
   model?: string;
   signal?: AbortSignal;
+  /** The session's transcript file, for hooks (transcript_path). */
+  transcriptPath?: string;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -72,6 +74,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       toolResultsDir: options.toolResultsDir ?? join(tmpdir(), "keel", sessionId, "tool-results"),
       isNonInteractiveSession: options.isNonInteractiveSession ?? true,
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.transcriptPath === undefined ? {} : { transcriptPath: options.transcriptPath }),
     },
     abortController,
     readFileState: new FileStateCache(),

@@ -73,6 +73,7 @@ export async function launchAgent(args: LaunchArgs): Promise<LaunchedAgent> {
     const tools = fork ? [...runtime.tools] : toolsForAgent(runtime.tools, type, runtime.depth + 1);
     const child = subagentContext(context, {
       agentId,
+      agentType: type.name,
       tools,
       cwd,
       ...(worktree ? { projectRoot: worktree.path } : {}),

@@ -13,6 +13,8 @@ import type { Tool } from "../../tool/Tool.ts";
 
 export interface SubagentContextOptions {
   agentId: string;
+  /** The agent type's name, for hooks (agent_type). */
+  agentType?: string;
   tools: readonly Tool[];
   cwd: string;
   /** A worktree: the agent's working directory instead of the project root. */
@@ -80,6 +82,7 @@ export function subagentContext(parent: ToolUseContext, options: SubagentContext
     messages: [],
     toolDecisions: new Map(),
     agentId: options.agentId,
+    ...(options.agentType ? { agentType: options.agentType } : {}),
     ...(parent.fileReadingLimits ? { fileReadingLimits: parent.fileReadingLimits } : {}),
     ...(parent.globLimits ? { globLimits: parent.globLimits } : {}),
   };
