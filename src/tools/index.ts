@@ -9,6 +9,7 @@ import { ExitPlanModeTool } from "./exit-plan-mode/ExitPlanModeTool.ts";
 import { GlobTool } from "./glob/GlobTool.ts";
 import { GrepTool } from "./grep/GrepTool.ts";
 import { LSTool } from "./ls/LSTool.ts";
+import { MonitorTool } from "./monitor/MonitorTool.ts";
 import { MultiEditTool } from "./multi-edit/MultiEditTool.ts";
 import { NotebookEditTool } from "./notebook-edit/NotebookEditTool.ts";
 import { ReadTool } from "./read/ReadTool.ts";
@@ -39,6 +40,7 @@ export function builtinTools(): Tool[] {
     BashTool,
     TaskOutputTool,
     TaskStopTool,
+    MonitorTool,
     WebFetchTool,
     WebSearchTool,
     TodoWriteTool,
