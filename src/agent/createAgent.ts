@@ -105,6 +105,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     toolResultsDir: join(dir, sessionId, "tool-results"),
     // Hooks of every event, tool events included, get the real transcript_path.
     transcriptPath: transcript.path,
+    ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   const runner =
     input.services.hooks instanceof HookRunner

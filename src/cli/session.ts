@@ -91,6 +91,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     tools,
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !interactive,
+    ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
   const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trusted });

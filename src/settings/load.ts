@@ -48,6 +48,8 @@ export interface LoadedSettings {
   hooks: ConfiguredHook[];
   env: Record<string, string>;
   sandbox: SandboxSettings;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`), when set. */
+  worktreesDir?: string;
   mcpServers: McpServerEntry[];
   mcpSettings: MergedSettings["mcpSettings"];
   /** Everything the user should be told: untrusted parts ignored, rules skipped, modes refused. */
@@ -170,6 +172,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     hooks: merged.hooks,
     env: merged.env,
     sandbox: merged.sandbox,
+    ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),
     mcpServers,
     mcpSettings: merged.mcpSettings,
     warnings,

@@ -31,6 +31,8 @@ export interface MergedSettings {
   hooks: ConfiguredHook[];
   env: Record<string, string>;
   sandbox: SandboxSettings;
+  /** `worktree.directory`, resolved (relative to the project, or home for user settings). */
+  worktreesDir?: string;
   mcpServers: McpServerEntry[];
   /** Keys read as data for other parts (the MCP layer): later sources do not override earlier ones. */
   mcpSettings: Pick<
@@ -126,6 +128,9 @@ export function mergeSettings(
       if (!(key in merged.env)) merged.env[key] = value;
     for (const [key, value] of Object.entries(settings.sandbox ?? {}))
       if (!(key in merged.sandbox)) (merged.sandbox as Record<string, unknown>)[key] = value;
+    const worktreesDir = settings.worktree?.directory;
+    if (worktreesDir && merged.worktreesDir === undefined)
+      merged.worktreesDir = expandDir(worktreesDir, base, anchors.home);
     for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
       if (merged.mcpServers.some((known) => known.name === name)) continue;
       merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });

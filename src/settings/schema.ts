@@ -40,6 +40,8 @@ export const SettingsFileSchema = z.looseObject({
   enabledMcpjsonServers: z.array(z.string()).optional(),
   disabledMcpjsonServers: z.array(z.string()).optional(),
   apiKeyHelper: z.string().optional(),
+  /** EnterWorktree: `directory` is where worktrees are created (default `<repo>/.keel/worktrees`). */
+  worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -74,7 +74,9 @@ function isInside(abs: string, scope: Scope): boolean {
 
 /** protectedPathReason for an absolute path (the base only matters for relative ones). */
 function protectedReasonOf(abs: string, base: string, scope: Scope): string | undefined {
-  return remembered(scope.disk.protectedReason, abs, () => protectedPathReason(abs, base));
+  return remembered(scope.disk.protectedReason, abs, () =>
+    protectedPathReason(abs, base, scope.context.worktreeRoot),
+  );
 }
 
 function danglingTargetOf(abs: string, scope: Scope): string | undefined {

@@ -33,6 +33,12 @@ interface ToolPermissionContextShape {
   isBypassPermissionsModeAvailable: boolean;
   /** With an OS sandbox active, Bash commands no rule denies may run without asking. */
   sandbox: { enabled: boolean; autoAllowBashIfSandboxed: boolean };
+  /**
+   * The worktree the session entered with EnterWorktree (it is then the project root). Protected
+   * folders are judged below it, so its own `.git`, `.keel`... stay protected, but not the
+   * `.keel/worktrees/` it lives in.
+   */
+  worktreeRoot?: string;
 }
 
 /** Session policy. Frozen all the way down: a change is a new context. */
@@ -166,6 +172,8 @@ export interface ToolUseOptions {
   agentRuntime?: unknown;
   /** The session's transcript file (`keel run`, the terminal UI), given to hooks as transcript_path. */
   transcriptPath?: string;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`); default `<repo>/.keel/worktrees`. */
+  worktreesDir?: string;
 }
 
 export interface ToolDecisionRecord {

@@ -34,6 +34,8 @@ export interface SessionOptions {
   signal?: AbortSignal;
   /** The session's transcript file, for hooks (transcript_path). */
   transcriptPath?: string;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`). */
+  worktreesDir?: string;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -75,6 +77,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       isNonInteractiveSession: options.isNonInteractiveSession ?? true,
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.transcriptPath === undefined ? {} : { transcriptPath: options.transcriptPath }),
+      ...(options.worktreesDir === undefined ? {} : { worktreesDir: options.worktreesDir }),
     },
     abortController,
     readFileState: new FileStateCache(),

@@ -5,7 +5,9 @@ import { AskUserQuestionTool } from "./ask-user-question/AskUserQuestionTool.ts"
 import { BashTool } from "./bash/BashTool.ts";
 import { EditTool } from "./edit/EditTool.ts";
 import { EnterPlanModeTool } from "./enter-plan-mode/EnterPlanModeTool.ts";
+import { EnterWorktreeTool } from "./enter-worktree/EnterWorktreeTool.ts";
 import { ExitPlanModeTool } from "./exit-plan-mode/ExitPlanModeTool.ts";
+import { ExitWorktreeTool } from "./exit-worktree/ExitWorktreeTool.ts";
 import { GlobTool } from "./glob/GlobTool.ts";
 import { GrepTool } from "./grep/GrepTool.ts";
 import { LSTool } from "./ls/LSTool.ts";
@@ -51,6 +53,8 @@ export function builtinTools(): Tool[] {
     AskUserQuestionTool,
     EnterPlanModeTool,
     ExitPlanModeTool,
+    EnterWorktreeTool,
+    ExitWorktreeTool,
     SkillTool,
     ToolSearchTool,
     AgentTool,

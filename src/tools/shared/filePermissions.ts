@@ -93,7 +93,7 @@ export async function checkWritePermission<I>(
   const state = context.getAppState();
   const permissionContext = state.toolPermissionContext;
   const absolutePath = toAbsolutePath(path, state.cwd);
-  const protectedReason = protectedPathReason(absolutePath, state.cwd);
+  const protectedReason = protectedPathReason(absolutePath, state.cwd, permissionContext.worktreeRoot);
   if (protectedReason) {
     return {
       behavior: "ask",
