@@ -1,13 +1,21 @@
 // Hook stdin field for field against Claude Code's hooks reference (code.claude.com/docs/en/hooks,
 // "Common input fields" and each event's "<Event> input" section). A real agent session, built the way
 // `keel run` and the terminal UI build it, fires every event at real hook commands that save their stdin.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentSession, createAgentSession } from "../agent/createAgent.ts";
-import { collectRun, TEST_KEY } from "../agent/testing/harness.ts";
 import { startAnthropicServer } from "../agent/testing/anthropicServer.ts";
+import { collectRun, TEST_KEY } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
 import { loadSettings } from "../settings/load.ts";

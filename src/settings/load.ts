@@ -7,7 +7,7 @@ import type { ConfiguredHook } from "../hooks/config.ts";
 import "../permissions/matchers/index.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
-import { deepFreeze, type ToolPermissionContext } from "../tool/context.ts";
+import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
 import { type McpServerEntry, type MergedSettings, mergeSettings, type SourceSettings } from "./merge.ts";
@@ -180,6 +180,21 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   };
 }
 
+function sandboxPolicySettings(sandbox: SandboxSettings): SandboxPolicySettings {
+  const lists = {
+    excludedCommands: sandbox.excludedCommands,
+    allowedDomains: sandbox.network?.allowedDomains,
+    allowWrite: sandbox.filesystem?.allowWrite,
+    denyWrite: sandbox.filesystem?.denyWrite,
+  };
+  return {
+    enabled: sandbox.enabled ?? false,
+    autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed ?? true,
+    ...(sandbox.allowUnsandboxedCommands === false ? { allowUnsandboxedCommands: false } : {}),
+    ...Object.fromEntries(Object.entries(lists).filter(([, list]) => list !== undefined && list.length > 0)),
+  };
+}
+
 function buildContextFromMerged(
   merged: MergedSettings,
   projectRoot: string,
@@ -208,9 +223,6 @@ function buildContextFromMerged(
     alwaysAskRules: merged.ask,
     ruleRoots,
     isBypassPermissionsModeAvailable: merged.bypassDisabledBy === undefined,
-    sandbox: {
-      enabled: merged.sandbox.enabled ?? false,
-      autoAllowBashIfSandboxed: merged.sandbox.autoAllowBashIfSandboxed ?? true,
-    },
+    sandbox: sandboxPolicySettings(merged.sandbox),
   });
 }

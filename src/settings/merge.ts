@@ -52,6 +52,45 @@ function expandDir(dir: string, base: string, home: string): string {
   return isAbsolute(dir) ? resolve(dir) : resolve(base, dir);
 }
 
+function union(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined {
+  if (!b?.length) return a ? [...a] : undefined;
+  return [...new Set([...(a ?? []), ...b])];
+}
+
+/**
+ * One source's sandbox settings into the merged ones: lists (excluded commands, allowed domains, write
+ * allow and deny paths, resolved like additionalDirectories) from every source, other keys from the
+ * highest source that sets them.
+ */
+function mergeSandbox(
+  into: SandboxSettings,
+  from: SandboxSettings | undefined,
+  resolvePath: (path: string) => string,
+): void {
+  if (!from) return;
+  const target = into as Record<string, unknown>;
+  for (const [key, value] of Object.entries(from))
+    if (!["excludedCommands", "network", "filesystem"].includes(key) && !(key in target)) target[key] = value;
+  const excluded = union(into.excludedCommands, from.excludedCommands);
+  if (excluded) into.excludedCommands = excluded;
+  if (from.network) {
+    const { allowedDomains, ...rest } = from.network;
+    const domains = union(into.network?.allowedDomains, allowedDomains);
+    into.network = { ...rest, ...into.network, ...(domains ? { allowedDomains: domains } : {}) };
+  }
+  if (from.filesystem) {
+    const { allowWrite, denyWrite, ...rest } = from.filesystem;
+    const allow = union(into.filesystem?.allowWrite, allowWrite?.map(resolvePath));
+    const deny = union(into.filesystem?.denyWrite, denyWrite?.map(resolvePath));
+    into.filesystem = {
+      ...rest,
+      ...into.filesystem,
+      ...(allow ? { allowWrite: allow } : {}),
+      ...(deny ? { denyWrite: deny } : {}),
+    };
+  }
+}
+
 /**
  * Merges sources given highest precedence first. `anchors` tells where relative directories of each
  * source resolve (the project root, or home for user settings).
@@ -126,8 +165,7 @@ export function mergeSettings(
 
     for (const [key, value] of Object.entries(settings.env ?? {}))
       if (!(key in merged.env)) merged.env[key] = value;
-    for (const [key, value] of Object.entries(settings.sandbox ?? {}))
-      if (!(key in merged.sandbox)) (merged.sandbox as Record<string, unknown>)[key] = value;
+    mergeSandbox(merged.sandbox, settings.sandbox, (path) => expandDir(path, base, anchors.home));
     const worktreesDir = settings.worktree?.directory;
     if (worktreesDir && merged.worktreesDir === undefined)
       merged.worktreesDir = expandDir(worktreesDir, base, anchors.home);

@@ -20,6 +20,21 @@ export interface WorkingDirectory {
   source: RuleSource;
 }
 
+/** The sandbox settings the session runs Bash with (settings `sandbox`, Claude Code's names). */
+export interface SandboxPolicySettings {
+  enabled: boolean;
+  autoAllowBashIfSandboxed: boolean;
+  /** Patterns of commands that run outside the sandbox, through the usual permission checks. */
+  excludedCommands?: string[];
+  /** false: `dangerouslyDisableSandbox` is refused rather than asked. Default true. */
+  allowUnsandboxedCommands?: boolean;
+  /** Hosts sandboxed commands may reach, beside WebFetch(domain:...) allow rules. */
+  allowedDomains?: string[];
+  /** Absolute paths sandboxed commands may also write, and may never write. */
+  allowWrite?: string[];
+  denyWrite?: string[];
+}
+
 interface ToolPermissionContextShape {
   mode: PermissionMode;
   /** The project root: where the session started. Always a working directory. */
@@ -32,7 +47,7 @@ interface ToolPermissionContextShape {
   ruleRoots: Partial<Record<RuleSource, string>>;
   isBypassPermissionsModeAvailable: boolean;
   /** With an OS sandbox active, Bash commands no rule denies may run without asking. */
-  sandbox: { enabled: boolean; autoAllowBashIfSandboxed: boolean };
+  sandbox: SandboxPolicySettings;
   /**
    * The worktree the session entered with EnterWorktree (it is then the project root). Protected
    * folders are judged below it, so its own `.git`, `.keel`... stay protected, but not the
