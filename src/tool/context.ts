@@ -211,4 +211,13 @@ export interface ToolUseContext {
   agentId?: string;
   /** The sub-agent's type (its name), with agentId. */
   agentType?: string;
+  /** A sub-agent whose type keeps a memory: its own memory folder (tools/shared/agentMemoryAccess.ts). */
+  agentMemory?: AgentMemoryFolder;
+}
+
+export interface AgentMemoryFolder {
+  agentType: string;
+  scope: "user" | "project" | "local";
+  /** Absolute path of the agent's memory folder. */
+  dir: string;
 }

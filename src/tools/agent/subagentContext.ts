@@ -3,6 +3,7 @@
 // its directory, a worktree root or a stricter mode (Explore's plan) stay its own.
 import type { PermissionMode } from "../../permissions/types.ts";
 import {
+  type AgentMemoryFolder,
   type AppState,
   FileStateCache,
   type ToolPermissionContext,
@@ -15,6 +16,8 @@ export interface SubagentContextOptions {
   agentId: string;
   /** The agent type's name, for hooks (agent_type). */
   agentType?: string;
+  /** The agent type's memory folder, which its file tools may write without asking. */
+  memory?: AgentMemoryFolder;
   tools: readonly Tool[];
   cwd: string;
   /** A worktree: the agent's working directory instead of the project root. */
@@ -83,6 +86,7 @@ export function subagentContext(parent: ToolUseContext, options: SubagentContext
     toolDecisions: new Map(),
     agentId: options.agentId,
     ...(options.agentType ? { agentType: options.agentType } : {}),
+    ...(options.memory ? { agentMemory: options.memory } : {}),
     ...(parent.fileReadingLimits ? { fileReadingLimits: parent.fileReadingLimits } : {}),
     ...(parent.globLimits ? { globLimits: parent.globLimits } : {}),
   };
