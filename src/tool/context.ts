@@ -189,7 +189,30 @@ export interface ToolUseOptions {
   transcriptPath?: string;
   /** Where EnterWorktree creates worktrees (settings `worktree.directory`); default `<repo>/.keel/worktrees`. */
   worktreesDir?: string;
+  /**
+   * Runs one more tool call through the governed pipeline with the session's services (a custom
+   * command's `!` lines and `@file` includes). Set by the agent loop; absent where nobody set it.
+   */
+  runNestedTool?: NestedToolRunner;
 }
+
+export interface NestedToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  /** Allow rules that hold for this call only (a custom command's `allowed-tools`), as session rules. */
+  allowRules?: readonly string[];
+}
+
+export interface NestedToolResult {
+  /** The result's text as the model would see it. */
+  text: string;
+  isError: boolean;
+  /** The call never ran: refused by a rule, hook, person, or nobody to ask; or invalid. */
+  refused: boolean;
+  decidedBy?: string;
+}
+
+export type NestedToolRunner = (call: NestedToolCall, context: ToolUseContext) => Promise<NestedToolResult>;
 
 export interface ToolDecisionRecord {
   behavior: "allow" | "deny" | "ask";
