@@ -2,6 +2,7 @@
 // while it streams, results go back in one user turn, and so on until the model stops, a limit is
 // reached or the person interrupts. One Agent is one session: it keeps the conversation, the cost
 // and the transcript, and serves `keel run`, the terminal UI and library users alike.
+import { createNestedToolRunner } from "../pipeline/nestedToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
@@ -86,7 +87,13 @@ export class Agent {
     this.#runtime = new SubagentRuntime(this, options, (child) => new Agent(child));
     this.#context = {
       ...options.context,
-      options: { ...options.context.options, tools: options.tools, agentRuntime: this.#runtime },
+      options: {
+        ...options.context.options,
+        tools: options.tools,
+        agentRuntime: this.#runtime,
+        // Custom commands' `!` lines and @file includes run through the pipeline with this loop's services.
+        runNestedTool: createNestedToolRunner(options.services ?? {}),
+      },
     };
     this.sessionId = options.context.options.sessionId;
     this.#model = options.model;
@@ -318,7 +325,7 @@ export class Agent {
           return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
         // A message sent while the model was answering (SendMessage, a background agent's report) gets a turn.
         if (this.#runtime.hasMessages) continue;
-        const stop = await hooks.stop(stopHookActive, interrupt.signal);
+        const stop = await hooks.stop(stopHookActive, interrupt.signal, lastText);
         yield* notices(stop.userMessages);
         if (stop.block && !stop.stop) {
           stopHookActive = true;

@@ -96,6 +96,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
   });
   const sessionId = resumed?.sessionId ?? randomUUID();
+  const transcript = new Transcript(dir, sessionId);
   const context = createToolUseContext({
     tools: input.tools,
     permissionContext: settings.permissionContext,
@@ -105,8 +106,10 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     toolResultsDir: join(dir, sessionId, "tool-results"),
     // A conversation goes on after an edit: starting the file's server then reports errors of later edits.
     lsp: lspOptionsFromSettings(settings, { startOnEdit: true }),
+    // Hooks of every event, tool events included, get the real transcript_path.
+    transcriptPath: transcript.path,
+    ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
-  const transcript = new Transcript(dir, sessionId);
   const runner =
     input.services.hooks instanceof HookRunner
       ? input.services.hooks
@@ -155,7 +158,11 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(flags.thinking ? { thinkingBudget: flags.thinking } : {}),
     ...(resumed ? { resume: resumed } : {}),
   });
-  const started = await hooks.sessionStart(resumed ? "resume" : "startup", context.abortController.signal);
+  const started = await hooks.sessionStart(
+    resumed ? "resume" : "startup",
+    context.abortController.signal,
+    config.model,
+  );
   if (started.additionalContext.length > 0) agent.addContext(started.additionalContext);
   return {
     agent,

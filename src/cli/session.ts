@@ -96,6 +96,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     isNonInteractiveSession: !interactive,
     // One-shot commands end right after their call: a server started by an edit would be wasted.
     lsp: lspOptionsFromSettings(settings, { startOnEdit: false }),
+    ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
   const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trusted });

@@ -297,8 +297,15 @@ describe("events outside a tool call", () => {
       (await runStopHooks(runner, { session: session(), signal, stopHookActive: false })).block?.reason,
     ).toBe("tests still fail");
     expect(
-      (await runSubagentStopHooks(runner, { session: session(), signal, stopHookActive: true })).block
-        ?.reason,
+      (
+        await runSubagentStopHooks(runner, {
+          session: session(),
+          signal,
+          stopHookActive: true,
+          agentId: "agent_1",
+          agentType: "general-purpose",
+        })
+      ).block?.reason,
     ).toBe("finish the list");
   });
 

@@ -291,11 +291,18 @@ export function systemFolderOf(path: string): string | undefined {
   return SYSTEM_FOLDERS.find((dir) => isPathWithin(path, dir));
 }
 
-/** Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms. */
-export function protectedPathReason(path: string, cwd: string): string | undefined {
+/**
+ * Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms.
+ * `worktreeRoot` (the session's EnterWorktree worktree): a form inside it is judged below it only.
+ */
+export function protectedPathReason(path: string, cwd: string, worktreeRoot?: string): string | undefined {
   const { given, resolved } = pathForms(path, cwd);
+  const roots = worktreeRoot
+    ? [...new Set([resolve(worktreeRoot), resolveSymlinks(resolve(worktreeRoot))])]
+    : [];
   for (const form of new Set([given, resolved])) {
-    const segments = form.split(sep).filter(Boolean);
+    const within = roots.find((candidate) => form !== candidate && isPathWithin(form, candidate));
+    const segments = (within ? form.slice(within.length) : form).split(sep).filter(Boolean);
     const dir = segments.find((segment) => PROTECTED_DIRS.includes(segment));
     if (dir) return `${form} is inside a protected ${dir}/ folder`;
     const name = segments.at(-1) ?? "";

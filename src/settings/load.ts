@@ -7,7 +7,7 @@ import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
-import { deepFreeze, type ToolPermissionContext } from "../tool/context.ts";
+import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
 import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
@@ -51,6 +51,8 @@ export interface LoadedSettings {
   hooks: ConfiguredHook[];
   env: Record<string, string>;
   sandbox: SandboxSettings;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`), when set. */
+  worktreesDir?: string;
   mcpServers: McpServerEntry[];
   /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
   lspServers: LspServerEntry[];
@@ -179,11 +181,27 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     hooks: merged.hooks,
     env: merged.env,
     sandbox: merged.sandbox,
+    ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),
     mcpServers,
     lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,
     warnings,
     untrusted,
+  };
+}
+
+function sandboxPolicySettings(sandbox: SandboxSettings): SandboxPolicySettings {
+  const lists = {
+    excludedCommands: sandbox.excludedCommands,
+    allowedDomains: sandbox.network?.allowedDomains,
+    allowWrite: sandbox.filesystem?.allowWrite,
+    denyWrite: sandbox.filesystem?.denyWrite,
+  };
+  return {
+    enabled: sandbox.enabled ?? false,
+    autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed ?? true,
+    ...(sandbox.allowUnsandboxedCommands === false ? { allowUnsandboxedCommands: false } : {}),
+    ...Object.fromEntries(Object.entries(lists).filter(([, list]) => list !== undefined && list.length > 0)),
   };
 }
 
@@ -215,9 +233,6 @@ function buildContextFromMerged(
     alwaysAskRules: merged.ask,
     ruleRoots,
     isBypassPermissionsModeAvailable: merged.bypassDisabledBy === undefined,
-    sandbox: {
-      enabled: merged.sandbox.enabled ?? false,
-      autoAllowBashIfSandboxed: merged.sandbox.autoAllowBashIfSandboxed ?? true,
-    },
+    sandbox: sandboxPolicySettings(merged.sandbox),
   });
 }

@@ -68,13 +68,27 @@ function withResolvedForms(paths: readonly string[]): string[] {
   return [...forms];
 }
 
-/** What the sandbox lets a command of this session do. */
+/**
+ * What the sandbox lets a command of this session do: write in the working dirs, temp and
+ * `sandbox.filesystem.allowWrite`, never in their rule and hook files nor `denyWrite` (deny wins);
+ * reach the hosts of WebFetch(domain:...) allow rules and `sandbox.network.allowedDomains`.
+ */
 export function sandboxPolicy(context: ToolPermissionContext): SandboxPolicy {
   const dirs = withResolvedForms(workingDirectories(context));
+  const settings = context.sandbox;
   return {
-    allowWrite: [...dirs, ...withResolvedForms([tmpdir(), "/tmp"])],
-    denyWrite: dirs.flatMap((dir) => PROTECTED_IN_WORKING_DIRS.map((name) => join(dir, name))),
-    allowedDomains: domainsFromRules(context, "allow"),
+    allowWrite: [
+      ...dirs,
+      ...withResolvedForms([tmpdir(), "/tmp"]),
+      ...withResolvedForms(settings.allowWrite ?? []),
+    ],
+    denyWrite: [
+      ...dirs.flatMap((dir) => PROTECTED_IN_WORKING_DIRS.map((name) => join(dir, name))),
+      ...withResolvedForms(settings.denyWrite ?? []),
+    ],
+    allowedDomains: [
+      ...new Set([...domainsFromRules(context, "allow"), ...(settings.allowedDomains ?? [])]),
+    ].sort(),
     deniedDomains: domainsFromRules(context, "deny"),
   };
 }

@@ -5,8 +5,15 @@ import type { ResultEvent } from "../../pipeline/runToolUse.ts";
 import type { ToolUseBlock } from "../../tool/messages.ts";
 import type { ToolView } from "../../tool/Tool.ts";
 import type { AgentSession } from "../createAgent.ts";
+import {
+  describeCommand,
+  type ExpandedCommand,
+  expandSlashLine,
+  listCustomCommands,
+} from "../customCommands.ts";
 import type { AgentEvent } from "../events.ts";
 import { errorMessageForUser, formatCost } from "../format.ts";
+import { modelInfo } from "../models.ts";
 import { viewToolProgress, viewToolResult, viewToolUse } from "../toolViews.ts";
 import { parseSlash, type SlashHost } from "./slashCommands.ts";
 import type { DialogChoice, UiPrompter } from "./uiPrompter.ts";
@@ -177,8 +184,9 @@ export class InteractiveController {
 
   // --- running ----------------------------------------------------------------------------------
 
-  async submit(prompt: string): Promise<void> {
-    this.#push({ kind: "user", text: prompt });
+  /** `shown`: what the history shows instead of the prompt (the `/command args` a person typed). */
+  async submit(prompt: string, shown?: string): Promise<void> {
+    this.#push({ kind: "user", text: shown ?? prompt });
     this.#update({ running: true, hint: undefined });
     try {
       for await (const event of this.session.agent.submit(prompt)) this.#event(event);
@@ -193,15 +201,13 @@ export class InteractiveController {
 
   async #slash(name: string, args: string): Promise<void> {
     const parsed = parseSlash(`/${name} ${args}`);
-    if (!parsed?.command) {
-      this.#push({ kind: "notice", level: "warning", text: `Unknown command /${name}. Try /help.` });
-      return;
-    }
+    if (!parsed?.command) return this.#customCommand(name, args);
     const host: SlashHost = {
       agent: this.session.agent,
       print: (text) => this.#push({ kind: "notice", level: "info", text }),
       exit: () => this.exit(0),
       clearScreen: () => this.#update({ streamingText: "", tools: [] }),
+      customCommands: async () => (await listCustomCommands(this.session.agent)).map(describeCommand),
       compact: async (instructions) => {
         this.#update({ running: true });
         try {
@@ -217,6 +223,33 @@ export class InteractiveController {
     };
     await parsed.command.run(host, parsed.args);
     this.#update({ status: this.#statusLine() });
+  }
+
+  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent. */
+  async #customCommand(name: string, args: string): Promise<void> {
+    const line = `/${name}${args.trim() ? ` ${args.trim()}` : ""}`;
+    this.#update({ running: true });
+    let expanded: ExpandedCommand | undefined;
+    try {
+      expanded = await expandSlashLine(this.session.agent, line);
+    } catch (error) {
+      this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
+      return;
+    } finally {
+      this.#update({ running: false });
+    }
+    if (!expanded) {
+      this.#push({ kind: "notice", level: "warning", text: `Unknown command /${name}. Try /help.` });
+      return;
+    }
+    const agent = this.session.agent;
+    const before = { model: agent.model, info: agent.modelInfo };
+    if (expanded.model) agent.setModel(expanded.model, modelInfo(expanded.model));
+    try {
+      await this.submit(expanded.prompt, line);
+    } finally {
+      if (expanded.model) agent.setModel(before.model, before.info);
+    }
   }
 
   #flushText(): void {

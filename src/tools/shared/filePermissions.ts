@@ -15,6 +15,7 @@ import type { PermissionResult, RuleSuggestion } from "../../permissions/types.t
 import { type ToolUseContext, workingDirectories } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { Tool } from "../../tool/Tool.ts";
+import { agentMemoryAccess } from "./agentMemoryAccess.ts";
 
 export type FileAccess = "read" | "write";
 
@@ -50,6 +51,8 @@ export async function checkReadPermission<I>(
 ): Promise<PermissionResult<I>> {
   const state = context.getAppState();
   const absolutePath = toAbsolutePath(path, state.cwd);
+  const memory = agentMemoryAccess(input, absolutePath, "read", context);
+  if (memory) return memory;
   if (isInWorkingDirectories(absolutePath, state.toolPermissionContext, state.cwd)) {
     return {
       behavior: "allow",
@@ -75,7 +78,8 @@ export async function checkReadPermission<I>(
 }
 
 /**
- * Changing access: protected paths ask (a safety check: even in bypass mode); inside the working
+ * Changing access: a memory agent's own memory files are allowed (agentMemoryAccess.ts, the one
+ * exemption); protected paths ask (a safety check: even in bypass mode); inside the working
  * directories acceptEdits allows and other modes leave it to the rules (no rule: ask); outside asks.
  */
 export async function checkWritePermission<I>(
@@ -87,7 +91,9 @@ export async function checkWritePermission<I>(
   const state = context.getAppState();
   const permissionContext = state.toolPermissionContext;
   const absolutePath = toAbsolutePath(path, state.cwd);
-  const protectedReason = protectedPathReason(absolutePath, state.cwd);
+  const memory = agentMemoryAccess(input, absolutePath, "write", context);
+  if (memory) return memory;
+  const protectedReason = protectedPathReason(absolutePath, state.cwd, permissionContext.worktreeRoot);
   if (protectedReason) {
     return {
       behavior: "ask",
