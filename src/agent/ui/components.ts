@@ -1,10 +1,11 @@
 // The terminal UI's Ink components (React without JSX: Node runs this file as TypeScript directly).
 // Finished items print once through <Static>; below them the live area: streaming text, running tools,
 // the approval dialog, the input line and the status line.
-import { Box, Static, Text, useInput } from "ink";
+import { Box, Static, Text, useInput, usePaste } from "ink";
 import { createElement as h, type ReactElement, useEffect, useState } from "react";
 import type { ToolView } from "../../tool/Tool.ts";
-import type { HistoryItem, InteractiveController, ToolEntry, UiState } from "./controller.ts";
+import type { DialogState, HistoryItem, InteractiveController, ToolEntry, UiState } from "./controller.ts";
+import { PromptView } from "./promptView.ts";
 
 const MAX_VIEW_LINES = 12;
 
@@ -103,50 +104,42 @@ function HistoryLine({ item }: { item: HistoryItem }): ReactElement {
   }
 }
 
-function Dialog({ state }: { state: NonNullable<UiState["dialog"]> }): ReactElement {
+/** The approval dialog: what will run, why it asks, and the numbered choices with what each does. */
+function Dialog({ state }: { state: DialogState }): ReactElement {
+  const { prompt, selected } = state;
   return h(
     Box,
     { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
-    h(Text, { bold: true }, `Allow ${state.title}?`),
-    h(Text, { dimColor: true }, state.message),
-    h(Text, null, "y  yes, this once"),
-    state.alwaysRule ? h(Text, null, `a  always allow ${state.alwaysRule}`) : null,
-    h(Text, null, "n  no"),
+    h(Text, { bold: true }, prompt.title),
+    h(Box, { marginLeft: 2, marginY: 1 }, h(ViewBlock, { view: prompt.preview })),
+    h(Text, { dimColor: true }, prompt.reason),
+    h(Text, null, "Do you want to proceed?"),
+    ...prompt.options.map((option, index) =>
+      h(
+        Box,
+        { key: option.key, flexDirection: "column" },
+        h(
+          Text,
+          index === selected ? { color: "cyan" } : null,
+          `${index === selected ? "❯" : " "} ${option.key}. ${option.label}${
+            option.effect.kind === "acceptEdits"
+              ? " (shift+tab)"
+              : option.effect.kind === "no"
+                ? " (esc)"
+                : ""
+          }`,
+        ),
+        option.detail ? h(Box, { marginLeft: 5 }, h(Text, { dimColor: true }, option.detail)) : null,
+      ),
+    ),
   );
 }
 
 export function App({ controller }: { controller: InteractiveController }): ReactElement {
   const [state, setState] = useState<UiState>(controller.state);
   useEffect(() => controller.subscribe(() => setState(controller.state)), [controller]);
-  useInput((input, key) => {
-    if (key.ctrl && input === "c") return controller.ctrlC();
-    if (controller.state.dialog) {
-      const answer = input.toLowerCase();
-      if (answer === "y") controller.answer("yes");
-      else if (answer === "a" && controller.state.dialog.alwaysRule) controller.answer("always");
-      else if (answer === "n" || key.escape) controller.answer("no");
-      return;
-    }
-    if (key.ctrl && input === "d") return controller.exit(0);
-    if (key.return) return void controller.enter();
-    if (key.backspace || key.delete) return controller.backspace();
-    if (
-      key.ctrl ||
-      key.meta ||
-      key.escape ||
-      key.tab ||
-      key.upArrow ||
-      key.downArrow ||
-      key.leftArrow ||
-      key.rightArrow
-    )
-      return;
-    // Keys typed faster than a frame (or pasted) arrive together, Enter included.
-    const enter = /[\r\n]$/.test(input);
-    const text = input.replace(/[\r\n]+$/, "").replace(/\r?\n/g, " ");
-    if (text) controller.typed(text);
-    if (enter) void controller.enter();
-  });
+  useInput((input, key) => controller.key(input, key));
+  usePaste((text) => controller.paste(text));
   return h(
     Box,
     { flexDirection: "column" },
@@ -160,13 +153,20 @@ export function App({ controller }: { controller: InteractiveController }): Reac
     state.dialog ? h(Dialog, { state: state.dialog }) : null,
     h(
       Box,
-      { marginTop: 1, borderStyle: "round", borderColor: state.running ? "gray" : "cyan", paddingX: 1 },
-      h(
-        Text,
-        null,
-        state.running ? h(Text, { dimColor: true }, "working… (Ctrl-C to stop)") : `> ${state.input}█`,
-      ),
+      {
+        marginTop: 1,
+        borderStyle: "round",
+        borderColor: state.running || state.dialog ? "gray" : "cyan",
+        paddingX: 1,
+        flexDirection: "column",
+      },
+      h(PromptView, { editor: state.prompt, active: !state.dialog }),
     ),
-    h(Text, { dimColor: true }, state.hint ?? state.status),
+    state.hint ? h(Text, { color: "yellow" }, state.hint) : null,
+    h(
+      Text,
+      { dimColor: true },
+      state.running ? `working… (Esc or Ctrl-C to stop) · ${state.status}` : state.status,
+    ),
   );
 }

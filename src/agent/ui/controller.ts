@@ -1,15 +1,24 @@
 // What the terminal shows, kept apart from how it is drawn: agent events become finished history items
 // (printed once) and a live area (the streaming text, running tools, the approval dialog). The Ink
 // components only render snapshots of this state and forward keys.
+import type { Key } from "ink";
+import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
+import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
+import type { PermissionMode } from "../../permissions/types.ts";
 import type { ResultEvent } from "../../pipeline/runToolUse.ts";
+import { updatePermissionContext } from "../../tool/context.ts";
 import type { ToolUseBlock } from "../../tool/messages.ts";
 import type { ToolView } from "../../tool/Tool.ts";
 import type { AgentSession } from "../createAgent.ts";
 import type { AgentEvent } from "../events.ts";
 import { errorMessageForUser, formatCost } from "../format.ts";
 import { viewToolProgress, viewToolResult, viewToolUse } from "../toolViews.ts";
+import { dialogKey } from "./dialogKeys.ts";
+import type { EditorState } from "./prompt/editor.ts";
+import { keyActions } from "./prompt/keys.ts";
+import { type HistorySource, type LineOutcome, PromptLine } from "./prompt/promptLine.ts";
 import { parseSlash, type SlashHost } from "./slashCommands.ts";
-import type { DialogChoice, UiPrompter } from "./uiPrompter.ts";
+import type { UiPrompter } from "./uiPrompter.ts";
 
 export interface ToolEntry {
   id: string;
@@ -31,9 +40,17 @@ export type HistoryItem =
 type NewItem = HistoryItem extends infer Item ? (Item extends HistoryItem ? Omit<Item, "id"> : never) : never;
 
 export interface DialogState {
-  title: string;
-  message: string;
-  alwaysRule?: string;
+  prompt: ApprovalPrompt;
+  /** The highlighted choice (Up/Down move it, Enter picks it). */
+  selected: number;
+}
+
+/** Shift+Tab walks these; any other mode steps to the first. */
+export const MODE_CYCLE: readonly PermissionMode[] = ["default", "acceptEdits", "plan"];
+
+/** Where the sent prompts are kept (the history file), and read back for Up/Down. */
+export interface PromptHistoryStore extends HistorySource {
+  add(prompt: string): void;
 }
 
 export interface UiState {
@@ -42,7 +59,7 @@ export interface UiState {
   tools: ToolEntry[];
   running: boolean;
   dialog?: DialogState;
-  input: string;
+  prompt: EditorState;
   status: string;
   hint?: string;
 }
@@ -57,11 +74,22 @@ export class InteractiveController {
   #exitCode: number | undefined;
   #exitWaiters: Array<(code: number) => void> = [];
   #lastCtrlC = 0;
+  readonly #line: PromptLine;
+  readonly #promptHistory: PromptHistoryStore | undefined;
 
-  constructor(session: AgentSession, prompter: UiPrompter) {
+  constructor(session: AgentSession, prompter: UiPrompter, options: { history?: PromptHistoryStore } = {}) {
     this.session = session;
     this.prompter = prompter;
-    this.#state = { history: [], streamingText: "", tools: [], running: false, input: "", status: "" };
+    this.#promptHistory = options.history;
+    this.#line = new PromptLine(options.history ?? { entries: [] });
+    this.#state = {
+      history: [],
+      streamingText: "",
+      tools: [],
+      running: false,
+      prompt: this.#line.state,
+      status: "",
+    };
     this.#state.status = this.#statusLine();
     prompter.onChange(() => this.#update({ dialog: this.#dialog() }));
     for (const text of session.notices) this.#push({ kind: "notice", level: "info", text });
@@ -96,6 +124,11 @@ export class InteractiveController {
     for (const waiter of this.#exitWaiters) waiter(code);
   }
 
+  /** A line for the person in the history (warnings about the UI itself, like an unwritable history file). */
+  notify(level: "info" | "warning", text: string): void {
+    this.#push({ kind: "notice", level, text });
+  }
+
   #update(patch: Partial<UiState>): void {
     this.#state = { ...this.#state, ...patch };
     for (const listener of this.#listeners) listener();
@@ -115,37 +148,85 @@ export class InteractiveController {
   #dialog(): DialogState | undefined {
     const pending = this.prompter.current;
     if (!pending) return undefined;
-    const request = pending.request;
-    const block: ToolUseBlock = {
-      type: "tool_use",
-      id: request.toolUseId,
-      name: request.tool.name,
-      input: request.input,
-    };
-    return {
-      title: viewToolUse(this.session.agent.pool.all, block).title,
-      message: request.message,
-      ...(pending.alwaysRule ? { alwaysRule: pending.alwaysRule } : {}),
-    };
+    // The same question keeps its highlighted choice; a new one starts on "Yes".
+    const same = this.#state.dialog?.prompt === pending.prompt;
+    return { prompt: pending.prompt, selected: same ? (this.#state.dialog?.selected ?? 0) : 0 };
   }
 
   // --- keys -------------------------------------------------------------------------------------
 
-  typed(text: string): void {
-    this.#update({ input: this.#state.input + text, hint: undefined });
+  /** A key from the terminal: to the approval dialog when one is open, else to the prompt line. */
+  key(input: string, key: Key): void {
+    if (key.ctrl && input === "c") {
+      this.ctrlC();
+      return;
+    }
+    const dialog = this.#state.dialog;
+    if (dialog) {
+      const result = dialogKey(input, key, dialog);
+      if (result?.type === "select") this.#update({ dialog: { ...dialog, selected: result.index } });
+      else if (result?.type === "answer") this.answer(result.choice);
+      return;
+    }
+    for (const action of keyActions(input, key)) {
+      const outcome = this.#line.apply(action);
+      this.#update({ prompt: this.#line.state, hint: undefined });
+      if (outcome) this.#outcome(outcome);
+    }
   }
 
-  backspace(): void {
-    this.#update({ input: this.#state.input.slice(0, -1) });
+  /** Bracketed paste: the text, line breaks included, goes into the prompt as one piece. */
+  paste(text: string): void {
+    if (this.#state.dialog) return;
+    this.#line.paste(text);
+    this.#update({ prompt: this.#line.state, hint: undefined });
   }
 
-  answer(choice: DialogChoice): void {
-    this.prompter.answer(choice);
+  #outcome(outcome: LineOutcome): void {
+    switch (outcome.type) {
+      case "submit":
+        void this.enter();
+        return;
+      case "interrupt":
+        this.ctrlC();
+        return;
+      case "eof":
+        if (!this.#state.running) this.exit(0);
+        return;
+      case "cycleMode":
+        this.cycleMode();
+        return;
+      case "escape":
+        if (this.#state.running) this.ctrlC();
+        return;
+    }
+  }
+
+  /** Answers the question on screen with a choice (its number or letter); unknown choices are ignored. */
+  answer(choice: string): void {
+    if (!this.prompter.answer(choice)) return;
     for (const note of this.prompter.notes.splice(0))
       this.#push({ kind: "notice", level: "info", text: note });
+    this.#update({ status: this.#statusLine() });
   }
 
-  /** Ctrl-C: stop the agent; at an idle, empty prompt, twice in a row leaves. */
+  /** Shift+Tab: default → acceptEdits → plan → default, shown in the status line. */
+  cycleMode(): void {
+    const context = this.session.agent.context;
+    const current = context.getAppState().toolPermissionContext.mode;
+    const index = MODE_CYCLE.indexOf(current);
+    const next = MODE_CYCLE[(index + 1) % MODE_CYCLE.length] ?? "default";
+    context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: updatePermissionContext(state.toolPermissionContext, { mode: next }),
+    }));
+    this.#update({
+      status: this.#statusLine(),
+      hint: `${next} mode: ${MODE_DESCRIPTIONS[next]} (Shift+Tab to change)`,
+    });
+  }
+
+  /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */
   ctrlC(): void {
     if (this.#state.running || this.prompter.current) {
       this.prompter.cancelAll();
@@ -153,8 +234,9 @@ export class InteractiveController {
       this.#update({ hint: "Interrupting…" });
       return;
     }
-    if (this.#state.input) {
-      this.#update({ input: "" });
+    if (this.#line.text) {
+      this.#line.clear();
+      this.#update({ prompt: this.#line.state });
       return;
     }
     const now = Date.now();
@@ -166,10 +248,19 @@ export class InteractiveController {
     this.#update({ hint: "Press Ctrl-C again to exit." });
   }
 
+  /** Enter: sends the prompt (or runs the slash command); while the agent works, the text waits. */
   async enter(): Promise<void> {
-    const line = this.#state.input.trim();
-    if (!line || this.#state.running) return;
-    this.#update({ input: "" });
+    const line = this.#line.text.trim();
+    if (!line) return;
+    if (this.#state.running) {
+      this.#update({
+        hint: "The agent is still working: Enter sends this once it is done (Ctrl-C stops it).",
+      });
+      return;
+    }
+    this.#promptHistory?.add(this.#line.text);
+    this.#line.clear();
+    this.#update({ prompt: this.#line.state });
     const slash = parseSlash(line);
     if (slash) return this.#slash(slash.name, slash.args);
     await this.submit(line);

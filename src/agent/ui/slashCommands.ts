@@ -82,6 +82,16 @@ function model(host: SlashHost, args: string): void {
   host.print(`Model: ${name}`);
 }
 
+/** The keys, as /help lists them below the commands. */
+export const KEY_HELP: readonly string[] = [
+  "Enter sends the prompt. Shift+Enter, Alt+Enter, Ctrl+J or \\ then Enter start a new line; a paste stays one prompt.",
+  "Left/Right, Home/End (Ctrl+A/E), Alt+B/F or Ctrl+Left/Right by word; Ctrl+W, Ctrl+U, Ctrl+K delete.",
+  "Up/Down (Ctrl+P/N) recall earlier prompts of this project (kept in ~/.keel/history.jsonl).",
+  "Shift+Tab cycles the permission mode: default, acceptEdits, plan.",
+  "Ctrl-C or Esc stops the agent (tools that can stop, stop); Ctrl-C clears the prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits.",
+  "In an approval dialog: Up/Down and Enter, or the choice's number (y, a, n also work); Esc answers no.",
+];
+
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   {
     name: "help",
@@ -92,8 +102,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
         [
           ...SLASH_COMMANDS.map((command) => `${command.usage.padEnd(28)} ${command.description}`),
           "",
-          "Enter sends the prompt. Ctrl-C stops the agent (tools that can stop, stop); at an empty prompt, Ctrl-C twice exits.",
-          "In an approval dialog: y yes, a always, n no (Esc also answers no).",
+          ...KEY_HELP,
         ].join("\n"),
       ),
   },

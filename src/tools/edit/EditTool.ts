@@ -14,6 +14,7 @@ import {
   mapFileChange,
   strategyNote,
 } from "../shared/changeOutput.ts";
+import { missingFile, previewFileChange, replacementView } from "../shared/changePreview.ts";
 import {
   assertEditableKind,
   loadTextFile,
@@ -150,5 +151,17 @@ export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileCh
   },
   mapToolResultToToolResultBlockParam: mapFileChange,
   renderToolUse: (input) => ({ kind: "text", text: `Edit ${input.file_path}` }),
+  renderToolUsePreview: (input, context) => {
+    const path = pathOf(input, context);
+    return previewFileChange(
+      path,
+      (file) => {
+        if (input.old_string === "" && !file.text) return input.new_string;
+        if (file.text === undefined) throw missingFile(path);
+        return applyEdit(file.text, input, file.lineEnding, path).text;
+      },
+      () => replacementView(path, input.old_string, input.new_string, "old_string not found as given"),
+    );
+  },
   renderToolResult: (output) => fileChangeView(output),
 });
