@@ -140,6 +140,10 @@ export function App({ controller }: { controller: InteractiveController }): Reac
   useEffect(() => controller.subscribe(() => setState(controller.state)), [controller]);
   useInput((input, key) => controller.key(input, key));
   usePaste((text) => controller.paste(text));
+  // Effects run in order: once this one has run, the terminal is in raw mode and keys reach the
+  // handlers above. Until then the status line says so (keys typed earlier arrive as cooked lines).
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   return h(
     Box,
     { flexDirection: "column" },
@@ -166,7 +170,11 @@ export function App({ controller }: { controller: InteractiveController }): Reac
     h(
       Text,
       { dimColor: true },
-      state.running ? `working… (Esc or Ctrl-C to stop) · ${state.status}` : state.status,
+      !live
+        ? "starting…"
+        : state.running
+          ? `working… (Esc or Ctrl-C to stop) · ${state.status}`
+          : state.status,
     ),
   );
 }

@@ -41,6 +41,7 @@ describe.skipIf(!hasTmux)("the prompt line (keel in tmux)", () => {
     const before = server.requests.length;
     keel.send("Enter");
     await keel.waitFor(new RegExp(`echo ${before + 1}: `), `answer ${before + 1}`);
+    await keel.waitFor(/^(?!working…)/, "the end of the turn", () => keel.bottom(1));
     return lastPrompt(server.requests.at(-1)!);
   }
 

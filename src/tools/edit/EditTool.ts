@@ -160,7 +160,7 @@ export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileCh
         if (file.text === undefined) throw missingFile(path);
         return applyEdit(file.text, input, file.lineEnding, path).text;
       },
-      () => replacementView(path, input.old_string, input.new_string, "old_string not found as given"),
+      () => replacementView(path, input.old_string, input.new_string, "the replacement as given"),
     );
   },
   renderToolResult: (output) => fileChangeView(output),

@@ -65,7 +65,13 @@ export function replacementView(path: string, oldString: string, newString: stri
   return {
     kind: "diff",
     path,
-    patch: change.hunks ? change.hunks.flatMap((hunk) => hunk.lines).join("\n") : newString,
+    // Without "\ No newline at end of file": the strings are pieces of a file, not files.
+    patch: change.hunks
+      ? change.hunks
+          .flatMap((hunk) => hunk.lines)
+          .filter((line) => !line.startsWith("\\"))
+          .join("\n")
+      : newString,
     summary: `Change ${path} (${note})`,
   };
 }

@@ -58,6 +58,12 @@ export class TmuxKeel {
     this.tmux("paste-buffer", "-p", "-d", "-b", "keel-paste", "-t", "keel");
   }
 
+  /** Waits until the agent is idle (the status line no longer says it is working), then sends a prompt. */
+  async prompt(text: string): Promise<void> {
+    await this.waitFor(/^(?!working…|starting…)/, "the agent to be idle", () => this.bottom(1));
+    this.send(text, "Enter");
+  }
+
   screen(): string {
     return this.tmux("capture-pane", "-p", "-t", "keel", "-S", "-300");
   }
