@@ -4,8 +4,9 @@
 import { Box, Static, Text, useInput, usePaste } from "ink";
 import { createElement as h, type ReactElement, useEffect, useState } from "react";
 import type { ToolView } from "../../tool/Tool.ts";
-import type { DialogState, HistoryItem, InteractiveController, ToolEntry, UiState } from "./controller.ts";
+import type { DialogState, InteractiveController, UiState } from "./controller.ts";
 import { PromptView } from "./promptView.ts";
+import type { HistoryItem, ToolEntry } from "./transcriptView.ts";
 
 const MAX_VIEW_LINES = 12;
 
@@ -111,27 +112,32 @@ function Dialog({ state }: { state: DialogState }): ReactElement {
     Box,
     { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
     h(Text, { bold: true }, prompt.title),
-    h(Box, { marginLeft: 2, marginY: 1 }, h(ViewBlock, { view: prompt.preview })),
+    h(
+      Box,
+      { marginLeft: 2, marginY: 1 },
+      // The command is what is approved: shown whole and plain, not dimmed as in a tool's result.
+      prompt.preview.kind === "command"
+        ? h(Text, null, `$ ${prompt.preview.command}`)
+        : h(ViewBlock, { view: prompt.preview }),
+    ),
     h(Text, { dimColor: true }, prompt.reason),
     h(Text, null, "Do you want to proceed?"),
-    ...prompt.options.map((option, index) =>
-      h(
+    ...prompt.options.map((option, index) => {
+      const color = index === selected ? "cyan" : undefined;
+      const shortcut =
+        option.effect.kind === "acceptEdits" ? " (shift+tab)" : option.effect.kind === "no" ? " (esc)" : "";
+      return h(
         Box,
         { key: option.key, flexDirection: "column" },
         h(
-          Text,
-          index === selected ? { color: "cyan" } : null,
-          `${index === selected ? "❯" : " "} ${option.key}. ${option.label}${
-            option.effect.kind === "acceptEdits"
-              ? " (shift+tab)"
-              : option.effect.kind === "no"
-                ? " (esc)"
-                : ""
-          }`,
+          Box,
+          null,
+          h(Text, { color }, `${index === selected ? "❯" : " "} ${option.key}. `),
+          h(Text, { color }, `${option.label}${shortcut}`),
         ),
         option.detail ? h(Box, { marginLeft: 5 }, h(Text, { dimColor: true }, option.detail)) : null,
-      ),
-    ),
+      );
+    }),
   );
 }
 

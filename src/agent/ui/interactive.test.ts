@@ -45,6 +45,8 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
         return { blocks: [toolUse("Write", { file_path: file("more.txt"), content: "more\n" })] };
       case "run touch":
         return { blocks: [toolUse("Bash", { command: "touch made.txt", description: "make a file" })] };
+      case "write refused":
+        return { blocks: [toolUse("Write", { file_path: file("refused.txt"), content: "no\n" })] };
       case "read notes":
         return { blocks: [toolUse("Read", { file_path: file("notes.txt") })] };
       default:
@@ -139,7 +141,7 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     expect(again).not.toMatch(/Do you want to proceed/);
   });
 
-  it("after /clear, Read gives the model the file again instead of 'unchanged'", async () => {
+  it("after /clear, Read gives the model the file again; No stops the turn; /cost; /exit", async () => {
     await keel.prompt("read notes");
     await keel.waitFor(/Tool done 7\./, "the first read");
     await keel.prompt("/clear");
@@ -149,6 +151,14 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     const messages = JSON.stringify(server.requests.at(-1)!.body.messages);
     expect(messages).toContain("the secret is 42");
     expect(messages).not.toContain("File unchanged since last read");
+
+    // No (Esc): the call is refused and the turn stops, so the person can say what to do instead.
+    await keel.prompt("write refused");
+    await keel.waitFor(/Do you want to proceed\?/, "the Write dialog", () => keel.bottom(30));
+    keel.send("Escape");
+    const refused = await keel.waitFor(/Refused\. Tell the model what to do instead\./, "the refusal");
+    expect(refused).toMatch(/Interrupted\./);
+    expect(existsSync(join(project, "refused.txt"))).toBe(false);
 
     await keel.prompt("/cost");
     await keel.waitFor(/Tokens: [\d.]+k? in, [\d.]+k? out/, "/cost");

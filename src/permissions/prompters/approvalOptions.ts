@@ -11,7 +11,7 @@ import type { Tool, ToolView } from "../../tool/Tool.ts";
 import { getRuleMatcher } from "../matchers.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../paths.ts";
 import { describeDecider } from "../types.ts";
-import { describeRuleReach } from "./ruleReach.ts";
+import { describeRulesReach } from "./ruleReach.ts";
 
 export type ApprovalEffect =
   | { kind: "once" }
@@ -70,10 +70,9 @@ function shortJson(value: unknown, max: number): string {
 
 function callTitle(tool: Tool, input: unknown, view: ToolView | undefined): string {
   const name = safely(() => tool.userFacingName(input)) ?? tool.name;
-  const target =
-    view?.kind === "command"
-      ? (view.command.split("\n")[0] ?? "")
-      : (safely(() => tool.getPath?.(input)) ?? shortJson(input, 80));
+  // A command is shown whole right below: the title only names the kind.
+  if (view?.kind === "command") return `${name} command`;
+  const target = safely(() => tool.getPath?.(input)) ?? shortJson(input, 80);
   return `${name}(${target.length > 100 ? `${target.slice(0, 100)}…` : target})`;
 }
 
@@ -135,7 +134,7 @@ function narrowAlways(
   if (rules.length === 0) return undefined;
   // A bare tool rule goes where the tool's own suggestions go: the project's local settings.
   const sessionOnly = !bare && suggested.every((suggestion) => suggestion.destination === "session");
-  const reach = rules.map((rule) => describeRuleReach(rule, policy.projectRoot)).join(" and ");
+  const reach = describeRulesReach(rules, policy.projectRoot);
   const ruleList = rules.join(", ");
   if (!sessionOnly && settings.persist) {
     const file = localSettingsPath(policy.projectRoot);

@@ -33,3 +33,15 @@ export function describeRuleReach(rule: string, projectRoot: string): string {
   if (verb && content.endsWith("**")) return `${verb} in ${folderOf(content, projectRoot)}`;
   return rule;
 }
+
+function joinWords(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+/** Several rules at once: `npm test`, `git add` and `git commit` commands. */
+export function describeRulesReach(rules: readonly string[], projectRoot: string): string {
+  const prefixes = rules.map((rule) => /^Bash\((.+):\*\)$/.exec(rule)?.[1]);
+  if (rules.length > 1 && prefixes.every((prefix) => prefix !== undefined && !/[()]/.test(prefix)))
+    return `${joinWords(prefixes.map((prefix) => `\`${prefix}\``))} commands`;
+  return joinWords(rules.map((rule) => describeRuleReach(rule, projectRoot)));
+}

@@ -26,7 +26,8 @@ function diffView(path: string, before: string, after: string, created: boolean)
   return {
     kind: "diff",
     path,
-    patch: formatHunks(path, change.hunks),
+    // The hunks alone: the dialog names the file already.
+    patch: formatHunks(path, change.hunks).split("\n").slice(2).join("\n"),
     summary: created
       ? `Create ${path} (${added} line${added === 1 ? "" : "s"})`
       : `Change ${path}: ${added} line${added === 1 ? "" : "s"} added, ${removed} removed`,
