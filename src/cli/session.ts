@@ -13,7 +13,7 @@ import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
-import type { Tool } from "../tool/Tool.ts";
+import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinTools } from "../tools/index.ts";
 import { CliError } from "./exitCodes.ts";
 
@@ -44,11 +44,12 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function loadCliSettings(flags: PolicyFlags): LoadedSettings {
+export function loadCliSettings(flags: PolicyFlags, tools: Tools = builtinTools()): LoadedSettings {
   const cwd = resolve(flags.cwd ?? process.cwd());
   try {
     return loadSettings({
       cwd,
+      tools,
       cli: {
         ...(flags.mode ? { permissionMode: parsePermissionMode(flags.mode) } : {}),
         allowedTools: flags.allow ?? [],

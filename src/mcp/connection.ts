@@ -1,10 +1,12 @@
 // One configured MCP server: connecting with a startup timeout, listing its tools, calling them with a
 // per-call timeout, and reconnecting after the server went away. Nothing here throws past a call: a
 // server that crashes, hangs or writes garbage leaves a state and an error a person can read.
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as McpToolDef, Resource } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, ToolError } from "../tool/errors.ts";
+import { keelVersion } from "../version.ts";
 import type { McpServerConfig, McpServerSpec } from "./config.ts";
 import { normalizeNamePart } from "./names.ts";
 
@@ -14,7 +16,6 @@ export type McpServerState = "pending" | "connected" | "failed" | "disconnected"
 const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 const STDERR_TAIL_CHARS = 4_000;
-const VERSION = "0.1.0";
 
 function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(env[name]);
@@ -106,7 +107,7 @@ export class McpConnection {
         import("@modelcontextprotocol/sdk/types.js"),
       ]);
       transport = await this.#createTransport(config);
-      client = new Client({ name: "keel", version: VERSION }, { capabilities: {} });
+      client = new Client({ name: "keel", version: keelVersion() }, { capabilities: {} });
       client.setNotificationHandler(ProgressNotificationSchema, async (notification) => {
         const { progressToken, ...progress } = notification.params;
         this.#progress.get(String(progressToken))?.(progress);

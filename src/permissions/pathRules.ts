@@ -5,10 +5,10 @@ import { homedir } from "node:os";
 import { relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
-import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
-import { listRules, type RuleMatchArgs, registerRuleMatcher } from "./matchers.ts";
+import type { ToolPermissionContext } from "../tool/context.ts";
+import { listRules, type RuleContentMatcher, type RuleMatchArgs } from "./matchers.ts";
 import { isPathWithin, pathForms, toAbsolutePath } from "./paths.ts";
-import type { PermissionRule, RuleBehavior, RuleSource } from "./types.ts";
+import type { RuleBehavior, RuleSource } from "./types.ts";
 
 /** Rule families whose specifiers are paths. Edit rules cover every editing tool (tools list "Edit" among their names). */
 export const PATH_RULE_NAMES = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"] as const;
@@ -146,45 +146,11 @@ function matchPathRule({ tool, input, context, permissionContext, rule }: RuleMa
   return pathRuleMatches(content, rule.source, rule.behavior, path, permissionContext, cwd);
 }
 
-let registered = false;
-
-/** Registers the path matcher for every path rule family. Idempotent; runs when this module loads. */
-export function registerPathRuleMatchers(): void {
-  if (registered) return;
-  registered = true;
-  for (const name of PATH_RULE_NAMES) {
-    registerRuleMatcher({ ruleToolName: name, matches: matchPathRule, validate: validatePathRuleContent });
-  }
-}
-
-registerPathRuleMatchers();
-
-function permissionContextOf(context: ToolUseContext | ToolPermissionContext): {
-  permissionContext: ToolPermissionContext;
-  cwd: string;
-} {
-  if ("getAppState" in context) {
-    const state = context.getAppState();
-    return { permissionContext: state.toolPermissionContext, cwd: state.cwd };
-  }
-  return { permissionContext: context, cwd: context.projectRoot };
-}
-
-/** The first `Read(...)` deny rule (or blanket `Read` deny) covering a path, for tools that read on their own. */
-export function isPathDeniedForRead(
-  path: string,
-  context: ToolUseContext | ToolPermissionContext,
-): PermissionRule | undefined {
-  const { permissionContext, cwd } = permissionContextOf(context);
-  const absolute = toAbsolutePath(path, cwd);
-  for (const rule of listRules(permissionContext, "deny")) {
-    if (rule.value.toolName !== "Read") continue;
-    const content = rule.value.ruleContent;
-    if (content === undefined || validatePathRuleContent(content) !== undefined) return rule;
-    if (pathRuleMatches(content, rule.source, "deny", absolute, permissionContext, cwd)) return rule;
-  }
-  return undefined;
-}
+/** The matcher every path tool declares: `Read(...)` / `Edit(...)` specifiers against the tool's path. */
+export const pathRuleMatcher: RuleContentMatcher = {
+  matches: matchPathRule,
+  validate: validatePathRuleContent,
+};
 
 function segmentMatches(patternSegment: string, name: string): boolean {
   if (patternSegment === name) return true;

@@ -3,15 +3,15 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
-// Registered before files are read, so malformed WebFetch/Agent specifiers are reported at load.
-import "../permissions/matchers/index.ts";
+import { ruleContentProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import { deepFreeze, type ToolPermissionContext } from "../tool/context.ts";
+import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
 import { type McpServerEntry, type MergedSettings, mergeSettings, type SourceSettings } from "./merge.ts";
-import { readSettingsFile, SettingsError } from "./readSettingsFile.ts";
+import { type ReadSettingsOptions, readSettingsFile, SettingsError } from "./readSettingsFile.ts";
 import type { SandboxSettings, SettingsFile } from "./schema.ts";
 import { isFolderTrusted, trustFolder } from "./trust.ts";
 import { stripLooseningParts } from "./untrusted.ts";
@@ -32,6 +32,8 @@ export interface LoadSettingsOptions {
   cwd: string;
   cli?: CliSettingsFlags;
   env?: NodeJS.ProcessEnv;
+  /** The session's tools: rule specifiers are checked by the matcher of the tool they name. */
+  tools?: Tools;
 }
 
 export interface UntrustedReport {
@@ -100,13 +102,17 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const projectRoot = resolve(options.cwd);
   const home = userHomeDir(env);
   checkCliRules(cli);
+  const tools = options.tools;
+  const readOptions: ReadSettingsOptions = tools
+    ? { checkRuleContent: (name, content) => ruleContentProblem(tools, name, content) }
+    : {};
 
   const warnings: string[] = [];
   const raw: SourceSettings[] = [];
   const problems: SettingsError[] = [];
   for (const location of settingsLocations(projectRoot, env)) {
     try {
-      const read = readSettingsFile(location.path);
+      const read = readSettingsFile(location.path, readOptions);
       if (!read) continue;
       warnings.push(...read.warnings);
       raw.push({ source: location.source, file: location.path, settings: read.settings });
@@ -118,7 +124,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   if (cli.settingsFile) {
     try {
       const path = resolve(projectRoot, cli.settingsFile);
-      const read = readSettingsFile(path);
+      const read = readSettingsFile(path, readOptions);
       if (!read)
         throw new SettingsError([
           { file: path, line: 1, column: 1, path: "", message: "file not found (--settings)" },

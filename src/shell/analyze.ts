@@ -5,15 +5,14 @@ import { withPathResolutionCache } from "../permissions/paths.ts";
 import type { RuleSuggestion } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
-import { deepScan } from "./deepCommands.ts";
 import { isHarmlessVariable } from "./envVars.ts";
-import { type ExtractedCommand, extractCommands } from "./extract.ts";
-import { initBashParser, isBashParserReady, type SimpleCommand, withBashTree } from "./parse.ts";
+import type { ExtractedCommand } from "./extract.ts";
+import { readBash, understoodCommands } from "./frontEnd.ts";
+import { initBashParser, isBashParserReady, type SimpleCommand } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
-import { COMMAND_CHECKS, SAFETY_CHECK_IDS, SYNTAX_CHECKS, TEXT_CHECKS } from "./security/index.ts";
+import { COMMAND_CHECKS, SAFETY_CHECK_IDS } from "./security/index.ts";
 import { ruleSuggestions } from "./suggestions.ts";
-import { indexTree } from "./tree.ts";
 
 export interface BashVerdict {
   behavior: "allow" | "ask" | "deny" | "passthrough";
@@ -122,24 +121,8 @@ export function analyzeBashCommandNow(command: string, options: AnalyzeOptions):
 
 function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   const { cwd, permissionContext: context } = options;
-  const findings: Finding[] = [];
-  for (const check of TEXT_CHECKS) {
-    const reason = check.run(command);
-    if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
-  }
-  const { extraction, hidden } = withBashTree(command, (root) => {
-    const tree = indexTree(root, command);
-    for (const check of SYNTAX_CHECKS) {
-      const reason = check.run(tree);
-      if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
-    }
-    const extraction = extractCommands(root, command);
-    for (const problem of extraction.problems) findings.push({ ...problem, safety: false });
-    // Plain commands get the full analysis below; what it cannot reach gets the safety scan.
-    if (findings.length === 0)
-      return { extraction, hidden: deepScan(command, { commands: extraction.commands }).nested };
-    return { extraction, hidden: deepScan(command, { root }).commands };
-  });
+  const { problems, extraction, hidden } = readBash(command);
+  const findings: Finding[] = problems.map((problem) => ({ ...problem, safety: false }));
   const simpleParts = extraction.commands.map((extracted) => extracted.simple);
   // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
   findings.unshift(...safetyScan(hidden, cwd, context));
@@ -239,21 +222,10 @@ export async function explainBashCommand(
 }
 
 /** True only when the parser is ready and every part is an understood read-only command. */
-export function isReadOnlyBashCommand(command: string, _cwd?: string): boolean {
+export function isReadOnlyBashCommand(command: string): boolean {
   if (!isBashParserReady()) return false;
   try {
-    if (TEXT_CHECKS.some((check) => check.run(command) !== undefined)) return false;
-    const extraction = withBashTree(command, (root) => {
-      const tree = indexTree(root, command);
-      if (SYNTAX_CHECKS.some((check) => check.run(tree) !== undefined)) return undefined;
-      return extractCommands(root, command);
-    });
-    if (!extraction || extraction.problems.length > 0 || extraction.commands.length === 0) return false;
-    return extraction.commands.every((extracted) => {
-      const view = viewCommand(extracted);
-      if (commandFindings(view).length > 0 || writesThroughRedirect(view)) return false;
-      return classify(view).kind === "read-only";
-    });
+    return understoodCommands(command)?.every((extracted) => isReadOnlyPart(viewCommand(extracted))) ?? false;
   } catch {
     return false;
   }

@@ -1,20 +1,25 @@
 // Path arguments and redirect targets, resolved against every directory the shell may be in at that
 // point (`cd x && ...` adds x; a failed cd keeps the old one) and through symlinks: outside the
 // working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
-import { existsSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, resolve } from "node:path";
 import {
+  danglingLinkTarget,
   isInWorkingDirectories,
   isPathWithin,
   lstatOrUndefined,
   protectedPathReason,
   remembered,
+  resolveSymlinks,
+  systemFolderOf,
 } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
 import type { Redirect } from "./extract.ts";
 import { readGitGlobals } from "./gitSpec.ts";
+import { REMOVERS } from "./programs.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
 import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
 import type { Word } from "./words.ts";
@@ -26,20 +31,6 @@ export interface Finding {
 }
 
 const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
-const SYSTEM_ROOTS = [
-  "/etc",
-  "/usr",
-  "/bin",
-  "/sbin",
-  "/lib",
-  "/lib64",
-  "/boot",
-  "/sys",
-  "/proc",
-  "/dev",
-  "/var",
-];
-const REMOVERS = new Set(["rm", "rmdir", "shred", "unlink"]);
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_GLOB_ENTRIES = 2_000;
@@ -150,52 +141,11 @@ function globEntriesProblem(
     if (optionRisk && entry.name.startsWith("-"))
       return `the glob ${value} would match ${entry.name}, which reads as an option`;
     if (!entry.isSymbolicLink()) continue;
-    let target: string;
-    try {
-      target = realpathSync.native(resolve(folder, entry.name));
-    } catch {
-      target = danglingTargetOf(resolve(folder, entry.name), scope) ?? folder;
-    }
+    const target = resolveSymlinks(resolve(folder, entry.name));
     if (!isInside(target, scope))
       return `the glob ${value} would follow the link ${entry.name} out of the working directories`;
   }
   return undefined;
-}
-
-/**
- * Where a dangling symlink points. realpath fails on it, so a write through it (which creates the
- * target) would otherwise be judged by the link's own location.
- */
-function danglingLinkTarget(abs: string): string | undefined {
-  try {
-    // No throw for a missing path: most paths judged do not exist yet, and exceptions are slow.
-    if (!lstatOrUndefined(abs)?.isSymbolicLink() || existsSync(abs)) return undefined;
-    return resolve(dirname(abs), readlinkSync(abs));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The path as the kernel walks it: each symlink followed before a later `..` is applied. */
-function physicalPath(base: string, path: string): string {
-  let current = path.startsWith("/") ? "/" : base;
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") {
-      current = dirname(realOrSelf(current));
-      continue;
-    }
-    current = resolve(current, segment);
-  }
-  return current;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
 }
 
 /** A folder laid out like a git directory (HEAD plus objects/, refs/ or commondir), as bare-repository discovery accepts. */
@@ -342,7 +292,9 @@ function checkPath(
     if (!glob && access === "write" && REMOVERS.has(commandName))
       checkWorkingDirRemoval(abs, commandName, scope);
     // The kernel resolves `link/..` physically (to the link target's parent), not lexically.
-    const physical = /(^|\/)\.\.(\/|$)/.test(path) ? physicalPath(base, path) : abs;
+    const physical = /(^|\/)\.\.(\/|$)/.test(path)
+      ? resolveSymlinks(path.startsWith("/") ? path : `${base}/${path}`)
+      : abs;
     if (physical !== abs) checkAbsolute(physical, base, access, commandName, scope);
     if (glob) {
       const problem = globEntriesProblem(abs, value, scope, optionRisk);
@@ -376,7 +328,7 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
       if (expanded === undefined || expanded === "") continue;
       for (const cwd of scope.cwds) {
         const abs = resolve(cwd, expanded);
-        if (SYSTEM_ROOTS.some((root) => isPathWithin(abs, root)) || HARMLESS_DEVICES.test(abs)) continue;
+        if (systemFolderOf(abs) || HARMLESS_DEVICES.test(abs)) continue;
         const reason = protectedReasonOf(abs, cwd, scope);
         if (reason) add(scope, "protected-path", `${written[0]} may write ${reason}`, true);
       }

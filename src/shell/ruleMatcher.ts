@@ -15,10 +15,8 @@ import {
 } from "./bashRules.ts";
 import { viewCommand } from "./commandView.ts";
 import { deepScan } from "./deepCommands.ts";
-import { extractCommands } from "./extract.ts";
-import { initBashParser, withBashTree } from "./parse.ts";
-import { SYNTAX_CHECKS, TEXT_CHECKS } from "./security/index.ts";
-import { indexTree } from "./tree.ts";
+import { understoodCommands } from "./frontEnd.ts";
+import { initBashParser } from "./parse.ts";
 import { commandForAllowRules } from "./wrappers.ts";
 
 const patterns = new Map<string, BashPattern>();
@@ -49,17 +47,12 @@ export function denyRuleMatches(command: string, content: string): boolean {
 
 /** Allow: the rule covers at least one part, and every part is covered by some allow rule or is read-only. */
 export function allowRuleMatches(command: string, content: string, allContents: readonly string[]): boolean {
-  if (TEXT_CHECKS.some((check) => check.run(command) !== undefined)) return false;
-  const extraction = withBashTree(command, (root) => {
-    const tree = indexTree(root, command);
-    if (SYNTAX_CHECKS.some((check) => check.run(tree) !== undefined)) return undefined;
-    return extractCommands(root, command);
-  });
-  if (!extraction || extraction.problems.length > 0 || extraction.commands.length === 0) return false;
+  const commands = understoodCommands(command);
+  if (!commands) return false;
   const pattern = patternOf(content);
   const others = allContents.map(patternOf);
   let covered = false;
-  for (const extracted of extraction.commands) {
+  for (const extracted of commands) {
     const target = commandForAllowRules(extracted.simple.argv, extracted.simple.assignments);
     if (patternMatchesArgv(pattern, target)) {
       covered = true;
@@ -96,7 +89,6 @@ export async function bashRuleMatches(
 }
 
 export const bashRuleMatcher: RuleContentMatcher = {
-  ruleToolName: "Bash",
   matches: ({ input, rule, permissionContext }) =>
     bashRuleMatches((input as { command?: unknown } | null)?.command, rule, permissionContext),
   validate: validateBashSpecifier,

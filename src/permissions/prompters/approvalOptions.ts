@@ -8,7 +8,6 @@ import { localSettingsPath } from "../../settings/locations.ts";
 import { addRules, updatePermissionContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import type { Tool, ToolView } from "../../tool/Tool.ts";
-import { getRuleMatcher } from "../matchers.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../paths.ts";
 import { describeDecider } from "../types.ts";
 import { describeRulesReach } from "./ruleReach.ts";
@@ -51,8 +50,7 @@ export interface ApprovalSettings {
 export function alwaysRuleFor(request: ApprovalRequest): string | undefined {
   const suggested = request.suggestions.find((suggestion) => suggestion.behavior === "allow");
   if (suggested) return suggested.rule;
-  const names = request.tool.permissionRuleNames ?? [request.tool.name];
-  return names.some((name) => getRuleMatcher(name)) ? undefined : request.tool.name;
+  return request.tool.ruleMatcher ? undefined : request.tool.name;
 }
 
 function safely<T>(read: () => T): T | undefined {

@@ -1,5 +1,6 @@
 // The Bash tool: runs a command in the session's shell directory, in its own process group, with
 // its output capped for the model and kept whole on disk; or starts it as a background task.
+
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
@@ -11,6 +12,7 @@ import { type CommandProgress, runForegroundCommand } from "../../shell/execFore
 import { interpretExitCode } from "../../shell/execSemantics.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/output.ts";
 import { initBashParser, isBashParserReady } from "../../shell/parse.ts";
+import { bashRuleMatcher } from "../../shell/ruleMatcher.ts";
 import { createSandboxLauncher } from "../../shell/sandbox.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -173,6 +175,7 @@ function withFullInput(
 
 export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   name: "Bash",
+  ruleMatcher: bashRuleMatcher,
   searchHint: "run shell commands, build, test, git",
   inputSchema,
   maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,

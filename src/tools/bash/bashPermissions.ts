@@ -1,14 +1,9 @@
-// The Bash tool's own permission check: the analyzer's verdict as a PermissionResult. Importing this
-// module registers the Bash rule matcher, so Bash(...) rules mean what DESIGN.md says.
-import { registerRuleMatcher } from "../../permissions/matchers.ts";
+// The Bash tool's own permission check: the analyzer's verdict as a PermissionResult.
 import type { PermissionResult } from "../../permissions/types.ts";
 import { analyzeBashCommandNow, type DetailedVerdict } from "../../shell/analyze.ts";
 import { initBashParser } from "../../shell/parse.ts";
-import { bashRuleMatcher } from "../../shell/ruleMatcher.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
-
-registerRuleMatcher(bashRuleMatcher);
 
 type BashPermissionInput = { command: string };
 

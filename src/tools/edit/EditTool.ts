@@ -1,8 +1,10 @@
 // Edit: replace one string in a file (or every copy, with replace_all). The file must have been read
 // and be unchanged since; the write is atomic and keeps the file's format.
+
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -57,7 +59,7 @@ async function validateEdit(input: EditInput, context: ToolUseContext): Promise<
     return new ToolError("no_change", "No changes to make: old_string and new_string are exactly the same.");
   }
   if (extname(path).toLowerCase() === ".ipynb") return NOTEBOOK_ERROR(path);
-  const denied = await denyRuleError(EditTool as Tool, input, context);
+  const denied = await denyRuleError(EditTool as Tool, input, context, "write");
   if (denied) return denied;
   const stats = await statIfExists(path);
   if (!stats) {
@@ -135,6 +137,7 @@ export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileCh
   inputSchema: editInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isConcurrencySafe: false,
   getPath: (input) => input.file_path,

@@ -1,8 +1,10 @@
 // MultiEdit: several replacements in one file, applied in order to the content in memory; all of
 // them land, or none does (an error names the failing edit's index).
+
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -80,7 +82,7 @@ async function validateMultiEdit(
       `${path} is a Jupyter notebook; edit it with the NotebookEdit tool.`,
     );
   }
-  const denied = await denyRuleError(MultiEditTool as Tool, input, context);
+  const denied = await denyRuleError(MultiEditTool as Tool, input, context, "write");
   if (denied) return denied;
   const stats = await statIfExists(path);
   const creates = input.edits[0]?.old_string === "";
@@ -158,6 +160,7 @@ export const MultiEditTool: Tool<MultiEditInput, FileChange> = buildTool<MultiEd
   inputSchema: multiEditInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit", "MultiEdit"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isConcurrencySafe: false,
   getPath: (input) => input.file_path,

@@ -1,15 +1,15 @@
 // Read: text with numbered lines, images, PDFs and notebooks. Read-only, concurrency-safe, and its
 // result is never persisted to disk (the model must see what it asked for, or a clear refusal).
+
 import { readFileSync, type Stats, statSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
-import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
-import { formatRuleValue } from "../../permissions/rules.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
-import { checkReadPermission } from "../shared/filePermissions.ts";
+import { checkReadPermission, denyRuleError } from "../shared/filePermissions.ts";
 import { getReadRecord, recordFileState } from "../shared/readState.ts";
 import { didYouMean } from "../shared/similarNames.ts";
 import { mapReadResult, type ReadOutput, readResultChars, readResultContent } from "./output.ts";
@@ -68,15 +68,6 @@ function absolutePathOf(input: ReadInput, context: ToolUseContext): string {
 
 function extensionOf(path: string): string {
   return extname(path).slice(1).toLowerCase();
-}
-
-function deniedError(path: string, context: ToolUseContext): ToolError | undefined {
-  const rule = isPathDeniedForRead(path, context);
-  if (!rule) return undefined;
-  return new ToolError(
-    "permission_denied",
-    `Reading ${path} is denied by the ${rule.source} rule ${formatRuleValue(rule.value)}. Do not try to read it another way.`,
-  );
 }
 
 /** A synchronous stat: one system call, where fs/promises would add a round trip through the thread pool. */
@@ -189,6 +180,7 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
   inputSchema: readInputSchema,
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   permissionRuleNames: ["Read"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
@@ -211,14 +203,14 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
       const problem = pageRangeSyntaxError(input.pages);
       if (problem) return { result: false, message: problem, errorCode: "invalid_pages" };
     }
-    const denied = deniedError(path, context);
+    const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) return { result: false, message: denied.message, errorCode: denied.code };
     return { result: true };
   },
   checkPermissions: (input, context) => checkReadPermission(ReadTool, input, input.file_path, context),
   async call(input, context, _canUseTool, toolUse) {
     const path = absolutePathOf(input, context);
-    const denied = deniedError(path, context);
+    const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) throw denied;
     return { data: await readFileAt(path, input, context, toolUse?.id) };
   },

@@ -1,12 +1,13 @@
 // Skill: skills are listed (name and description) in the tool's prompt up front; a skill's body is read
 // only when the model uses it.
-import "./skillRuleMatcher.ts";
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { discoverSkills, loadSkillBody, type SkillInfo, skillRoots } from "./discoverSkills.ts";
+import { skillRuleMatcher } from "./skillRuleMatcher.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -66,6 +67,7 @@ export function createSkillTool(config: SkillToolConfig = {}): Tool<SkillInput, 
   const env = () => config.env ?? process.env;
   return buildTool<SkillInput, SkillOutput>({
     name: "Skill",
+    ruleMatcher: skillRuleMatcher,
     searchHint: "run a user-defined skill (SKILL.md instructions)",
     inputSchema,
     maxResultSizeChars: 50_000,

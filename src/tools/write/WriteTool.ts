@@ -1,7 +1,9 @@
 // Write: create a file, or replace one the session has read in full and that has not changed since.
 // The write is atomic and keeps an existing file's encoding, BOM, line endings and mode.
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { ToolError } from "../../tool/errors.ts";
@@ -37,7 +39,7 @@ function pathOf(input: WriteInput, context: ToolUseContext): string {
 
 async function validateWrite(input: WriteInput, context: ToolUseContext): Promise<ToolError | undefined> {
   const path = pathOf(input, context);
-  const denied = await denyRuleError(WriteTool as Tool, input, context);
+  const denied = await denyRuleError(WriteTool as Tool, input, context, "write");
   if (denied) return denied;
   const stats = await statIfExists(path);
   if (!stats) return undefined;
@@ -82,6 +84,7 @@ export const WriteTool: Tool<WriteInput, FileChange> = buildTool<WriteInput, Fil
   inputSchema: writeInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit", "Write"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isDestructive: true,
   isConcurrencySafe: false,

@@ -14,10 +14,12 @@ function quote(value: string): string {
 }
 
 export class TmuxKeel {
-  readonly #socket: string;
-  #started = false;
+  readonly #name: string;
+  #socket: string;
+  #starts = 0;
 
   constructor(name: string) {
+    this.#name = name;
     this.#socket = `keel-${name}-${process.pid}`;
   }
 
@@ -36,9 +38,10 @@ export class TmuxKeel {
       "TERM=xterm-256color",
     ].join(" ");
     const command = `cd ${quote(options.project)} && env -i ${env} ${quote(process.execPath)} ${quote(ENTRY)} --provider anthropic --base-url ${options.server.url} --model claude-test; echo "EXITED $?"; sleep 60`;
-    // A fresh session each time, so nothing of an earlier run is left on the screen.
-    if (this.#started) this.kill();
-    this.#started = true;
+    // A fresh tmux server each time (its own socket: a server still shutting down cannot be reused),
+    // so nothing of an earlier run is left on the screen.
+    if (this.#starts > 0) this.kill();
+    this.#socket = `keel-${this.#name}-${process.pid}-${this.#starts++}`;
     this.tmux("new-session", "-d", "-s", "keel", "-x", "110", "-y", "45", command);
   }
 
