@@ -155,6 +155,8 @@ export class Agent {
   /** /clear: a fresh conversation in the same session (the transcript records the cut). */
   clear(): void {
     this.messages.length = 0;
+    // Read's "unchanged since last read" would point the new conversation at content it never saw.
+    this.#context.readFileState.clear();
     this.#system = undefined;
     this.#lastContextTokens = 0;
     this.#messagesAtLastUsage = 0;
@@ -418,6 +420,7 @@ export class Agent {
         return false;
       }
       this.messages.splice(0, this.messages.length, ...result.messages);
+      this.#context.readFileState.forgetReadsNotShown(toolResultIds(this.messages));
       this.#lastContextTokens = estimateTokens(this.messages);
       this.#messagesAtLastUsage = this.messages.length;
       this.#options.transcript?.append({
@@ -433,6 +436,16 @@ export class Agent {
       return false;
     }
   }
+}
+
+/** The tool calls whose results the model still has. */
+function toolResultIds(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) if (block.type === "tool_result") ids.add(block.tool_use_id);
+  }
+  return ids;
 }
 
 function* notices(messages: readonly string[]): Generator<AgentEvent> {

@@ -4,11 +4,12 @@ import type { Writable } from "node:stream";
 import { stopLanguageServers } from "../lsp/sessionServers.ts";
 import { killAllBackgroundTasks } from "../shell/background.ts";
 import type { ToolUseBlock } from "../tool/messages.ts";
+import { viewText } from "../tool/viewText.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
 import { formatCost, formatUsage } from "./format.ts";
 import type { Usage } from "./provider.ts";
-import { viewText, viewToolResult, viewToolUse } from "./toolViews.ts";
+import { viewToolResult, viewToolUse } from "./toolViews.ts";
 
 export interface PrintOptions {
   format: "text" | "json" | "stream-json";

@@ -101,6 +101,11 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   inputsEquivalent?(a: Input, b: Input): boolean;
   mapToolResultToToolResultBlockParam(output: Output, toolUseId: string): ToolResultBlock;
   renderToolUse?(input: Input): ToolView;
+  /**
+   * What the call would change, computed without changing anything (an edit's diff): the approval
+   * dialog shows it before the person answers. Undefined: the dialog shows renderToolUse.
+   */
+  renderToolUsePreview?(input: Input, context: ToolUseContext): Promise<ToolView | undefined>;
   renderToolResult?(output: Output, input: Input): ToolView;
   renderToolProgress?(progress: Progress): ToolView;
 }

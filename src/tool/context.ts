@@ -122,6 +122,12 @@ export interface FileReadRecord {
   isPartialView: boolean;
   offset?: number;
   limit?: number;
+  /**
+   * The call whose result showed this content to the model (Read). When that result leaves the
+   * conversation (compaction), the record is forgotten: "unchanged since last read" would point at
+   * nothing. Writes leave it unset: the model wrote the content itself.
+   */
+  toolUseId?: string;
 }
 
 /** A small LRU keyed by absolute path. */
@@ -161,6 +167,21 @@ export class FileStateCache {
 
   keys(): string[] {
     return [...this.#entries.keys()];
+  }
+
+  /** /clear: the new conversation has seen no file. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** Forgets reads whose result the model no longer has (compacted away); returns their paths. */
+  forgetReadsNotShown(visibleToolUseIds: ReadonlySet<string>): string[] {
+    const forgotten: string[] = [];
+    for (const [path, record] of this.#entries) {
+      if (record.toolUseId !== undefined && !visibleToolUseIds.has(record.toolUseId)) forgotten.push(path);
+    }
+    for (const path of forgotten) this.#entries.delete(path);
+    return forgotten;
   }
 }
 

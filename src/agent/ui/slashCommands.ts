@@ -86,6 +86,16 @@ function model(host: SlashHost, args: string): void {
   host.print(`Model: ${name}`);
 }
 
+/** The keys, as /help lists them below the commands. */
+export const KEY_HELP: readonly string[] = [
+  "Enter sends the prompt. Shift+Enter, Alt+Enter, Ctrl+J or \\ then Enter start a new line; a paste stays one prompt.",
+  "Left/Right, Home/End (Ctrl+A/E), Alt+B/F or Ctrl+Left/Right by word; Ctrl+W, Ctrl+U, Ctrl+K delete.",
+  "Up/Down (Ctrl+P/N) recall earlier prompts of this project (kept in ~/.keel/history.jsonl).",
+  "Shift+Tab cycles the permission mode: default, acceptEdits, plan.",
+  "Ctrl-C or Esc stops the agent (tools that can stop, stop); Ctrl-C clears the prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits.",
+  "In an approval dialog: Up/Down and Enter, or the choice's number (y, a, n also work); Esc answers no.",
+];
+
 async function help(host: SlashHost): Promise<void> {
   const custom = (await host.customCommands?.().catch(() => [])) ?? [];
   host.print(
@@ -99,8 +109,7 @@ async function help(host: SlashHost): Promise<void> {
           ]
         : []),
       "",
-      "Enter sends the prompt. Ctrl-C stops the agent (tools that can stop, stop); at an empty prompt, Ctrl-C twice exits.",
-      "In an approval dialog: y yes, a always, n no (Esc also answers no).",
+      ...KEY_HELP,
     ].join("\n"),
   );
 }

@@ -4,10 +4,16 @@ import type { Prompter } from "../../pipeline/services.ts";
 import { type CanUseToolCallback, callbackPrompter } from "./callbackPrompter.ts";
 import { type Terminal, terminalPrompter } from "./terminalPrompter.ts";
 
+export {
+  type ApprovalOption,
+  type ApprovalPrompt,
+  alwaysRuleFor,
+  applyApproval,
+  describeApproval,
+} from "./approvalOptions.ts";
 export type { CanUseToolAnswer, CanUseToolCallback, CanUseToolOptions } from "./callbackPrompter.ts";
 export { callbackPrompter } from "./callbackPrompter.ts";
 export {
-  alwaysRuleFor,
   openTerminal,
   type Terminal,
   type TerminalPrompter,

@@ -16,6 +16,7 @@ import {
   mapFileChange,
   strategyNote,
 } from "../shared/changeOutput.ts";
+import { missingFile, previewFileChange, replacementView } from "../shared/changePreview.ts";
 import {
   assertEditableKind,
   loadTextFile,
@@ -160,5 +161,17 @@ export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileCh
   },
   mapToolResultToToolResultBlockParam: mapFileChange,
   renderToolUse: (input) => ({ kind: "text", text: `Edit ${input.file_path}` }),
+  renderToolUsePreview: (input, context) => {
+    const path = pathOf(input, context);
+    return previewFileChange(
+      path,
+      (file) => {
+        if (input.old_string === "" && !file.text) return input.new_string;
+        if (file.text === undefined) throw missingFile(path);
+        return applyEdit(file.text, input, file.lineEnding, path).text;
+      },
+      () => replacementView(path, input.old_string, input.new_string, "the replacement as given"),
+    );
+  },
   renderToolResult: (output) => fileChangeView(output),
 });

@@ -17,6 +17,7 @@ import {
   mapFileChange,
   strategyNote,
 } from "../shared/changeOutput.ts";
+import { missingFile, previewFileChange } from "../shared/changePreview.ts";
 import {
   assertEditableKind,
   loadTextFile,
@@ -182,5 +183,16 @@ export const MultiEditTool: Tool<MultiEditInput, FileChange> = buildTool<MultiEd
     kind: "text",
     text: `MultiEdit ${input.file_path} (${input.edits.length} edits)`,
   }),
+  renderToolUsePreview: (input, context) => {
+    const path = pathOf(input, context);
+    return previewFileChange(path, (file) => {
+      const creates = input.edits[0]?.old_string === "";
+      if (!creates && file.text === undefined) throw missingFile(path);
+      let text = creates ? (input.edits[0]?.new_string ?? "") : (file.text ?? "");
+      for (const edit of input.edits.slice(creates ? 1 : 0))
+        text = applyEdit(text, edit, file.lineEnding, path).text;
+      return text;
+    });
+  },
   renderToolResult: (output) => fileChangeView(output),
 });

@@ -113,7 +113,12 @@ function enforceTokenLimit(output: ReadOutput, path: string, context: ToolUseCon
   );
 }
 
-async function readFileAt(path: string, input: ReadInput, context: ToolUseContext): Promise<ReadOutput> {
+async function readFileAt(
+  path: string,
+  input: ReadInput,
+  context: ToolUseContext,
+  toolUseId: string | undefined,
+): Promise<ReadOutput> {
   const stats = await statOrExplain(path, context);
   if (stats.isDirectory()) {
     throw new ToolError(
@@ -165,7 +170,7 @@ async function readFileAt(path: string, input: ReadInput, context: ToolUseContex
       ? await readNotebook(path, stats)
       : await readTextFile(path, stats, { offset, limit, signal: context.abortController.signal });
   enforceTokenLimit(output, path, context);
-  recordFileState(context, path, { ...record, offset, limit });
+  recordFileState(context, path, { ...record, offset, limit, ...(toolUseId ? { toolUseId } : {}) });
   return output;
 }
 
@@ -203,11 +208,11 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
     return { result: true };
   },
   checkPermissions: (input, context) => checkReadPermission(ReadTool, input, input.file_path, context),
-  async call(input, context) {
+  async call(input, context, _canUseTool, toolUse) {
     const path = absolutePathOf(input, context);
     const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) throw denied;
-    return { data: await readFileAt(path, input, context) };
+    return { data: await readFileAt(path, input, context, toolUse?.id) };
   },
   mapToolResultToToolResultBlockParam: mapReadResult,
   renderToolUse: (input) => ({ kind: "text", text: `Read ${input.file_path}` }),

@@ -14,6 +14,7 @@ import {
   fileChangeView,
   mapFileChange,
 } from "../shared/changeOutput.ts";
+import { previewFileChange } from "../shared/changePreview.ts";
 import { assertEditableKind, loadTextFile, statIfExists, writeTextFile } from "../shared/editableFile.ts";
 import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT } from "../shared/encoding.ts";
@@ -112,5 +113,9 @@ export const WriteTool: Tool<WriteInput, FileChange> = buildTool<WriteInput, Fil
   },
   mapToolResultToToolResultBlockParam: mapFileChange,
   renderToolUse: (input) => ({ kind: "text", text: `Write ${input.file_path}` }),
+  renderToolUsePreview: (input, context) =>
+    previewFileChange(pathOf(input, context), (file) =>
+      file.text === undefined ? input.content : fitLineEndings(input.content, file.lineEnding),
+    ),
   renderToolResult: (output) => fileChangeView(output),
 });
