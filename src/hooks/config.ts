@@ -1,6 +1,7 @@
 // The hooks section of a settings file (the Claude Code shape), and the flat list the runner works on.
 import { z } from "zod";
 import type { RuleSource } from "../permissions/types.ts";
+import { closestName } from "../tool/didYouMean.ts";
 
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -101,7 +102,10 @@ export function flattenHooks(
   const where = file ?? `${source} settings`;
   for (const [event, groups] of Object.entries(config ?? {})) {
     if (!isHookEvent(event)) {
-      warnings.push(`${where}: unknown hook event "${event}" ignored (known: ${HOOK_EVENTS.join(", ")})`);
+      const near = closestName(event, HOOK_EVENTS);
+      warnings.push(
+        `${where}: unknown hook event "${event}" ignored${near ? `; did you mean "${near}"?` : ""} (known: ${HOOK_EVENTS.join(", ")})`,
+      );
       continue;
     }
     for (const group of groups) {

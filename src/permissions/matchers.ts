@@ -3,6 +3,7 @@
 // Bash, hosts for WebFetch). The engine is the one caller: tools ask it, never these directly.
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
+import { didYouMean } from "../tool/didYouMean.ts";
 import { parseRuleCached, RuleParseError } from "./rules.ts";
 import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
 
@@ -120,4 +121,26 @@ export function toolForRuleName(tools: Tools, ruleToolName: string): Tool | unde
 /** Why a rule's specifier is malformed for the tool it names, or undefined (also for unknown tools). */
 export function ruleContentProblem(tools: Tools, ruleToolName: string, content: string): string | undefined {
   return toolForRuleName(tools, ruleToolName)?.ruleMatcher?.validate?.(content);
+}
+
+/** Every name a rule may use for these tools: names, aliases and rule families. */
+function ruleToolNames(tools: Tools): Set<string> {
+  const names = new Set<string>();
+  for (const tool of tools) {
+    names.add(tool.name);
+    for (const alias of tool.aliases ?? []) names.add(alias);
+    for (const family of ruleNamesOf(tool)) names.add(family);
+  }
+  return names;
+}
+
+/**
+ * Why a rule's tool name matches none of `tools` (with the likely intended name), or undefined. MCP
+ * names (`mcp__...`) and wildcards are never unknown: their servers connect after settings are read.
+ */
+export function ruleToolNameProblem(tools: Tools, ruleToolName: string): string | undefined {
+  if (ruleToolName === "*" || ruleToolName.endsWith("*") || ruleToolName.startsWith("mcp__")) return undefined;
+  if (toolForRuleName(tools, ruleToolName)) return undefined;
+  const names = ruleToolNames(tools);
+  return `no tool is named "${ruleToolName}", so the rule matches nothing${didYouMean(ruleToolName, names)}`;
 }

@@ -21,6 +21,8 @@ export interface ParsedJson {
   value: unknown;
   /** Where the value at a path begins; the key is the path joined with "\u0000". */
   positions: Map<string, SourcePosition>;
+  /** Where the property name of an object member begins (same keys as `positions`). */
+  keyPositions: Map<string, SourcePosition>;
 }
 
 export function pathKey(path: readonly PropertyKey[]): string {
@@ -34,6 +36,11 @@ export function positionOf(parsed: ParsedJson, path: readonly PropertyKey[]): So
     if (found) return found;
   }
   return { line: 1, column: 1, offset: 0 };
+}
+
+/** Where the property name at `path` is written (the value's position when it has no name). */
+export function keyPositionOf(parsed: ParsedJson, path: readonly PropertyKey[]): SourcePosition {
+  return parsed.keyPositions.get(pathKey(path)) ?? positionOf(parsed, path);
 }
 
 export function parseJsonWithPositions(text: string): ParsedJson {
@@ -55,6 +62,7 @@ class Parser {
   readonly #text: string;
   #index = 0;
   readonly #positions = new Map<string, SourcePosition>();
+  readonly #keyPositions = new Map<string, SourcePosition>();
   readonly #lineStarts: number[] = [0];
 
   constructor(text: string) {
@@ -70,7 +78,7 @@ class Parser {
     this.#skipWhitespace();
     if (this.#index < this.#text.length)
       this.#fail(`unexpected ${this.#describeHere()} after the end of the JSON value`);
-    return { value, positions: this.#positions };
+    return { value, positions: this.#positions, keyPositions: this.#keyPositions };
   }
 
   #position(offset = this.#index): SourcePosition {
@@ -137,7 +145,9 @@ class Parser {
         if (this.#text[this.#index] === "}") this.#fail("trailing comma before '}'");
         this.#fail(`expected a property name in double quotes but found ${this.#describeHere()}`);
       }
+      const keyPosition = this.#position();
       const key = this.#parseString();
+      this.#keyPositions.set(pathKey([...path, key]), keyPosition);
       this.#skipWhitespace();
       if (this.#text[this.#index] !== ":") this.#fail(`expected ':' after property "${key}"`);
       this.#index++;

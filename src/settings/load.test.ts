@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../tools/index.ts";
-import { loadSettings } from "./load.ts";
+import { CliRuleError, loadSettings } from "./load.ts";
 import { createTestWorld, type TestWorld } from "./testWorld.ts";
 import { isFolderTrusted, trustFolder } from "./trust.ts";
 
@@ -210,8 +210,14 @@ describe("loadSettings: a broken file is an error naming file, line and column",
     expect(message).toContain(`${join(world.project, ".claude", "settings.json")}:1:15: env.A`);
   });
 
-  it("rejects a malformed rule given on the command line", () => {
-    expect(() => load({ allowedTools: ["Bash(ls"] })).toThrow(/command line --allowedTools/);
+  it("rejects a malformed rule given on the command line, naming the flag it was typed under", () => {
+    expect(() => load({ allowedTools: ["Bash(ls"] })).toThrow(/^allowedTools: Invalid permission rule "Bash\(ls"/);
+    expect(() =>
+      load({ rules: [{ behavior: "deny", rule: "Read(", flag: "--disallowedTools" }] }),
+    ).toThrow(CliRuleError);
+    expect(() =>
+      load({ rules: [{ behavior: "deny", rule: "Read(", flag: "--disallowedTools" }] }),
+    ).toThrow(/^--disallowedTools: Invalid permission rule "Read\("[^]*e\.g\. 'Read' or 'Bash\(npm test:\*\)'/);
   });
 
   it("keeps keys it does not use (one file serves both programs)", () => {
@@ -300,11 +306,21 @@ describe("loadSettings: trust", () => {
     expect(loaded.warnings).toEqual([expect.stringMatching(/were not loaded: disableAllHooks is set/)]);
   });
 
-  it("--trust trusts and remembers the folder", () => {
+  it("--trust trusts the folder for that load only and remembers nothing", () => {
     hostileProject();
-    expect(load({ trust: true }).permissionContext.mode).toBe("bypassPermissions");
-    expect(isFolderTrusted(world.project, world.env)).toBe(true);
-    expect(load().trusted).toBe(true);
+    const once = load({ trust: true });
+    expect(once.permissionContext.mode).toBe("bypassPermissions");
+    expect(once.trusted).toBe(true);
+    expect(once.trustSaved).toBe(false);
+    expect(isFolderTrusted(world.project, world.env)).toBe(false);
+    expect(existsSync(join(world.home, ".keel", "config.json"))).toBe(false);
+    expect(load().trusted).toBe(false);
+    expect(load().permissionContext.mode).toBe("default");
+  });
+
+  it("remembered trust is reported as saved", () => {
+    trustFolder(world.project, world.env);
+    expect(load()).toMatchObject({ trusted: true, trustSaved: true });
   });
 
   it("trust covers subfolders and follows symlinks to the same folder", () => {

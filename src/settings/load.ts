@@ -4,9 +4,9 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
-import { ruleContentProblem } from "../permissions/matchers.ts";
+import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
-import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import type { PermissionMode, RuleBehavior, RuleSource } from "../permissions/types.ts";
 import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
 import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
@@ -14,19 +14,37 @@ import { readProjectMcpJson } from "./mcpJson.ts";
 import { type McpServerEntry, type MergedSettings, mergeSettings, type SourceSettings } from "./merge.ts";
 import { type ReadSettingsOptions, readSettingsFile, SettingsError } from "./readSettingsFile.ts";
 import type { SandboxSettings, SettingsFile } from "./schema.ts";
-import { isFolderTrusted, trustFolder } from "./trust.ts";
+import { isFolderTrusted } from "./trust.ts";
 import { stripLooseningParts } from "./untrusted.ts";
+
+/** A rule typed on the command line, with the flag it came under (errors name that flag). */
+export interface CliRule {
+  behavior: RuleBehavior;
+  rule: string;
+  flag: string;
+}
 
 export interface CliSettingsFlags {
   permissionMode?: PermissionMode;
   allowedTools?: readonly string[];
   disallowedTools?: readonly string[];
   askTools?: readonly string[];
+  /** More rules, each with the flag it was typed under. */
+  rules?: readonly CliRule[];
   addDirs?: readonly string[];
-  /** `--trust`: trust the project folder now, and remember it. */
+  /** `--trust`: treat the project folder as trusted for this load only (nothing is remembered). */
   trust?: boolean;
   /** `--settings <file>`: one more settings file, read with CLI precedence. */
   settingsFile?: string;
+}
+
+/** A rule given on the command line is malformed; the message names the flag as typed. */
+export class CliRuleError extends Error {
+  readonly code = "flag_invalid";
+  constructor(message: string) {
+    super(message);
+    this.name = "CliRuleError";
+  }
 }
 
 export interface LoadSettingsOptions {
@@ -44,7 +62,10 @@ export interface UntrustedReport {
 
 export interface LoadedSettings {
   projectRoot: string;
+  /** The project's own loosening parts apply: the folder is trusted, or `--trust` was given. */
   trusted: boolean;
+  /** Trust is remembered for the folder (`keel trust`, the terminal's question), not just `--trust`. */
+  trustSaved: boolean;
   /** What was applied, highest precedence first (project parts already held back when untrusted). */
   sources: SourceSettings[];
   permissionContext: ToolPermissionContext;
@@ -65,39 +86,53 @@ export interface LoadedSettings {
 
 const SOURCE_ORDER: readonly RuleSource[] = ["policy", "cliArg", "local", "project", "user"];
 
+function cliRules(cli: CliSettingsFlags): CliRule[] {
+  const plain = (behavior: RuleBehavior, flag: string, rules: readonly string[] | undefined) =>
+    (rules ?? []).map((rule) => ({ behavior, rule, flag }));
+  return [
+    ...plain("allow", "allowedTools", cli.allowedTools),
+    ...plain("deny", "disallowedTools", cli.disallowedTools),
+    ...plain("ask", "askTools", cli.askTools),
+    ...(cli.rules ?? []),
+  ];
+}
+
 function cliSettings(cli: CliSettingsFlags): SettingsFile {
   const permissions: NonNullable<SettingsFile["permissions"]> = {};
-  if (cli.allowedTools?.length) permissions.allow = [...cli.allowedTools];
-  if (cli.disallowedTools?.length) permissions.deny = [...cli.disallowedTools];
-  if (cli.askTools?.length) permissions.ask = [...cli.askTools];
+  const rules = cliRules(cli);
+  for (const behavior of ["allow", "deny", "ask"] as const) {
+    const list = rules.filter((entry) => entry.behavior === behavior).map((entry) => entry.rule);
+    if (list.length > 0) permissions[behavior] = list;
+  }
   if (cli.addDirs?.length) permissions.additionalDirectories = [...cli.addDirs];
   if (cli.permissionMode) permissions.defaultMode = cli.permissionMode;
   return { permissions };
 }
 
-function checkCliRules(cli: CliSettingsFlags): void {
-  const flags = [
-    ["--allowedTools", cli.allowedTools],
-    ["--disallowedTools", cli.disallowedTools],
-    ["--ask", cli.askTools],
-  ] as const;
-  const problems = [];
-  for (const [flag, rules] of flags) {
-    for (const [index, rule] of (rules ?? []).entries()) {
-      try {
-        parseRuleValue(rule);
-      } catch (error) {
-        problems.push({
-          file: `command line ${flag}`,
-          line: 1,
-          column: index + 1,
-          path: "",
-          message: (error as Error).message,
-        });
-      }
+/**
+ * Command-line rules: a malformed one stops the command (CliRuleError naming the flag as typed); one
+ * naming no tool, or with a specifier its tool finds odd, is a warning under that flag.
+ */
+function checkCliRules(cli: CliSettingsFlags, tools: Tools | undefined, warnings: string[]): void {
+  const problems: string[] = [];
+  for (const { rule, flag } of cliRules(cli)) {
+    let value: ReturnType<typeof parseRuleValue>;
+    try {
+      value = parseRuleValue(rule);
+    } catch (error) {
+      problems.push(`${flag}: ${(error as Error).message}`);
+      continue;
     }
+    if (!tools) continue;
+    const odd =
+      ruleToolNameProblem(tools, value.toolName) ??
+      (value.ruleContent === undefined ? undefined : ruleContentProblem(tools, value.toolName, value.ruleContent));
+    if (odd) warnings.push(`${flag} "${rule}": ${odd}`);
   }
-  if (problems.length > 0) throw new SettingsError(problems);
+  if (problems.length > 0)
+    throw new CliRuleError(
+      `${problems.join("\n")}\nWrite each rule as Tool or Tool(specifier), e.g. 'Read' or 'Bash(npm test:*)'.`,
+    );
 }
 
 /** Reads every source. Throws SettingsError (file:line:col) on any broken file. */
@@ -106,13 +141,16 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const cli = options.cli ?? {};
   const projectRoot = resolve(options.cwd);
   const home = userHomeDir(env);
-  checkCliRules(cli);
   const tools = options.tools;
+  const warnings: string[] = [];
+  checkCliRules(cli, tools, warnings);
   const readOptions: ReadSettingsOptions = tools
-    ? { checkRuleContent: (name, content) => ruleContentProblem(tools, name, content) }
+    ? {
+        checkRuleContent: (name, content) => ruleContentProblem(tools, name, content),
+        checkRuleToolName: (name) => ruleToolNameProblem(tools, name),
+      }
     : {};
 
-  const warnings: string[] = [];
   const raw: SourceSettings[] = [];
   const problems: SettingsError[] = [];
   for (const location of settingsLocations(projectRoot, env)) {
@@ -143,11 +181,9 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   if (problems.length > 0) throw new SettingsError(problems.flatMap((problem) => problem.problems));
   raw.push({ source: "cliArg", settings: cliSettings(cli) });
 
-  let trusted = isFolderTrusted(projectRoot, env);
-  if (cli.trust && !trusted) {
-    trustFolder(projectRoot, env);
-    trusted = true;
-  }
+  // --trust holds for this command only; `keel trust` and the terminal's question remember trust.
+  const trustSaved = isFolderTrusted(projectRoot, env);
+  const trusted = trustSaved || cli.trust === true;
 
   const untrusted: UntrustedReport[] = [];
   const sources: SourceSettings[] = raw.map((entry) => {
@@ -166,7 +202,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   for (const report of untrusted) {
     warnings.push(
       `${projectRoot} is not trusted, so ${report.file} was only partly applied; ignored: ${report.ignored.join("; ")}. ` +
-        "Run `keel trust` (or start with --trust) if you trust this folder.",
+        "Run `keel trust` if you trust this folder (or pass --trust for one command).",
     );
   }
   const mcpServers = [...merged.mcpServers];
@@ -176,6 +212,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   return {
     projectRoot,
     trusted,
+    trustSaved,
     sources,
     permissionContext: buildContextFromMerged(merged, projectRoot, env, warnings),
     hooks: merged.hooks,

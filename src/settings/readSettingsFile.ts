@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
 import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
+import { unknownKeyWarnings } from "./knownKeys.ts";
 import { type SettingsFile, SettingsFileSchema } from "./schema.ts";
 
 export interface SettingsProblem {
@@ -19,12 +20,14 @@ export class SettingsError extends Error {
   readonly code = "settings_invalid";
   readonly problems: SettingsProblem[];
 
-  constructor(problems: SettingsProblem[]) {
+  constructor(
+    problems: SettingsProblem[],
+    advice = "Fix the settings file (or move it away); Keel does not start with a half-read policy.",
+  ) {
     super(
-      problems
+      `${problems
         .map((p) => `${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ""}${p.message}`)
-        .join("\n") +
-        "\nFix the settings file (or move it away); Keel does not start with a half-read policy.",
+        .join("\n")}\n${advice}`,
     );
     this.name = "SettingsError";
     this.problems = problems;
@@ -51,9 +54,14 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
 /** Why a rule's specifier is malformed for the tool it names (the tool's own matcher knows), or undefined. */
 export type RuleContentCheck = (toolName: string, content: string) => string | undefined;
 
+/** Why no tool answers to a rule's tool name (with the likely intended one), or undefined. */
+export type RuleToolNameCheck = (toolName: string) => string | undefined;
+
 export interface ReadSettingsOptions {
   /** Checks rule specifiers; without it only the rule syntax is checked. */
   checkRuleContent?: RuleContentCheck;
+  /** Checks rule tool names (a typo like `Raed` matches nothing); without it they are not checked. */
+  checkRuleToolName?: RuleToolNameCheck;
 }
 
 /** Reads and checks a settings file; undefined when it does not exist. Throws SettingsError. */
@@ -92,9 +100,9 @@ export function parseSettingsText(
   const result = SettingsFileSchema.safeParse(parsed.value);
   if (!result.success)
     throw new SettingsError(result.error.issues.slice(0, 10).map((i) => problem(i.path, describeIssue(i))));
-  const warnings: string[] = [];
+  const warnings: string[] = unknownKeyWarnings(parsed, file);
   const problems = [
-    ...checkRules(result.data, problem, warnings, options.checkRuleContent),
+    ...checkRules(result.data, problem, warnings, options),
     ...checkHooks(result.data, problem),
   ];
   if (problems.length > 0) throw new SettingsError(problems);
@@ -114,7 +122,7 @@ function checkRules(
   settings: SettingsFile,
   problem: ProblemAt,
   warnings: string[],
-  checkContent: RuleContentCheck | undefined,
+  checks: ReadSettingsOptions,
 ): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   for (const behavior of ["allow", "deny", "ask"] as const) {
@@ -123,7 +131,10 @@ function checkRules(
       try {
         const value = parseRuleValue(rule);
         const invalid =
-          value.ruleContent === undefined ? undefined : checkContent?.(value.toolName, value.ruleContent);
+          checks.checkRuleToolName?.(value.toolName) ??
+          (value.ruleContent === undefined
+            ? undefined
+            : checks.checkRuleContent?.(value.toolName, value.ruleContent));
         if (invalid) {
           const at = problem(path, invalid);
           warnings.push(`${at.file}:${at.line}:${at.column}: rule "${rule}": ${invalid}`);
