@@ -55,7 +55,10 @@ describe("settings typos", () => {
     ["Bsah(ls:*)", 'no tool is named "Bsah", so the rule matches nothing; did you mean "Bash"?'],
     ["Frobnicate", 'no tool is named "Frobnicate", so the rule matches nothing'],
   ])("a rule naming no tool: %s", (rule, message) => {
-    const file = world.write("home/.keel/settings.json", `{"permissions": {"deny": [${JSON.stringify(rule)}]}}`);
+    const file = world.write(
+      "home/.keel/settings.json",
+      `{"permissions": {"deny": [${JSON.stringify(rule)}]}}`,
+    );
     const loaded = load();
     expect(loaded.warnings).toEqual([`${file}:1:27: rule "${rule}": ${message}`]);
     // Still loaded as written: a deny rule is never dropped.
@@ -74,7 +77,9 @@ describe("settings typos", () => {
     world.write("home/.keel/settings.json", {
       hooks: { PreTooluse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] },
     });
-    expect(load().warnings.join("\n")).toMatch(/unknown hook event "PreTooluse" ignored; did you mean "PreToolUse"\?/);
+    expect(load().warnings.join("\n")).toMatch(
+      /unknown hook event "PreTooluse" ignored; did you mean "PreToolUse"\?/,
+    );
   });
 
   it("without the tool list (library use), rule names are not judged", () => {
