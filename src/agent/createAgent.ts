@@ -27,6 +27,8 @@ export interface AgentFlags extends ModelFlags {
   resume?: string | boolean;
   continue?: boolean;
   appendSystemPrompt?: string;
+  /** `--system-prompt`: replaces Keel's instructions and environment section. */
+  systemPrompt?: string;
   /** Extended thinking budget in tokens. */
   thinking?: number;
   classifierModel?: string;
@@ -152,6 +154,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
         home,
         additionalDirectories: workingDirectories(settings.permissionContext).slice(1),
         ...(flags.appendSystemPrompt ? { append: flags.appendSystemPrompt } : {}),
+        ...(flags.systemPrompt ? { replace: flags.systemPrompt } : {}),
       }),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.maxBudgetUsd !== undefined ? { maxBudgetUsd: flags.maxBudgetUsd } : {}),
@@ -170,7 +173,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     transcript,
     hooks,
     notices: started.userMessages,
-    trusted: settings.trusted,
+    trusted: settings.trustSaved,
     ...(resumed ? { resumed } : {}),
   };
 }

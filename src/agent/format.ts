@@ -26,3 +26,15 @@ export function formatUsage(usage: Usage): string {
       : "";
   return `${formatTokens(usage.inputTokens)} in, ${formatTokens(usage.outputTokens)} out${cache}`;
 }
+
+/** The text as a sentence of its own: ends with a full stop unless it already ends a sentence. */
+export function asSentence(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === "") return trimmed;
+  return /[.!?…]["')\]]?$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** "Retrying in 2.0 s (attempt 1)." after the error's own sentence. */
+export function retryNotice(message: string, delayMs: number, attempt: number): string {
+  return `${asSentence(message)} Retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt}).`;
+}

@@ -20,6 +20,11 @@ export interface SystemPromptOptions {
   additionalDirectories?: readonly string[];
   /** `--append-system-prompt`: extra text after everything else. */
   append?: string;
+  /**
+   * `--system-prompt`: stands in for Keel's instructions and the environment section. The deferred
+   * tools list (needed to load them) and the memory files (CLAUDE.md, as Claude Code keeps them) stay.
+   */
+  replace?: string;
   now?: Date;
 }
 
@@ -32,11 +37,14 @@ export function deferredToolsSection(pool: ToolPool): string | undefined {
 
 /** Built once per conversation; the whole result is stable, so it ends with one cache breakpoint. */
 export async function buildSystemPrompt(pool: ToolPool, options: SystemPromptOptions): Promise<SystemPart[]> {
-  const facts = await environmentFacts(options.cwd, options.additionalDirectories, options.now);
+  const environment =
+    options.replace === undefined
+      ? formatEnvironment(await environmentFacts(options.cwd, options.additionalDirectories, options.now))
+      : undefined;
   const sections = [
-    keelBasePrompt(),
+    options.replace ?? keelBasePrompt(),
     deferredToolsSection(pool),
-    formatEnvironment(facts),
+    environment,
     formatMemory(loadMemoryFiles(options.cwd, options.home)),
     options.append,
   ].filter((section): section is string => typeof section === "string" && section.trim() !== "");

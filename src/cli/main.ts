@@ -37,6 +37,13 @@ function newProgram(): Command {
         "Every call goes through one pipeline: schema, validation, permission rules and modes, hooks, result budget.",
     )
     .version(keelVersion(), "-v, --version")
+    .addHelpText(
+      "after",
+      '\nClaude Code\'s `claude -p "task"` works as `keel -p "task"` (the same as `keel run "task"`).\n' +
+        "Node: Keel needs Node >= 22. Started by an older node, bin/keel.js runs itself again on the Node 24\n" +
+        "that `npm install` put in node_modules: one more Node start (about 0.1 s) on every command. Put a\n" +
+        "Node >= 22 first on PATH to skip it.",
+    )
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
@@ -79,9 +86,26 @@ function stopQuietlyOnClosedPipes(): void {
   }
 }
 
+const PRINT_FLAGS = new Set(["-p", "--print"]);
+
+/**
+ * Claude Code's print mode: `keel -p "task" [flags]` is `keel run "task" [flags]`. Only where no other
+ * subcommand is named (`-p` first always means print mode); words after `--` are the task's own.
+ */
+export function printModeArgv(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf("--");
+  const options = end === -1 ? argv : argv.slice(0, end);
+  if (!options.some((arg) => PRINT_FLAGS.has(arg))) return argv;
+  const named = options.find((arg) => !arg.startsWith("-"));
+  if (!PRINT_FLAGS.has(argv[0] ?? "") && named !== undefined && named in COMMANDS) return argv;
+  const rest = end === -1 ? [] : argv.slice(end);
+  return ["run", ...options.filter((arg) => !PRINT_FLAGS.has(arg)), ...rest];
+}
+
 /** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
-export async function main(argv: readonly string[]): Promise<number> {
+export async function main(givenArgv: readonly string[]): Promise<number> {
   stopQuietlyOnClosedPipes();
+  const argv = printModeArgv(givenArgv);
   let exitCode: number = EXIT.ok;
   try {
     const program = await buildProgram(argv, {

@@ -7,8 +7,9 @@ import { stopLanguageServers } from "../lsp/sessionServers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
+import type { PermissionMode } from "../permissions/types.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
-import { type LoadedSettings, loadSettings } from "../settings/load.ts";
+import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import { killAllBackgroundTasks } from "../shell/background.ts";
 import { initBashParser } from "../shell/parse.ts";
@@ -19,9 +20,23 @@ import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinTools } from "../tools/index.ts";
 import { CliError } from "./exitCodes.ts";
 
+/** A rule from a Claude Code style list flag, with the flag as typed. */
+export interface LabeledRule {
+  flag: string;
+  rule: string;
+}
+
 export interface PolicyFlags {
   cwd?: string;
   mode?: string;
+  /** `--permission-mode` (Claude Code's name for --mode). */
+  permissionMode?: string;
+  /** `--dangerously-skip-permissions`: bypassPermissions mode. */
+  dangerouslySkipPermissions?: boolean;
+  /** `--allowedTools` / `--allowed-tools` values (each may hold several rules). */
+  allowedTools?: LabeledRule[];
+  /** `--disallowedTools` / `--disallowed-tools` values. */
+  disallowedTools?: LabeledRule[];
   allow?: string[];
   deny?: string[];
   ask?: string[];
@@ -46,26 +61,90 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+/**
+ * Claude Code's list form: `"Read,Bash(git log:*)"` or `"Read Edit"` hold several rules. Commas and
+ * spaces inside a rule's parentheses belong to the rule.
+ */
+export function splitRuleList(value: string): string[] {
+  const rules: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i] as string;
+    if (char === "\\" && i + 1 < value.length) {
+      current += char + value[++i];
+      continue;
+    }
+    if (char === "(") depth++;
+    else if (char === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (char === "," || /\s/.test(char))) {
+      if (current.trim()) rules.push(current.trim());
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  if (current.trim()) rules.push(current.trim());
+  return rules;
+}
+
+/** The rules of every rule flag, each with the flag it was typed under. */
+function cliRulesFrom(flags: PolicyFlags): CliRule[] {
+  const plain = (behavior: CliRule["behavior"], flag: string, rules: string[] | undefined) =>
+    (rules ?? []).map((rule) => ({ behavior, rule, flag }));
+  const listed = (behavior: CliRule["behavior"], values: LabeledRule[] | undefined) =>
+    (values ?? []).flatMap(({ flag, rule }) =>
+      splitRuleList(rule).map((one) => ({ behavior, rule: one, flag })),
+    );
+  return [
+    ...plain("allow", "--allow", flags.allow),
+    ...listed("allow", flags.allowedTools),
+    ...plain("deny", "--deny", flags.deny),
+    ...listed("deny", flags.disallowedTools),
+    ...plain("ask", "--ask", flags.ask),
+  ];
+}
+
+/** The one permission mode the flags ask for; two flags asking for different modes is an error. */
+function modeFrom(flags: PolicyFlags): PermissionMode | undefined {
+  const asked: Array<{ flag: string; mode: string }> = [];
+  if (flags.mode) asked.push({ flag: "--mode", mode: flags.mode });
+  if (flags.permissionMode) asked.push({ flag: "--permission-mode", mode: flags.permissionMode });
+  if (flags.dangerouslySkipPermissions)
+    asked.push({ flag: "--dangerously-skip-permissions", mode: "bypassPermissions" });
+  for (const { flag, mode } of asked) {
+    try {
+      parsePermissionMode(mode);
+    } catch (error) {
+      throw new CliError(`${flag}: ${(error as Error).message}`);
+    }
+  }
+  const first = asked[0];
+  const other = asked.find((entry) => entry.mode !== first?.mode);
+  if (first && other)
+    throw new CliError(
+      `${first.flag} ${first.mode} and ${other.flag} ${other.mode} disagree; give one mode.`,
+    );
+  return first ? parsePermissionMode(first.mode) : undefined;
+}
+
 export function loadCliSettings(flags: PolicyFlags, tools: Tools = builtinTools()): LoadedSettings {
   const cwd = resolve(flags.cwd ?? process.cwd());
+  const mode = modeFrom(flags);
   try {
     return loadSettings({
       cwd,
       tools,
       cli: {
-        ...(flags.mode ? { permissionMode: parsePermissionMode(flags.mode) } : {}),
-        allowedTools: flags.allow ?? [],
-        disallowedTools: flags.deny ?? [],
-        askTools: flags.ask ?? [],
+        ...(mode ? { permissionMode: mode } : {}),
+        rules: cliRulesFrom(flags),
         addDirs: flags.addDir ?? [],
         ...(flags.trust ? { trust: true } : {}),
         ...(flags.settings ? { settingsFile: flags.settings } : {}),
       },
     });
   } catch (error) {
-    if (error instanceof SettingsError) throw new CliError(error.message);
-    if (error instanceof Error && /Unknown permission mode/.test(error.message))
-      throw new CliError(error.message);
+    if (error instanceof SettingsError || error instanceof CliRuleError) throw new CliError(error.message);
     throw error;
   }
 }
@@ -99,7 +178,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
-  const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trusted });
+  const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trustSaved });
   const services: PipelineServices = {
     audit: new JsonlAuditSink({ onError: (message) => process.stderr.write(`keel: ${message}\n`) }),
     ...(settings.hooks.length > 0

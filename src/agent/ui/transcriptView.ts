@@ -5,6 +5,7 @@ import type { ResultEvent } from "../../pipeline/runToolUse.ts";
 import type { ToolUseBlock } from "../../tool/messages.ts";
 import type { Tool, ToolView } from "../../tool/Tool.ts";
 import type { AgentEvent } from "../events.ts";
+import { retryNotice } from "../format.ts";
 import { viewToolProgress, viewToolResult, viewToolUse } from "../toolViews.ts";
 
 export interface ToolEntry {
@@ -149,7 +150,7 @@ export class TranscriptView {
         this.push({
           kind: "notice",
           level: "warning",
-          text: `${event.error.message} Retrying in ${(event.delayMs / 1000).toFixed(1)} s…`,
+          text: retryNotice(event.error.message, event.delayMs, event.attempt),
         });
         break;
       case "notice":

@@ -108,7 +108,7 @@ describe("keel run", () => {
     const record = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(record).toMatchObject({
       type: "result",
-      subtype: "completed",
+      subtype: "success",
       is_error: false,
       result: "The word is keel.",
       num_turns: 2,
@@ -251,7 +251,11 @@ describe("keel run", () => {
       w,
     );
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ subtype: "max_turns", num_turns: 1, is_error: true });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      subtype: "error_max_turns",
+      num_turns: 1,
+      is_error: true,
+    });
   });
 
   it("Ctrl-C (SIGINT) interrupts the run: exit 130, the partial answer printed", async () => {

@@ -2,6 +2,7 @@
 // or comes as one JSON object (json) or one JSON line per event (stream-json); the exit code says
 // how it ended. The agent's modules load when the command runs, not when `keel` starts.
 import { readFileSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { type Command, InvalidArgumentError } from "commander";
 import type { AgentFlags, AgentSession } from "../../agent/createAgent.ts";
 import type { RunOutcome } from "../../agent/events.ts";
@@ -9,12 +10,13 @@ import type { Prompter } from "../../pipeline/services.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
 import type { PolicyFlags } from "../session.ts";
-import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
+import { withClaudeRuleOptions, withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 
 export interface RunFlags extends PolicyFlags, AgentFlags {
   outputFormat?: OutputFormat;
+  inputFormat?: "text" | "stream-json";
   includePartialMessages?: boolean;
   verbose?: boolean;
 }
@@ -37,7 +39,7 @@ function positiveNumber(value: string): number {
 
 /** The model and session flags shared by `keel run` and the interactive `keel`. */
 export function withAgentOptions(command: Command): Command {
-  return withMcpOptions(withPolicyOptions(command))
+  return withClaudeRuleOptions(withMcpOptions(withPolicyOptions(command)))
     .option("--model <model>", "model name (env KEEL_MODEL, settings `model`)")
     .option(
       "--provider <provider>",
@@ -46,8 +48,12 @@ export function withAgentOptions(command: Command): Command {
     .option("--base-url <url>", "API endpoint, e.g. http://localhost:11434/v1 for Ollama (env KEEL_BASE_URL)")
     .option("--max-turns <n>", "stop after this many model calls", positiveInteger)
     .option("--max-budget-usd <usd>", "stop once the session has spent this much", positiveNumber)
-    .option("--resume [id]", "continue a saved session (the latest, or the one with this id)")
-    .option("--continue", "continue the latest session of this project")
+    .option("-r, --resume [id]", "continue a saved session (the latest, or the one with this id)")
+    .option("-c, --continue", "continue the latest session of this project")
+    .option(
+      "--system-prompt <text>",
+      "replace Keel's instructions and environment section (tools, deferred tools and memory files stay)",
+    )
     .option("--append-system-prompt <text>", "text added at the end of the system prompt")
     .option("--thinking <tokens>", "extended thinking budget in tokens (Anthropic)", positiveInteger)
     .option(
@@ -77,54 +83,93 @@ export function exitCodeForOutcome(outcome: RunOutcome): number {
   }
 }
 
-function readPrompt(words: readonly string[]): string {
+/** `--allowedTools Read "fix it"` reads the task as a rule too (as Claude Code does): say so. */
+function listFlagHint(flags: RunFlags): string {
+  const used = [...(flags.allowedTools ?? []), ...(flags.disallowedTools ?? [])].map((entry) => entry.flag);
+  if (used.length === 0) return "";
+  return ` (${used[0]} takes every word after it as a rule: put the task before it, or end the list with --)`;
+}
+
+function readPrompt(words: readonly string[], flags: RunFlags): string {
   const joined = words.join(" ").trim();
   if (joined !== "" && joined !== "-") return joined;
   if (joined === "" && process.stdin.isTTY)
-    throw new CliError('Give a task: keel run "fix the failing test" (or pipe it on stdin).');
+    throw new CliError(
+      `Give a task: keel run "fix the failing test" (or pipe it on stdin)${listFlagHint(flags)}.`,
+    );
   try {
     const text = readFileSync(0, "utf8").trim();
     if (text) return text;
   } catch (error) {
     throw new CliError(`Could not read the task from stdin: ${(error as Error).message}`);
   }
-  throw new CliError('The task is empty. Give one: keel run "fix the failing test".');
+  throw new CliError(`The task is empty. Give one: keel run "fix the failing test"${listFlagHint(flags)}.`);
 }
 
 export function register(program: Command, runtime: CliRuntime): void {
   withAgentOptions(
     program
       .command("run")
-      .description("Run the agent on a task and print the answer (for scripts and CI)")
+      .description("Run the agent on a task and print the answer (for scripts and CI; `keel -p` is the same)")
       .argument("[task...]", "the task; `-` or nothing reads it from stdin"),
   )
+    .option("-p, --print", "accepted for Claude Code's `claude -p` (keel run always prints)")
     .option("--output-format <format>", "text, json or stream-json", "text")
+    .option(
+      "--input-format <format>",
+      "text (the task), or stream-json: one user message per stdin line, answered in turn (needs --output-format stream-json)",
+      "text",
+    )
     .option("--include-partial-messages", "stream-json: also emit text and tool-input deltas")
     .option("--verbose", "text: show tool calls and notices on stderr")
     .addHelpText(
       "after",
-      "\nExit codes: 0 done; 1 stopped before done (model error, --max-turns, budget, hook); 2 setup problem\n" +
+      "\nRefused tool calls are printed on stderr (text) or listed in the result's permission_denials (json).\n" +
+        "Exit codes: 0 done; 1 stopped before done (model error, --max-turns, budget, hook); 2 setup problem\n" +
         "(bad flags or settings, no API key, bad key, unknown model, endpoint unreachable); 3 the prompt was\n" +
-        "refused by a hook; 130 interrupted.",
+        "refused by a hook; 130 interrupted (Ctrl-C); 143 / 129 stopped by SIGTERM / SIGHUP.",
     )
     .action(async (words: string[], flags: RunFlags) => {
       const format = flags.outputFormat ?? "text";
       if (!["text", "json", "stream-json"].includes(format))
         throw new CliError(`Unknown --output-format "${format}". Use text, json or stream-json.`);
-      const typed = readPrompt(words);
+      const streamInput = checkInputFormat(flags, words);
+      const typed = streamInput ? undefined : readPrompt(words, flags);
       const session = await openAgentSession(flags, { interactive: false });
-      const prompt = await customCommandPrompt(session, typed);
-      const { runPrintMode } = await import("../../agent/printMode.ts");
-      const outcome = await runPrintMode(session, prompt, {
-        format,
-        verbose: flags.verbose === true,
-        partial: flags.includePartialMessages === true,
-        stdout: process.stdout,
-        stderr: process.stderr,
-      });
-      session.close?.();
-      runtime.setExitCode(exitCodeForOutcome(outcome));
+      try {
+        const prompts = streamInput
+          ? (await import("./streamInput.ts")).readStreamJsonPrompts(process.stdin, (prompt) =>
+              customCommandPrompt(session, prompt),
+            )
+          : await customCommandPrompt(session, typed ?? "");
+        const { runPrintMode } = await import("../../agent/printMode.ts");
+        const result = await runPrintMode(session, prompts, {
+          format,
+          verbose: flags.verbose === true,
+          partial: flags.includePartialMessages === true,
+          stdout: process.stdout,
+          stderr: process.stderr,
+        });
+        runtime.setExitCode(
+          result.signal ? 128 + osConstants.signals[result.signal] : exitCodeForOutcome(result.outcome),
+        );
+      } finally {
+        session.close?.();
+      }
     });
+}
+
+/** True for `--input-format stream-json` (prompts come from stdin); checks it goes with the other flags. */
+function checkInputFormat(flags: RunFlags, words: readonly string[]): boolean {
+  const input = flags.inputFormat ?? "text";
+  if (input === "text") return false;
+  if (input !== "stream-json")
+    throw new CliError(`Unknown --input-format "${input}". Use text or stream-json.`);
+  if ((flags.outputFormat ?? "text") !== "stream-json")
+    throw new CliError("--input-format stream-json needs --output-format stream-json.");
+  if (words.join(" ").trim() !== "")
+    throw new CliError("--input-format stream-json reads the prompts from stdin; do not also give a task.");
+  return true;
 }
 
 /**
@@ -143,7 +188,6 @@ async function customCommandPrompt(session: AgentSession, typed: string): Promis
     }
     return expanded.prompt;
   } catch (error) {
-    session.close?.();
     const { ToolError } = await import("../../tool/errors.ts");
     if (error instanceof ToolError)
       throw new CliError(error.message, error.code === "command_refused" ? EXIT.refused : EXIT.usage);

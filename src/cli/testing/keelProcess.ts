@@ -1,0 +1,73 @@
+// Test helper: `keel` as a real child process (from source, on this Node) in a temp project and home,
+// against the scripted model servers, with optional stdin.
+import { spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TEST_KEY } from "../../agent/testing/harness.ts";
+
+export const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+
+export interface KeelWorld {
+  root: string;
+  project: string;
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface KeelResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function keelWorld(): KeelWorld {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-cli-")));
+  const project = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(project);
+  mkdirSync(home);
+  return {
+    root,
+    project,
+    home,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      KEEL_HOME: home,
+      KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),
+      ANTHROPIC_API_KEY: TEST_KEY,
+    },
+  };
+}
+
+/** Runs `keel args` in the world's project; `stdin` is written then closed (else stdin is empty). */
+export function runKeel(args: readonly string[], world: KeelWorld, stdin?: string): Promise<KeelResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ENTRY, ...args], {
+      cwd: world.project,
+      env: world.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.stdin.end(stdin ?? "");
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+export function jsonLines(text: string): Array<Record<string, unknown>> {
+  return text
+    .trim()
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
