@@ -2,8 +2,8 @@
 // families it belongs to); content rules ask the tool's own matcher (paths for Read/Edit, commands for
 // Bash, hosts for WebFetch). The engine is the one caller: tools ask it, never these directly.
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
-import type { Tool, Tools } from "../tool/Tool.ts";
 import { didYouMean } from "../tool/didYouMean.ts";
+import type { Tool, Tools } from "../tool/Tool.ts";
 import { parseRuleCached, RuleParseError } from "./rules.ts";
 import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
 
@@ -139,7 +139,8 @@ function ruleToolNames(tools: Tools): Set<string> {
  * names (`mcp__...`) and wildcards are never unknown: their servers connect after settings are read.
  */
 export function ruleToolNameProblem(tools: Tools, ruleToolName: string): string | undefined {
-  if (ruleToolName === "*" || ruleToolName.endsWith("*") || ruleToolName.startsWith("mcp__")) return undefined;
+  if (ruleToolName === "*" || ruleToolName.endsWith("*") || ruleToolName.startsWith("mcp__"))
+    return undefined;
   if (toolForRuleName(tools, ruleToolName)) return undefined;
   const names = ruleToolNames(tools);
   return `no tool is named "${ruleToolName}", so the rule matches nothing${didYouMean(ruleToolName, names)}`;

@@ -126,7 +126,9 @@ function checkCliRules(cli: CliSettingsFlags, tools: Tools | undefined, warnings
     if (!tools) continue;
     const odd =
       ruleToolNameProblem(tools, value.toolName) ??
-      (value.ruleContent === undefined ? undefined : ruleContentProblem(tools, value.toolName, value.ruleContent));
+      (value.ruleContent === undefined
+        ? undefined
+        : ruleContentProblem(tools, value.toolName, value.ruleContent));
     if (odd) warnings.push(`${flag} "${rule}": ${odd}`);
   }
   if (problems.length > 0)
