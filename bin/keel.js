@@ -1,24 +1,19 @@
 #!/usr/bin/env node
 // Launcher: Keel needs Node >= 22. When an older node runs this file and the project's pinned Node
 // (the `node` npm package) is installed beside it, re-run with that one instead of failing.
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import module from "node:module";
 import { fileURLToPath } from "node:url";
 
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
-  const pinned = fileURLToPath(new URL("../node_modules/node/bin/node", import.meta.url));
-  if (existsSync(pinned) && process.execPath !== pinned) {
-    const run = spawnSync(pinned, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-      stdio: "inherit",
-    });
-    process.exit(run.status ?? 1);
+  // One more Node start; signals are passed on and this process ends as the child does (relaunch.js).
+  const { oldNodeMessage, relaunchOnPinnedNode } = await import("./relaunch.js");
+  if (!relaunchOnPinnedNode(fileURLToPath(import.meta.url), process.argv.slice(2))) {
+    process.stderr.write(oldNodeMessage());
+    process.exit(2);
   }
-  process.stderr.write(
-    `keel needs Node.js 22 or newer (this is ${process.version}). Install a newer Node, or run \`npm install\` in the keel folder to get its pinned Node.\n`,
-  );
-  process.exit(2);
+  await new Promise(() => {}); // the child's exit ends this process
 }
 
 // Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
