@@ -103,7 +103,7 @@ describe("keel CLI", () => {
     expect(keel(["tool", "Nope", "{}"]).code).toBe(2);
     expect(keel(["tool", "Read", "{}", "--mode", "yolo"]).code).toBe(2);
     expect(keel(["tool", "Read", "{}", "--allow", "Bash(unclosed"]).code).toBe(2);
-    expect(keel(["tool"]).stderr).toMatch(/missing required argument/);
+    expect(keel(["tool"]).stderr).toMatch(/Name a tool \(`keel tools` lists them\), or pass --jsonl/);
     // Words that are no command are a first prompt for the interactive terminal, which needs a terminal.
     const prompt = keel(["frobnicate"]);
     expect(prompt.code).toBe(2);

@@ -21,3 +21,6 @@ export function readJsonInput(arg: string | undefined): unknown {
     );
   }
 }
+
+/** One `keel tool --jsonl` line, as help and errors show it. */
+export const JSONL_EXAMPLE = '{"name": "Read", "input": {"file_path": "/abs/path"}}';

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
-import { EXIT } from "../exitCodes.ts";
-import { readJsonInput } from "../input.ts";
+import { CliError, EXIT } from "../exitCodes.ts";
+import { JSONL_EXAMPLE, readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
 import { connectSessionMcp, offerTrust, openSession, type PolicyFlags } from "../session.ts";
 import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
@@ -38,22 +38,57 @@ export function register(program: Command, runtime: CliRuntime): void {
       program
         .command("tool")
         .description("Run one tool call through the governed pipeline and print the model-facing result")
-        .argument("<name>", "tool name (see `keel tools`)")
+        .argument("[name]", "tool name (see `keel tools`); none with --jsonl")
         .argument("[input]", "JSON input, or - to read it from stdin"),
     ),
   )
     .option("--json", 'print {"is_error", "content", "decision"} as JSON')
+    .option(
+      "--jsonl",
+      "several calls in one session: one JSON call per stdin line, one JSON result per stdout line (so Edit can follow Read)",
+    )
     .option("--verbose", "print progress and hook messages on stderr")
     .addHelpText(
       "after",
-      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.",
+      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.\n" +
+        "With --jsonl: the code of the first call that failed (0 when none did).\n\n" +
+        "Example (Edit needs the file read in the same session):\n" +
+        `  printf '%s\\n' '${JSONL_EXAMPLE}' \\\n` +
+        `    '{"name": "Edit", "input": {"file_path": "/abs/path", "old_string": "a", "new_string": "b"}}' | keel tool --jsonl --allow Edit`,
     )
     .action(
       async (
-        name: string,
+        name: string | undefined,
         inputArg: string | undefined,
-        options: PolicyFlags & { json?: boolean; verbose?: boolean },
+        options: PolicyFlags & { json?: boolean; jsonl?: boolean; verbose?: boolean },
       ) => {
+        if (options.jsonl) {
+          if (name !== undefined)
+            throw new CliError("--jsonl reads the calls from stdin; do not also name a tool.");
+          await offerTrust(options);
+          const session = await connectSessionMcp(openSession(options), options);
+          const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
+          process.once("SIGINT", onSignal);
+          try {
+            const { runJsonLines } = await import("./toolLines.ts");
+            runtime.setExitCode(
+              await runJsonLines(session, {
+                input: process.stdin,
+                output: process.stdout,
+                errors: process.stderr,
+                exitCodeFor,
+              }),
+            );
+          } finally {
+            process.off("SIGINT", onSignal);
+            session.close();
+          }
+          return;
+        }
+        if (name === undefined)
+          throw new CliError(
+            "Name a tool (`keel tools` lists them), or pass --jsonl to read calls from stdin.",
+          );
         const input = readJsonInput(inputArg);
         await offerTrust(options);
         const session = await connectSessionMcp(openSession(options, { terminalPrompter: true }), options);
@@ -78,6 +113,11 @@ export function register(program: Command, runtime: CliRuntime): void {
         }
         if (!result) throw new Error("the pipeline ended without a result");
         for (const message of result.userMessages) process.stderr.write(`keel: ${message}\n`);
+        if (result.errorCode === "not_read" || result.errorCode === "changed_since_read")
+          process.stderr.write(
+            "keel: each `keel tool` call is a session of its own, so no earlier Read counts here. Run the Read and " +
+              "the change in one session with `keel tool --jsonl` (see keel tool --help).\n",
+          );
         if (options.json) {
           const decision = result.decision
             ? {
