@@ -30,11 +30,41 @@ describe("resolveModelConfig", () => {
       provider: "openai",
     },
     {
-      name: "a base URL alone means OpenAI-compatible",
-      flags: { baseUrl: "http://localhost:11434/v1" },
+      name: "a local server named with its protocol",
+      flags: { baseUrl: "http://localhost:11434/v1", provider: "openai" },
       env: {},
       provider: "openai",
       key: "not-needed",
+    },
+    {
+      name: "a base URL with only an Anthropic key stays Anthropic (the key decides, not the URL)",
+      flags: { baseUrl: "http://127.0.0.1:8080" },
+      env: { ANTHROPIC_API_KEY: "k" },
+      provider: "anthropic",
+    },
+    {
+      name: "a base URL with only an OpenAI key is OpenAI",
+      flags: { baseUrl: "http://gateway.internal/anthropic-free/v1" },
+      env: { OPENAI_API_KEY: "k" },
+      provider: "openai",
+    },
+    {
+      name: "both keys: a base URL naming its service decides",
+      flags: { baseUrl: "https://gateway.example/anthropic" },
+      env: { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" },
+      provider: "anthropic",
+    },
+    {
+      name: "both keys: the model name decides",
+      flags: { model: "gpt-4o" },
+      env: { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" },
+      provider: "openai",
+    },
+    {
+      name: "no key: OPENAI_BASE_URL alone means OpenAI",
+      flags: {},
+      env: { OPENAI_BASE_URL: "http://localhost:8000/v1" },
+      provider: "openai",
     },
     {
       name: "env provider and model",
@@ -82,23 +112,32 @@ describe("resolveModelConfig", () => {
 
   it.each([
     { flags: { provider: "gemini" }, env: {}, message: /Unknown provider "gemini"/ },
+    {
+      flags: {},
+      env: { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" },
+      message:
+        /Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set.*pass --provider anthropic or --provider openai/,
+    },
+    {
+      flags: { baseUrl: "http://localhost:11434/v1" },
+      env: {},
+      message:
+        /cannot tell which API http:\/\/localhost:11434\/v1 speaks.*--provider openai for an OpenAI-compatible server/,
+    },
+    { flags: {}, env: {}, message: /No model provider is set up: set ANTHROPIC_API_KEY or OPENAI_API_KEY/ },
     { flags: { provider: "anthropic" }, env: {}, message: /set ANTHROPIC_API_KEY/ },
     { flags: { provider: "openai" }, env: {}, message: /set OPENAI_API_KEY/ },
-  ])("refuses $flags.provider with a clear message", ({ flags, env, message }) => {
+  ])("refuses $flags with a clear message", ({ flags, env, message }) => {
     expect(() => resolveModelConfig(flags, env)).toThrow(message);
   });
 
   it("reads the window from the flag or KEEL_CONTEXT_WINDOW for unknown models", () => {
-    expect(resolveModelConfig({ baseUrl: "http://x/v1", model: "llama3" }, {}).info.contextWindow).toBe(
-      32_000,
-    );
+    const local = { baseUrl: "http://x/v1", provider: "openai" };
+    expect(resolveModelConfig({ ...local, model: "llama3" }, {}).info.contextWindow).toBe(32_000);
     expect(
-      resolveModelConfig({ baseUrl: "http://x/v1", model: "llama3" }, { KEEL_CONTEXT_WINDOW: "8192" }).info
-        .contextWindow,
+      resolveModelConfig({ ...local, model: "llama3" }, { KEEL_CONTEXT_WINDOW: "8192" }).info.contextWindow,
     ).toBe(8192);
-    expect(resolveModelConfig({ baseUrl: "http://x/v1", contextWindow: 4096 }, {}).info.contextWindow).toBe(
-      4096,
-    );
+    expect(resolveModelConfig({ ...local, contextWindow: 4096 }, {}).info.contextWindow).toBe(4096);
   });
 
   it("takes the first settings source that sets each key", () => {

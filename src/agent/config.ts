@@ -1,5 +1,7 @@
-// Which model, where, with which key: from flags, then the environment, then settings files, then
-// what the model's name or the keys present suggest. Missing pieces are a clear ProviderError.
+// Which model, where, with which key: from flags, then the environment, then settings files. The
+// provider is --provider (KEEL_PROVIDER, settings), else what the model's name says (claude-*, gpt-*),
+// else the one API key that is set; when that leaves it open Keel refuses with a clear ProviderError
+// rather than guess a protocol.
 import { ProviderError } from "./errors.ts";
 import { DEFAULT_MODELS, type ModelInfo, modelInfo } from "./models.ts";
 import type { ProviderName } from "./provider.ts";
@@ -62,6 +64,38 @@ function providerFromModel(model: string | undefined): ProviderName | undefined 
   return undefined;
 }
 
+const LOCAL_HINT =
+  "--provider openai for an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio), --provider anthropic for the Anthropic Messages API";
+
+/**
+ * No --provider and no telling model name: the API key that is set decides. With both keys or none, a
+ * base URL naming its service decides; otherwise Keel asks rather than guess a protocol.
+ */
+function providerFromSetup(base: string | undefined, env: NodeJS.ProcessEnv): ProviderName {
+  const anthropicKey = Boolean(env.ANTHROPIC_API_KEY);
+  const openaiKey = Boolean(env.OPENAI_API_KEY);
+  if (anthropicKey !== openaiKey) return anthropicKey ? "anthropic" : "openai";
+  const url = base ?? firstString(env.ANTHROPIC_BASE_URL, env.OPENAI_BASE_URL);
+  if (url && /anthropic/i.test(url)) return "anthropic";
+  if (url && /openai/i.test(url)) return "openai";
+  if (!base && env.ANTHROPIC_BASE_URL && !env.OPENAI_BASE_URL) return "anthropic";
+  if (!base && env.OPENAI_BASE_URL && !env.ANTHROPIC_BASE_URL) return "openai";
+  if (anthropicKey && openaiKey)
+    throw new ProviderError(
+      "config",
+      "Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set, so Keel cannot tell which API to use: pass --provider anthropic or --provider openai (or set KEEL_PROVIDER).",
+    );
+  if (base)
+    throw new ProviderError(
+      "config",
+      `Keel cannot tell which API ${base} speaks and no API key says so: pass ${LOCAL_HINT}.`,
+    );
+  throw new ProviderError(
+    "config",
+    `No model provider is set up: set ANTHROPIC_API_KEY or OPENAI_API_KEY; for a local server pass --base-url and ${LOCAL_HINT}.`,
+  );
+}
+
 function firstString(...values: Array<unknown>): string | undefined {
   for (const value of values) if (typeof value === "string" && value.trim() !== "") return value.trim();
   return undefined;
@@ -95,12 +129,7 @@ export function resolveModelConfig(
   const named = firstString(flags.model, env.KEEL_MODEL, settings.model);
   const model = named ? (MODEL_ALIASES[named.toLowerCase()] ?? named) : undefined;
   const flagBase = firstString(flags.baseUrl, env.KEEL_BASE_URL, settings.baseUrl);
-  const provider: ProviderName =
-    explicit ??
-    providerFromModel(model) ??
-    (flagBase ? (/anthropic/i.test(flagBase) ? "anthropic" : "openai") : undefined) ??
-    (env.ANTHROPIC_API_KEY ? "anthropic" : undefined) ??
-    (env.OPENAI_API_KEY || env.OPENAI_BASE_URL ? "openai" : "anthropic");
+  const provider: ProviderName = explicit ?? providerFromModel(model) ?? providerFromSetup(flagBase, env);
   const baseURL =
     flagBase ?? firstString(provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
   const keyVariable = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
