@@ -119,7 +119,7 @@ describe("keel CLI", () => {
       "--mode",
       "bypassPermissions",
     ]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
     const report = JSON.parse(run.stdout) as {
       behavior: string;
       decidedBy: string;

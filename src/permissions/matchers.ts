@@ -145,3 +145,20 @@ export function ruleToolNameProblem(tools: Tools, ruleToolName: string): string 
   const names = ruleToolNames(tools);
   return `no tool is named "${ruleToolName}", so the rule matches nothing${didYouMean(ruleToolName, names)}`;
 }
+
+/**
+ * The blanket deny rule that hid a tool the model called by name (it is not in the pool, so only its
+ * name is known): `*`, the name itself, a `prefix*`, or `mcp__server` for that server's tools.
+ */
+export function findBlanketDenyForName(
+  context: ToolPermissionContext,
+  toolName: string,
+): PermissionRule | undefined {
+  return listRules(context, "deny").find((rule) => {
+    const name = rule.value.toolName;
+    if (rule.value.ruleContent !== undefined) return false;
+    if (name === "*" || name === toolName) return true;
+    if (name.endsWith("*")) return toolName.startsWith(name.slice(0, -1));
+    return name.startsWith("mcp__") && name.split("__").length === 2 && toolName.startsWith(`${name}__`);
+  });
+}

@@ -497,6 +497,39 @@ describe("runToolUse: results over budget and the audit", () => {
   });
 });
 
+describe("runToolUse: a tool hidden by a blanket deny rule", () => {
+  it.each([
+    ["Echo", "Echo", "deny rule Echo from cliArg settings"],
+    ["*", "Echo", "deny rule * from cliArg settings"],
+    ["Ec*", "Echo", "deny rule Ec* from cliArg settings"],
+    ["mcp__github", "mcp__github__create_issue", "deny rule mcp__github from cliArg settings"],
+  ])("deny %s: a call to %s is refused by that rule, and audited so", async (rule, name, decidedBy) => {
+    const records: AuditRecord[] = [];
+    const services: PipelineServices = { audit: { record: (entry) => records.push(entry) } };
+    // The pool lacks the tool, as it does when the session assembles it with the deny rule.
+    const context = testContext([], { deny: [rule] });
+    const { result } = await collect(runToolUse(call(name, {}), context, services));
+    expect(result).toMatchObject({ isError: true, errorCode: "permission_denied" });
+    expect(result.block.content).toContain(`${name} is not available: the ${decidedBy} denies it`);
+    expect(result.decision).toMatchObject({ behavior: "deny", decidedBy });
+    expect(records[0]).toMatchObject({
+      tool: name,
+      behavior: "deny",
+      decidedBy,
+      errorCode: "permission_denied",
+    });
+  });
+
+  it("a name no rule covers is still an unknown tool", async () => {
+    const context = testContext([], { deny: ["Other", "Echo(x)", "mcp__github"] });
+    for (const name of ["Echo", "mcp__githubber__x"]) {
+      const { result } = await collect(runToolUse(call(name, {}), context));
+      expect(result.errorCode).toBe("unknown_tool");
+      expect(result.decision).toBeUndefined();
+    }
+  });
+});
+
 describe("runToolUse: PermissionRequest hooks and approved input", () => {
   const withPermissionRequest = (
     decision:

@@ -1,6 +1,7 @@
 // One call through every step of DESIGN.md, in order. Yields progress, then exactly one result.
 // Nothing a tool (or hook, classifier, prompter) throws escapes: every failure is an is_error result.
 import { decidePermission } from "../permissions/engine.ts";
+import { findBlanketDenyForName } from "../permissions/matchers.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage, ToolError } from "../tool/errors.ts";
@@ -110,9 +111,20 @@ export async function* runToolUse(
   const fail = (tool: Tool | undefined, code: string, message: string, extra: Partial<ResultEvent> = {}) =>
     finish(tool, errorResult(toolUse.id, message), { errorCode: code, ...extra });
 
-  // 1. Look up the tool.
+  // 1. Look up the tool. One hidden by a blanket deny rule is refused by that rule (and audited so).
   const tool = findToolByName(context.options.tools, toolUse.name);
   if (!tool) {
+    const rule = findBlanketDenyForName(context.getAppState().toolPermissionContext, toolUse.name);
+    if (rule) {
+      const reason = { type: "rule" as const, rule };
+      state.decision = { behavior: "deny", decidedBy: describeDecider(reason), reason };
+      yield fail(
+        undefined,
+        "permission_denied",
+        `${toolUse.name} is not available: the ${describeDecider(reason)} denies it. Do not call it again; use another tool or tell the user.`,
+      );
+      return;
+    }
     const names = context.options.tools.map((t) => t.name).join(", ") || "(none)";
     yield fail(undefined, "unknown_tool", `No tool named "${toolUse.name}". Available tools: ${names}.`);
     return;

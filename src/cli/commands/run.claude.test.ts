@@ -1,7 +1,7 @@
 // Claude Code's command line and print-mode output, as people type them: `keel -p`, --allowedTools and
 // friends, --permission-mode, --system-prompt, -c / -r, --input-format stream-json, and the result
 // object with permission_denials. Real `keel` processes against the scripted model server.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../../agent/testing/harness.ts";
@@ -103,6 +103,34 @@ describe("keel run tells the truth about refusals", () => {
     );
     expect(JSON.parse(result.stdout)).toMatchObject({ subtype: "success", permission_denials: [] });
     expect(readFileSync(file, "utf8")).toBe("new line\n");
+  });
+
+  it("a call to a tool hidden by --disallowedTools is refused by that rule, and the audit log says so", async () => {
+    const w = keelWorld();
+    const target = join(w.project, "out.txt");
+    const server = await serve([
+      { blocks: [toolUse("Write", { file_path: target, content: "x" }, "write_1")] },
+      { blocks: [text("I could not write it.")] },
+    ]);
+    const result = await runKeel(
+      ["-p", "write it", ...cliProviderArgs(server), "--output-format", "json", "--disallowedTools", "Write"],
+      w,
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      permission_denials: [{ tool_name: "Write", tool_use_id: "write_1", tool_input: { file_path: target } }],
+    });
+    const auditDir = join(w.home, ".keel", "audit");
+    const entries = readdirSync(auditDir)
+      .flatMap((name) => readFileSync(join(auditDir, name), "utf8").trim().split("\n"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        tool: "Write",
+        behavior: "deny",
+        decidedBy: "deny rule Write from cliArg settings",
+        errorCode: "permission_denied",
+      }),
+    ]);
   });
 
   it("error subtypes: --max-turns is error_max_turns with errors[]", async () => {
