@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "./load.ts";
@@ -39,6 +40,10 @@ describe("the trust question", () => {
     expect(shown).toMatch(/Do you trust the files in .*project\?/);
     expect(shown).toContain("1 allow rule (Bash)");
     expect(isFolderTrusted(world.project, world.env)).toBe(true);
+    // It says where the answer is kept, and how to take it back.
+    expect(shown).toContain(
+      `Trusted ${world.project} (remembered in ${join(world.home, ".keel", "config.json")}; undo with \`keel trust --revoke ${world.project}\`).`,
+    );
     expect(loadSettings({ cwd: world.project, env: world.env }).permissionContext.alwaysAllowRules).toEqual({
       project: ["Bash"],
     });

@@ -3,7 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import { LineReader } from "../permissions/prompters/lineReader.ts";
 import type { UntrustedReport } from "./load.ts";
-import { trustFolder } from "./trust.ts";
+import { trustFolder, userConfigPath } from "./trust.ts";
 
 export interface TrustQuestion {
   projectRoot: string;
@@ -33,7 +33,10 @@ export async function askToTrustFolder(question: TrustQuestion): Promise<boolean
     question.output.write("Trust this folder? [y/N] ");
     const answer = await lines.next(question.signal);
     if (answer === undefined || !/^\s*y(es)?\s*$/i.test(answer)) return false;
-    trustFolder(question.projectRoot, question.env);
+    const trusted = trustFolder(question.projectRoot, question.env);
+    question.output.write(
+      `Trusted ${trusted} (remembered in ${userConfigPath(question.env)}; undo with \`keel trust --revoke ${trusted}\`).\n`,
+    );
     return true;
   } finally {
     lines.close();

@@ -1,7 +1,15 @@
 // `keel permissions`, `keel hooks`, `keel trust` and `keel audit` as real child processes, with home,
 // project and managed policy in temp folders.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -85,9 +93,17 @@ describe("keel permissions / hooks / trust", () => {
       /Not loaded \(folder not trusted\): hooks in .*\.claude\/settings\.json/,
     );
 
+    // --trust holds for that one command: nothing is remembered, and the next command is untrusted again.
+    const once = JSON.parse((await keel(["permissions", "--trust", "--json"])).stdout);
+    expect(once).toMatchObject({ trusted: true, mode: "acceptEdits" });
+    expect(existsSync(join(home, ".keel", "config.json"))).toBe(false);
+    expect(JSON.parse((await keel(["permissions", "--json"])).stdout)).toMatchObject({ trusted: false });
+
     const trusted = await keel(["trust"]);
     expect(trusted.code).toBe(0);
-    expect(trusted.stdout).toMatch(/Trusted /);
+    expect(trusted.stdout).toContain(
+      `Trusted ${project} (remembered in ${join(home, ".keel", "config.json")}; undo with \`keel trust --revoke ${project}\`).`,
+    );
     expect(trusted.stdout).toMatch(
       /now applied from .*settings\.json: 1 allow rule \(Bash\(npm test\)\); defaultMode acceptEdits; hooks \(PreToolUse\)/,
     );
@@ -106,6 +122,17 @@ describe("keel permissions / hooks / trust", () => {
     const revoked = await keel(["trust", "--revoke"]);
     expect(revoked.stdout).toMatch(/is no longer trusted/);
     expect(JSON.parse(readFileSync(join(home, ".keel", "config.json"), "utf8")).trustedFolders).toEqual({});
+  });
+
+  it("keel trust of a folder that does not exist (or is a file) is an error, and nothing is remembered", async () => {
+    const missing = await keel(["trust", join(root, "no-such-project")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`keel: ${join(root, "no-such-project")} does not exist.`);
+    write(join(root, "file.txt"), "x");
+    const file = await keel(["trust", join(root, "file.txt")]);
+    expect(file.code).toBe(2);
+    expect(file.stderr).toMatch(/is not a folder/);
+    expect(existsSync(join(home, ".keel", "config.json"))).toBe(false);
   });
 
   it("a broken settings file stops the command with file:line:col", async () => {

@@ -1,5 +1,6 @@
 // `keel trust [dir]`: trust a project folder so its own allow rules, hooks, mode, env and MCP servers
 // apply; `--list` shows trusted folders, `--revoke` forgets one.
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { loadSettings } from "../../settings/load.ts";
@@ -9,6 +10,7 @@ import {
   listTrustedFolders,
   revokeFolderTrust,
   trustFolder,
+  userConfigPath,
 } from "../../settings/trust.ts";
 import { CliError } from "../exitCodes.ts";
 
@@ -48,6 +50,7 @@ export function register(program: Command): void {
         else out(`${folder} is no longer trusted${parent ? `, but it is inside trusted ${parent}` : ""}.\n`);
         return;
       }
+      requireFolder(folder);
       let ignored: Array<{ file: string; ignored: string[] }> = [];
       try {
         ignored = loadSettings({ cwd: folder }).untrusted;
@@ -57,11 +60,25 @@ export function register(program: Command): void {
         throw error;
       }
       const trusted = trustFolder(folder);
+      const storedIn = userConfigPath();
       if (options.json) {
-        out(`${JSON.stringify({ folder: trusted, nowApplied: ignored }, null, 2)}\n`);
+        out(`${JSON.stringify({ folder: trusted, storedIn, nowApplied: ignored }, null, 2)}\n`);
         return;
       }
-      out(`Trusted ${trusted}.\n`);
+      out(`Trusted ${trusted} (remembered in ${storedIn}; undo with \`keel trust --revoke ${trusted}\`).\n`);
       for (const report of ignored) out(`  now applied from ${report.file}: ${report.ignored.join("; ")}\n`);
     });
+}
+
+/** Trust is for a project folder that exists: a typo must not be remembered as trusted. */
+function requireFolder(folder: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(folder).isDirectory();
+  } catch {
+    throw new CliError(
+      `${folder} does not exist. Give the project folder to trust (default: the current one).`,
+    );
+  }
+  if (!isDirectory) throw new CliError(`${folder} is not a folder. Give the project folder to trust.`);
 }
