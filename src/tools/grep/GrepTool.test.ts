@@ -259,12 +259,25 @@ describe("Grep filters", () => {
   });
 });
 
+describe("Grep: patterns that need PCRE2 run with it", () => {
+  it.each([
+    ["look-ahead", "\\w+(?= MATCH)", ["3:three MATCH", "8:eight MATCH"]],
+    ["look-behind", "(?<=thr)ee", ["3:three MATCH"]],
+    ["negative look-ahead", "^(?!.*MATCH)t\\w+", ["2:two"]],
+    ["backreference", "(e)\\1", ["3:three MATCH"]],
+  ])("%s: %s", async (_name, pattern, lines) => {
+    const output = await grep({ pattern, path: abs("ctx.txt"), output_mode: "content" });
+    expect(output.content?.split("\n")).toEqual(lines);
+  });
+});
+
 describe("Grep errors", () => {
-  it("reports an invalid regex with ripgrep's message", async () => {
+  it("reports an invalid regex with ripgrep's message, and no flag Grep does not have", async () => {
     const error = await grepError({ pattern: "foo(", output_mode: "content" });
     expect(error.code).toBe("invalid_pattern");
     expect(error.message).toMatch(/regex parse error/);
     expect(error.message).toMatch(/unclosed group/);
+    expect(error.message).not.toMatch(/--pcre2|~~~|PCRE2 regex engine error/);
   });
 
   it("reports an unknown file type", async () => {

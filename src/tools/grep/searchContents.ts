@@ -98,7 +98,8 @@ export function grepArgs(input: GrepInput, root: SearchRoot, ignoreFileArgs: rea
   if (input.multiline) args.push("--multiline", "--multiline-dotall");
   if (input.type) args.push(`--type=${input.type}`);
   args.push(...ignoreFileArgs, ...exclusionArgs(root.denyPatterns));
-  args.push("--regexp", input.pattern, "--", root.target);
+  // A pattern with look-around or backreferences needs PCRE2; rg picks it only for such patterns.
+  args.push("--engine=auto", "--regexp", input.pattern, "--", root.target);
   return args;
 }
 

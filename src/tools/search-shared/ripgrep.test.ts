@@ -163,6 +163,17 @@ describe("throwIfRipgrepFailed", () => {
     ["rg: unrecognized file type: nope", "invalid_input", /unrecognized file type: nope.*ripgrep file type/s],
     ["rg: error parsing glob '[': unclosed character class", "invalid_input", /Invalid glob/],
     ["rg: something else broke", "tool_failed", /ripgrep failed: something else broke/],
+    [
+      "rg: regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n~~~~\nregex parse error:\n    (?:foo()\n    ^\nerror: unclosed group\n~~~~\n\nPCRE2 regex engine error:\nPCRE2: error compiling pattern at offset 8: missing closing parenthesis",
+      "invalid_pattern",
+      /^Invalid regular expression \(ripgrep syntax, Rust regex\): regex parse error:\n {4}\(\?:foo\(\)\n {4}\^\nerror: unclosed group\nEscape/,
+    ],
+    [
+      "rg: regex parse error:\n    (?:a(?=b))\n        ^^^\nerror: look-around, including look-ahead and look-behind, is not supported\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.",
+      "invalid_pattern",
+      /^(?![\s\S]*--pcre2)[\s\S]*look-around, including look-ahead and look-behind, is not supported/,
+    ],
+    ["rg: PCRE2 is not available in this build of ripgrep", "invalid_pattern", /built without/],
   ])("%s -> %s", (stderr, code, message) => {
     const error = (() => {
       try {

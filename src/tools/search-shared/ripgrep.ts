@@ -195,14 +195,35 @@ export function ripgrepErrorText(stderr: string): string {
     .trim();
 }
 
+/**
+ * rg's regex error as the model should read it: with `--engine=auto` a pattern neither engine takes is
+ * reported for both; the default engine's part is the one in Grep's documented (Rust regex) syntax.
+ * Advice to pass `--pcre2`, a flag Grep does not have, is dropped.
+ */
+export function regexErrorText(text: string): string {
+  const own = text.match(/default regex engine error:\s*~+\n([\s\S]*?)\n~+/);
+  const kept = own ? own[1]! : text;
+  return kept
+    .split("\n")
+    .filter((line) => !/--pcre2|can handle backreferences|and look-around\.$/.test(line))
+    .join("\n")
+    .trim();
+}
+
 /** Fails the call for exit code 2 with nothing found: a bad regex, an unknown type, an unreadable path. */
 export function throwIfRipgrepFailed(run: RipgrepRun): void {
   if (run.exitCode !== 2 || run.outputBytes > 0) return;
   const text = ripgrepErrorText(run.stderr);
-  if (/regex parse error|error parsing regex|PCRE2:/i.test(text))
+  if (/PCRE2 is not available/i.test(text))
     throw new ToolError(
       "invalid_pattern",
-      `Invalid regular expression (ripgrep syntax, Rust regex): ${text}\n` +
+      "This pattern needs look-around or backreferences (PCRE2), which the ripgrep in use was built without. " +
+        "Rewrite it without them, or search more broadly and narrow the results.",
+    );
+  if (/regex parse error|error parsing regex|could not be compiled|PCRE2:/i.test(text))
+    throw new ToolError(
+      "invalid_pattern",
+      `Invalid regular expression (ripgrep syntax, Rust regex): ${regexErrorText(text)}\n` +
         "Escape special characters for a literal match (e.g. \\( \\[ \\{ \\. \\*), or fix the pattern.",
     );
   if (/unrecognized file type/i.test(text))
