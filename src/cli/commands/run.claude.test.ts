@@ -133,6 +133,17 @@ describe("keel run tells the truth about refusals", () => {
     ]);
   });
 
+  it("a retry notice is its own sentence after the error's", async () => {
+    const w = keelWorld();
+    const server = await serve([
+      { httpError: { status: 429, retryAfterSeconds: 0 } },
+      { blocks: [text("ok")] },
+    ]);
+    const result = await runKeel(["-p", "hi", ...cliProviderArgs(server)], w);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^keel: \S.*[.!?] Retrying in \d+\.\d s \(attempt 1\)\.$/m);
+  });
+
   it("error subtypes: --max-turns is error_max_turns with errors[]", async () => {
     const w = keelWorld();
     const server = await serve([
