@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -128,24 +128,38 @@ describe("Bash: running a command", () => {
 
 describe("Bash: timeout and abort", () => {
   it("times out, kills grandchildren, and says so as an error", async () => {
+    // The command must print and start its grandchild before the timeout. On a loaded machine that can
+    // take longer than any fixed timeout, so a run where it did not get that far is repeated with twice
+    // the timeout: what is checked never depends on the machine's speed.
     const pidFile = join(session.root, "gc.pid");
-    const result = await bash({
-      command: `(sleep 60 & echo $! > ${pidFile}; wait) & echo begun; wait`,
-      timeout: 400,
-    });
-    expect(result.block.is_error).toBe(true);
-    expect(result.data.timedOut).toBe(true);
-    expect(result.text).toContain("begun");
-    expect(result.text).toContain("timed out after 400 ms");
-    const grandchild = Number(readFileSync(pidFile, "utf8"));
-    for (let i = 0; i < 100 && isAlive(grandchild); i++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(isAlive(grandchild)).toBe(false);
+    for (let timeout = 400; ; timeout *= 2) {
+      rmSync(pidFile, { force: true });
+      const result = await bash({
+        command: `(sleep 60 & echo $! > ${pidFile}; wait) & until [ -s ${pidFile} ]; do sleep 0.01; done; echo begun; wait`,
+        timeout,
+      });
+      expect(result.block.is_error).toBe(true);
+      expect(result.data.timedOut).toBe(true);
+      expect(result.text).toContain(`timed out after ${timeout} ms`);
+      if (!result.text.includes("begun") && timeout < 60_000) continue;
+      expect(result.text).toContain("begun");
+      const grandchild = Number(readFileSync(pidFile, "utf8"));
+      for (let i = 0; i < 500 && isAlive(grandchild); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(isAlive(grandchild)).toBe(false);
+      return;
+    }
   });
 
   it("is cancelled by the context's abort controller", async () => {
-    setTimeout(() => session.context.abortController.abort(), 300);
-    const error = await bash({ command: "echo partial; sleep 30" }).catch((caught: unknown) => caught);
+    // Aborted once the command has printed (it says so with a file), not after a fixed delay.
+    const started = join(session.root, "started");
+    const cancelled = bash({ command: `echo partial; touch ${started}; sleep 30` }).catch(
+      (caught: unknown) => caught,
+    );
+    while (!existsSync(started)) await new Promise((resolve) => setTimeout(resolve, 10));
+    session.context.abortController.abort();
+    const error = await cancelled;
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).code).toBe("aborted");
     expect((error as ToolError).message).toContain("partial");
