@@ -42,7 +42,11 @@ function exitLike(code, signal) {
 export function relaunchOnPinnedNode(script, args) {
   const pinned = fileURLToPath(new URL("../node_modules/node/bin/node", import.meta.url));
   if (!existsSync(pinned) || process.execPath === pinned) return false;
-  const child = spawn(pinned, [script, ...args], { stdio: "inherit" });
+  // KEEL_RELAUNCHED_FROM lets `keel doctor` say the start could be saved.
+  const child = spawn(pinned, [script, ...args], {
+    stdio: "inherit",
+    env: { ...process.env, KEEL_RELAUNCHED_FROM: process.version },
+  });
   for (const name of FORWARDED) {
     process.on(name, () => {
       if (name === "SIGINT" && inTerminalForeground()) return;

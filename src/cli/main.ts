@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   hooks: async () => (await import("./commands/hooks.ts")).register,
   audit: async () => (await import("./commands/audit.ts")).register,
   trust: async () => (await import("./commands/trust.ts")).register,
+  doctor: async () => (await import("./commands/doctor.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
     return (program) => register(program);

@@ -119,6 +119,16 @@ describe.skipIf(!node20)("bin/keel.js on a Node older than 22", () => {
     expect((await usage.exit).code).toBe(2);
   });
 
+  it("keel doctor says the relaunch costs a start, and how to avoid it", async () => {
+    const w = keelWorld();
+    const doctor = startOnOldNode(["doctor", "--no-mcp"], w.project, w.env);
+    await doctor.exit;
+    expect(doctor.stdout()).toMatch(
+      /^warn {2}node {5}keel was started by Node v20\.[\d.]+ and runs again on the pinned Node/m,
+    );
+    expect(doctor.stdout()).toContain("fix: Put Node 22 or newer first on PATH");
+  });
+
   it("keel mcp --http stops on SIGTERM sent to the Node 20 process", async () => {
     const w = keelWorld();
     const started = startOnOldNode(["mcp", "--http", "127.0.0.1:0"], w.project, w.env);
