@@ -40,7 +40,6 @@ export class TextPrinter {
   }
 
   #err(text: string): void {
-    if (!this.#atLineStart) this.#out("\n");
     this.#options.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
   }
 

@@ -155,6 +155,8 @@ export function register(program: Command, runtime: CliRuntime): void {
         );
       } finally {
         session.close?.();
+        // Prompts read from stdin: a run stopped early must not wait for more input to end.
+        if (streamInput) process.stdin.destroy();
       }
     });
 }
