@@ -3,7 +3,13 @@
 // symlinks: outside the working directories asks; Read and Edit rules apply; writes to protected paths,
 // writes whose target cannot be known, and removals of / or ~ ask in every mode.
 import { resolve } from "node:path";
-import { danglingLinkTarget, isPathWithin, resolveSymlinks, systemFolderOf } from "../permissions/paths.ts";
+import {
+  danglingLinkTarget,
+  isPathWithin,
+  lstatOrUndefined,
+  resolveSymlinks,
+  systemFolderOf,
+} from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
@@ -61,6 +67,15 @@ function checkAbsolute(
     }
   }
   checkPathRules(abs, base, access, commandName, scope, recursive);
+  // A file with more than one name may be the same file as one outside (a hard link): no path shows
+  // where its other names are, so changing it is not an edit inside the working directories.
+  const stats = access === "write" ? lstatOrUndefined(abs) : undefined;
+  if (stats?.isFile() && stats.nlink > 1)
+    add(scope, {
+      check: "hard-link",
+      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may lead outside)`,
+      safety: false,
+    });
   // A write through a dangling link creates the link's target: name it where it is judged.
   const target = access === "write" ? danglingLinkTarget(abs) : undefined;
   if (!isInside(abs, scope)) {

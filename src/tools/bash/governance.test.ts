@@ -2,7 +2,7 @@
 // The ten root causes of allow-bypasses a red team found (issue 13), each as a table: commands that
 // must not be allowed (with the verdict due) and ordinary commands that must stay allowed. Decided by
 // the real engine with the real Bash tool in a real project; nothing here is ever run.
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +42,9 @@ beforeAll(async () => {
   writeFileSync(at("gitfile/.git"), "gitdir: ../gitfile-target\n");
   mkdirSync(at("emptygit/.git"), { recursive: true });
   plantBareLayout(at("emptygit"));
+  // A file of the project that is also a file outside it (a hard link).
+  writeFileSync(join(project.outside, "shared.txt"), "s\n");
+  linkSync(join(project.outside, "shared.txt"), at("hardlinked.txt"));
   mkdirSync(at("node_modules/pkg"), { recursive: true });
   writeFileSync(at("node_modules/pkg/package.json"), "{}\n");
 });
@@ -111,6 +114,7 @@ table(
     ["cat secrets/key.pem", { deny: ["Read(*.pem)"] }, "deny"],
     ["echo x > src/index.ts", DENY_SRC_EDIT, "deny"],
     ["echo x >> src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
+    ["echo x >> hardlinked.txt", { mode: "acceptEdits" }, "ask"],
     ["sed -i s/a/b/ src/app.ts", DENY_SRC_EDIT, "deny"],
     ["cp README.md src/new.ts", DENY_SRC_EDIT, "deny"],
     ["rm src/app.ts", DENY_SRC_EDIT, "deny"],
