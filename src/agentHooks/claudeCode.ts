@@ -19,6 +19,24 @@ import type { AgentCall, Verdict } from "./types.ts";
 
 const EVENTS = ["PreToolUse", "PermissionRequest"] as const;
 
+/**
+ * Fields of Claude Code's tools that Keel's tools lack and that do not change what a call runs, reads or
+ * writes (size and paging knobs; the sandbox switch, since Keel never counts on a sandbox for the agent).
+ * Any other field Keel does not know means no opinion.
+ */
+const IGNORED_FIELDS: Record<string, readonly string[]> = {
+  Bash: ["dangerouslyDisableSandbox"],
+  Read: ["allow_large"],
+  Grep: ["-o"],
+  WebFetch: ["offset"],
+};
+
+function withoutIgnoredFields(toolName: string, input: Record<string, unknown>): Record<string, unknown> {
+  const ignored = Object.hasOwn(IGNORED_FIELDS, toolName) ? IGNORED_FIELDS[toolName] : undefined;
+  if (!ignored) return input;
+  return Object.fromEntries(Object.entries(input).filter(([field]) => !ignored.includes(field)));
+}
+
 function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   const hookEvent = requireString(event, "hook_event_name");
   if (!(EVENTS as readonly string[]).includes(hookEvent))
@@ -36,7 +54,7 @@ function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     agentTool: toolName,
     agentInput: toolInput,
     // Keel's tools follow Claude Code's: same names, same input fields.
-    calls: judged ? [{ tool: toolName, input: toolInput }] : [],
+    calls: judged ? [{ tool: toolName, input: withoutIgnoredFields(toolName, toolInput) }] : [],
     ...(judged ? {} : { unjudged: `Keel does not judge ${toolName} calls` }),
     projectDir: projectDirOf(cwd, env.CLAUDE_PROJECT_DIR),
     cwd,

@@ -1,12 +1,13 @@
 // Keel's decision for another agent's tool call: the settings files, the mode, the tool's own check
 // (Bash analyzer, path policy) and the rules, through decidePermission as `keel check` calls it. Nothing
 // runs. Every decision is appended to the audit log with who decided and for which agent.
-import { JsonlAuditSink } from "../audit/jsonlSink.ts";
+import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { decidePermission } from "../permissions/engine.ts";
 import { describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import { formatSchemaError } from "../pipeline/input.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
+import type { ToolPermissionContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
@@ -85,13 +86,22 @@ async function judgeKeelCall(part: KeelCall, call: AgentCall, settings: LoadedSe
     return noOpinion(`${tool.name} input has fields Keel does not know: ${unknown.join(", ")}`);
   const context = createToolUseContext({
     tools: [tool],
-    permissionContext: settings.permissionContext,
+    permissionContext: withoutSandbox(settings.permissionContext),
     sessionId: call.sessionId,
   });
   const cwd = part.cwd ?? call.cwd;
   context.setAppState((state) => ({ ...state, cwd }));
   const decision = await decidePermission(tool, checked.data, context);
   return toVerdict(tool, decision);
+}
+
+/**
+ * The agent runs the command, not Keel: Keel's sandbox will not contain it, so nothing may be allowed
+ * on the sandbox's account ("the OS sandbox contains it"). The agent's own sandbox rules still apply there.
+ */
+function withoutSandbox(permissionContext: ToolPermissionContext): ToolPermissionContext {
+  if (!permissionContext.sandbox.enabled) return permissionContext;
+  return { ...permissionContext, sandbox: { enabled: false, autoAllowBashIfSandboxed: false } };
 }
 
 function unknownFields(given: Record<string, unknown>, parsed: unknown): string[] {
@@ -109,6 +119,15 @@ function toVerdict(tool: Tool, decision: PermissionDecision): Verdict {
   // Plan mode refuses what is not read-only; an MCP tool known only by name may well be read-only.
   if (decision.behavior === "deny" && byMode === "plan" && tool.isMcp) return { behavior: "ask", ...base };
   return { behavior: decision.behavior, ...base };
+}
+
+/**
+ * Secrets of the environment are redacted from the log. Agents export their session id to hooks
+ * (CLAUDE_CODE_SESSION_ID): it is the record's own sessionId, not a secret, and must stay readable.
+ */
+function redactionEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CLAUDE_CODE_SESSION_ID: _sessionId, ...rest } = env;
+  return rest;
 }
 
 function recordDecision(
@@ -135,9 +154,10 @@ function recordDecision(
     hookEvent: call.event,
     ...(verdict.behavior === "none" ? { noOpinion: verdict.reason } : {}),
   };
+  const env = options.env ?? process.env;
   const sink = new JsonlAuditSink({
-    ...(options.auditDir ? { dir: options.auditDir } : {}),
-    ...(options.env ? { env: options.env } : {}),
+    dir: options.auditDir ?? auditDir(env),
+    env: redactionEnv(env),
     onError: (message) => notes.push(message),
   });
   sink.record(record);

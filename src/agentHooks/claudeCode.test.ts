@@ -1,0 +1,459 @@
+// `keel hook claude-code` answers, table by table, for the events Claude Code 2.1.332 really sent
+// (fixtures/claude-code-2.1.332.jsonl, recorded by scripts/record-claude-code-events.ts): every tool,
+// each permission mode, allow / deny / no opinion, --strict, PermissionRequest, and bad input.
+// Glob, Grep, LS and MultiEdit were not offered in the recorded session: their events are the recorded
+// envelope with the tool input Claude Code documents (sdk-tools.d.ts of the package).
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleHookEvent } from "./handle.ts";
+import {
+  createHookWorld,
+  type HookWorld,
+  type RecordedEvent,
+  recordedClaudeCodeEvents,
+  recordedEvent,
+} from "./testing/world.ts";
+
+const SETTINGS = {
+  permissions: {
+    allow: ["WebFetch(domain:docs.example.com)", "mcp__everything"],
+    deny: [
+      "Bash(rm:*)",
+      "Read(./secrets/**)",
+      "Edit(./build/**)",
+      "WebFetch(domain:evil.example)",
+      "mcp__evil",
+    ],
+    ask: ["Bash(git push:*)"],
+  },
+};
+
+let world: HookWorld;
+let events: RecordedEvent[];
+beforeAll(() => {
+  world = createHookWorld({ claudeUser: SETTINGS });
+  events = recordedClaudeCodeEvents(world);
+});
+afterAll(() => world.cleanup());
+
+type Answer = "allow" | "deny" | "ask" | "silent";
+
+/** What Claude Code reads from the hook's stdout. */
+function answerOf(stdout: string): { answer: Answer; reason: string } {
+  if (stdout === "") return { answer: "silent", reason: "" };
+  const output = JSON.parse(stdout).hookSpecificOutput;
+  if (output.hookEventName === "PermissionRequest")
+    return { answer: output.decision.behavior, reason: output.decision.message ?? "" };
+  return { answer: output.permissionDecision, reason: output.permissionDecisionReason ?? "" };
+}
+
+type Mode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
+
+/** A recorded PreToolUse event of this tool, with another input and mode when given. */
+function pre(tool: string, input?: Record<string, unknown>, mode: Mode = "default"): RecordedEvent {
+  const recorded = recordedEvent(events, "PreToolUse", tool);
+  return { ...recorded, permission_mode: mode, ...(input ? { tool_input: input } : {}) };
+}
+
+/** A tool the recorded session did not offer: the recorded envelope, the documented input. */
+function documented(tool: string, input: Record<string, unknown>, mode: Mode = "default"): RecordedEvent {
+  return { ...pre("Read", undefined, mode), tool_name: tool, tool_input: input };
+}
+
+function permissionRequest(
+  tool: string,
+  input?: Record<string, unknown>,
+  mode: Mode = "default",
+): RecordedEvent {
+  const recorded = recordedEvent(events, "PermissionRequest", tool);
+  return { ...recorded, permission_mode: mode, ...(input ? { tool_input: input } : {}) };
+}
+
+interface Row {
+  name: string;
+  event: () => Record<string, unknown>;
+  strict?: boolean;
+  expected: Answer;
+  reason?: RegExp;
+}
+
+const P = () => world.project;
+
+const ROWS: Row[] = [
+  // Bash: the analyzer proves read-only compounds, rules see through wrappers, the rest is left to Claude Code.
+  {
+    name: "Bash recorded: git status && git diff",
+    event: () => pre("Bash"),
+    expected: "allow",
+    reason: /read-only/,
+  },
+  {
+    name: "Bash read-only pipeline Claude Code itself asks about",
+    event: () => pre("Bash", { command: "awk '{print $1}' README.md | sort | uniq -c" }),
+    expected: "allow",
+  },
+  {
+    name: "Bash deny rule behind a wrapper",
+    event: () => pre("Bash", { command: "timeout 5 rm -rf build" }),
+    expected: "deny",
+    reason: /Keel refused this call: .*Bash\(rm:\*\)/,
+  },
+  {
+    name: "Bash ask rule: no opinion",
+    event: () => pre("Bash", { command: "git push origin main" }),
+    expected: "silent",
+  },
+  {
+    name: "Bash ask rule, --strict: ask",
+    event: () => pre("Bash", { command: "git push origin main" }),
+    strict: true,
+    expected: "ask",
+    reason: /Keel: .*git push/,
+  },
+  {
+    name: "Bash a write, default mode: no opinion",
+    event: () => pre("Bash", { command: "touch notes.txt" }),
+    expected: "silent",
+  },
+  {
+    name: "Bash a write, acceptEdits: allow",
+    event: () => pre("Bash", { command: "touch notes.txt" }, "acceptEdits"),
+    expected: "allow",
+  },
+  {
+    name: "Bash a write, plan: deny",
+    event: () => pre("Bash", { command: "touch notes.txt" }, "plan"),
+    expected: "deny",
+  },
+  {
+    name: "Bash read-only, plan: allow",
+    event: () => pre("Bash", { command: "ls src" }, "plan"),
+    expected: "allow",
+  },
+  {
+    name: "Bash a write, bypassPermissions: allow",
+    event: () => pre("Bash", { command: "touch notes.txt" }, "bypassPermissions"),
+    expected: "allow",
+  },
+  {
+    name: "Bash deny rule, bypassPermissions: still deny",
+    event: () => pre("Bash", { command: "rm -rf build" }, "bypassPermissions"),
+    expected: "deny",
+  },
+  {
+    name: "Bash a write, dontAsk: left to Claude Code's own dontAsk",
+    event: () => pre("Bash", { command: "touch notes.txt" }, "dontAsk"),
+    expected: "silent",
+  },
+  {
+    name: "Bash a write, dontAsk, --strict: ask",
+    event: () => pre("Bash", { command: "touch notes.txt" }, "dontAsk"),
+    strict: true,
+    expected: "ask",
+  },
+  {
+    name: "Bash reading outside the project: no opinion",
+    event: () => pre("Bash", { command: `cat ${join(world.outside, "notes.txt")}` }),
+    expected: "silent",
+  },
+  {
+    name: "Bash dangerouslyDisableSandbox is not a reason to refuse a proof",
+    event: () => pre("Bash", { command: "ls", dangerouslyDisableSandbox: true }),
+    expected: "allow",
+  },
+  {
+    name: "Bash a field Keel does not know: no opinion",
+    event: () => pre("Bash", { command: "ls", shell: "zsh" }),
+    expected: "silent",
+  },
+  // Read and the search tools: path policy and path rules.
+  { name: "Read recorded: README.md", event: () => pre("Read"), expected: "allow" },
+  {
+    name: "Read a denied path",
+    event: () => pre("Read", { file_path: join(P(), "secrets/key.txt") }),
+    expected: "deny",
+    reason: /Read\(\.\/secrets\/\*\*\)/,
+  },
+  {
+    name: "Read outside the working directories: no opinion",
+    event: () => pre("Read", { file_path: join(world.outside, "notes.txt") }),
+    expected: "silent",
+  },
+  { name: "Read, plan: allow", event: () => pre("Read", undefined, "plan"), expected: "allow" },
+  {
+    name: "Read allow_large does not change which file is read",
+    event: () => pre("Read", { file_path: join(P(), "README.md"), allow_large: true }),
+    expected: "allow",
+  },
+  {
+    name: "Glob (documented input)",
+    event: () => documented("Glob", { pattern: "**/*.ts" }),
+    expected: "allow",
+  },
+  {
+    name: "Glob outside the project: no opinion",
+    event: () => documented("Glob", { pattern: "*", path: world.outside }),
+    expected: "silent",
+  },
+  {
+    name: "Grep (documented input, -o)",
+    event: () => documented("Grep", { pattern: "answer", path: P(), output_mode: "content", "-o": true }),
+    expected: "allow",
+  },
+  { name: "LS (documented input)", event: () => documented("LS", { path: P() }), expected: "allow" },
+  // The edit tools: acceptEdits inside the project, deny rules, protected paths even in bypass.
+  { name: "Write recorded, default: no opinion", event: () => pre("Write"), expected: "silent" },
+  {
+    name: "Write recorded, acceptEdits: allow",
+    event: () => pre("Write", undefined, "acceptEdits"),
+    expected: "allow",
+  },
+  {
+    name: "Write recorded, plan: deny",
+    event: () => pre("Write", undefined, "plan"),
+    expected: "deny",
+    reason: /plan mode/,
+  },
+  {
+    name: "Write recorded, bypassPermissions: allow",
+    event: () => pre("Write", undefined, "bypassPermissions"),
+    expected: "allow",
+  },
+  {
+    name: "Write under an Edit deny rule",
+    event: () => pre("Write", { file_path: join(P(), "build/out.txt"), content: "x" }, "acceptEdits"),
+    expected: "deny",
+  },
+  {
+    name: "Write .git/config, bypassPermissions: protected, no opinion",
+    event: () => pre("Write", { file_path: join(P(), ".git/config"), content: "x" }, "bypassPermissions"),
+    expected: "silent",
+  },
+  { name: "Edit recorded, default: no opinion", event: () => pre("Edit"), expected: "silent" },
+  {
+    name: "Edit recorded, acceptEdits: allow",
+    event: () => pre("Edit", undefined, "acceptEdits"),
+    expected: "allow",
+  },
+  {
+    name: "MultiEdit (documented input), acceptEdits: allow",
+    event: () =>
+      documented(
+        "MultiEdit",
+        { file_path: join(P(), "README.md"), edits: [{ old_string: "hello", new_string: "hi" }] },
+        "acceptEdits",
+      ),
+    expected: "allow",
+  },
+  {
+    name: "NotebookEdit recorded, default: no opinion",
+    event: () => pre("NotebookEdit"),
+    expected: "silent",
+  },
+  {
+    name: "NotebookEdit recorded, acceptEdits: allow",
+    event: () => pre("NotebookEdit", undefined, "acceptEdits"),
+    expected: "allow",
+  },
+  // The web tools: domain rules and private addresses.
+  { name: "WebFetch recorded, no rule: no opinion", event: () => pre("WebFetch"), expected: "silent" },
+  {
+    name: "WebFetch under a domain allow rule",
+    event: () => pre("WebFetch", { url: "https://docs.example.com/guide", prompt: "summary" }),
+    expected: "allow",
+  },
+  {
+    name: "WebFetch under a domain deny rule (a subdomain)",
+    event: () => pre("WebFetch", { url: "https://api.evil.example/x", prompt: "p" }),
+    expected: "deny",
+  },
+  {
+    name: "WebFetch of a cloud metadata address",
+    event: () => pre("WebFetch", { url: "http://169.254.169.254/latest/meta-data", prompt: "p" }),
+    expected: "deny",
+  },
+  { name: "WebSearch recorded: no opinion", event: () => pre("WebSearch"), expected: "silent" },
+  { name: "WebSearch recorded, --strict: ask", event: () => pre("WebSearch"), strict: true, expected: "ask" },
+  // MCP tools, known only by name: rules decide.
+  {
+    name: "mcp recorded, server allowed by rule",
+    event: () => pre("mcp__everything__echo"),
+    expected: "allow",
+  },
+  {
+    name: "mcp server denied by rule",
+    event: () => ({ ...pre("mcp__everything__echo"), tool_name: "mcp__evil__drop_tables" }),
+    expected: "deny",
+  },
+  {
+    name: "mcp server without a rule: no opinion",
+    event: () => ({ ...pre("mcp__everything__echo"), tool_name: "mcp__other__tool" }),
+    expected: "silent",
+  },
+  {
+    name: "mcp server without a rule, plan: no opinion (it may be read-only)",
+    event: () => ({ ...pre("mcp__everything__echo", undefined, "plan"), tool_name: "mcp__other__tool" }),
+    expected: "silent",
+  },
+  // Tools Keel does not judge.
+  { name: "TodoWrite: no opinion", event: () => documented("TodoWrite", { todos: [] }), expected: "silent" },
+  {
+    name: "Agent: no opinion",
+    event: () => documented("Agent", { prompt: "x", description: "y" }),
+    expected: "silent",
+  },
+  // PermissionRequest: Claude Code's dialog is about to show; Keel answers only when it is sure.
+  {
+    name: "PermissionRequest Write recorded, default: no opinion",
+    event: () => permissionRequest("Write"),
+    expected: "silent",
+  },
+  {
+    name: "PermissionRequest Write recorded, acceptEdits: allow",
+    event: () => permissionRequest("Write", undefined, "acceptEdits"),
+    expected: "allow",
+  },
+  {
+    name: "PermissionRequest WebFetch denied domain: deny with a message",
+    event: () => permissionRequest("WebFetch", { url: "https://evil.example/", prompt: "p" }),
+    expected: "deny",
+    reason: /Keel refused this call/,
+  },
+  {
+    name: "PermissionRequest mcp recorded, allowed by rule",
+    event: () => permissionRequest("mcp__everything__echo"),
+    expected: "allow",
+  },
+  {
+    name: "PermissionRequest, --strict: the dialog is the prompt, no opinion",
+    event: () => permissionRequest("WebSearch"),
+    strict: true,
+    expected: "silent",
+  },
+];
+
+describe("keel hook claude-code: recorded events", () => {
+  it.each(ROWS.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
+    const reply = await handleHookEvent(
+      "claude-code",
+      JSON.stringify(row.event()),
+      world.options({ strict: row.strict }),
+    );
+    const { answer, reason } = answerOf(reply.stdout);
+    expect({ answer, note: reply.note }).toEqual({ answer: row.expected, note: undefined });
+    if (row.reason) expect(reason).toMatch(row.reason);
+  });
+
+  it("records every decision in the audit log with the agent, the event and who decided", () => {
+    const records = world.audit();
+    expect(records.length).toBe(ROWS.length);
+    const denied = records.find((record) => record.inputSummary.includes("timeout 5 rm -rf build"));
+    expect(denied).toMatchObject({
+      agent: "claude-code",
+      hookEvent: "PreToolUse",
+      tool: "Bash",
+      behavior: "deny",
+      decidedBy: "deny rule Bash(rm:*) from user settings",
+      sessionId: "recorded-session",
+    });
+    const unjudged = records.find((record) => record.tool === "TodoWrite");
+    expect(unjudged).toMatchObject({ behavior: "none", noOpinion: "Keel does not judge TodoWrite calls" });
+    expect(records.filter((record) => record.hookEvent === "PermissionRequest").length).toBe(5);
+  });
+});
+
+describe("keel hook claude-code: the project and the current directory", () => {
+  it("reads the project's settings from CLAUDE_PROJECT_DIR when Claude Code works in a subfolder", async () => {
+    const nested = createHookWorld({ claudeProject: { permissions: { deny: ["Read(./src/app.ts)"] } } });
+    try {
+      const event = {
+        ...recordedEvent(recordedClaudeCodeEvents(nested), "PreToolUse", "Read"),
+        cwd: join(nested.project, "src"),
+        tool_input: { file_path: join(nested.project, "src/app.ts") },
+      };
+      const inProject = await handleHookEvent("claude-code", JSON.stringify(event), {
+        ...nested.options(),
+        env: { ...nested.env, CLAUDE_PROJECT_DIR: nested.project },
+      });
+      expect(answerOf(inProject.stdout).answer).toBe("deny");
+      // Without the variable, the subfolder is the project: its own (absent) settings apply.
+      const alone = await handleHookEvent("claude-code", JSON.stringify(event), nested.options());
+      expect(answerOf(alone.stdout).answer).toBe("allow");
+    } finally {
+      nested.cleanup();
+    }
+  });
+
+  it("judges a Bash command from the directory Claude Code is in", async () => {
+    const env = { ...world.env, CLAUDE_PROJECT_DIR: world.project };
+    const from = async (cwd: string) => {
+      const event = { ...pre("Bash", { command: "cat ../README.md" }), cwd };
+      return answerOf(
+        (await handleHookEvent("claude-code", JSON.stringify(event), { ...world.options(), env })).stdout,
+      );
+    };
+    // From secrets/, ../README.md is the project's; from the project root it is outside.
+    expect((await from(join(world.project, "secrets"))).answer).toBe("allow");
+    expect((await from(world.project)).answer).toBe("silent");
+  });
+});
+
+describe("keel hook claude-code: bad input is no opinion and a one-line note", () => {
+  const BAD: Array<[string, () => string, RegExp]> = [
+    ["not JSON", () => "this is not json", /not JSON/],
+    ["a JSON array", () => "[1, 2]", /not a JSON object/],
+    ["nothing", () => "", /no event on stdin/],
+    [
+      "an event it does not answer",
+      () => JSON.stringify({ ...pre("Bash"), hook_event_name: "PostToolUse" }),
+      /unknown event PostToolUse/,
+    ],
+    ["no tool_name", () => JSON.stringify({ ...pre("Bash"), tool_name: undefined }), /no tool_name/],
+    [
+      "tool_input not an object",
+      () => JSON.stringify({ ...pre("Bash"), tool_input: "ls" }),
+      /tool_input is not a JSON object/,
+    ],
+    [
+      "a relative cwd",
+      () => JSON.stringify({ ...pre("Bash"), cwd: "project" }),
+      /cwd is not an absolute path/,
+    ],
+    [
+      "no hook_event_name",
+      () => JSON.stringify({ ...pre("Bash"), hook_event_name: 7 }),
+      /no hook_event_name/,
+    ],
+  ];
+  it.each(BAD)("%s", async (_name, input, note) => {
+    const reply = await handleHookEvent("claude-code", input(), world.options());
+    expect(reply.stdout).toBe("");
+    expect(reply.note).toMatch(note);
+    expect(reply.note).toMatch(/no opinion$/);
+    expect(reply.note).not.toMatch(/\n/);
+  });
+
+  it("decides an unknown permission mode as default, and says so", async () => {
+    const event = { ...pre("Bash", { command: "touch notes.txt" }), permission_mode: "superAutoMode" };
+    const reply = await handleHookEvent("claude-code", JSON.stringify(event), world.options());
+    expect(reply.stdout).toBe("");
+    expect(reply.note).toMatch(/unknown permission_mode "superAutoMode", decided as default/);
+    const readOnly = { ...event, tool_input: { command: "ls" } };
+    expect(
+      answerOf((await handleHookEvent("claude-code", JSON.stringify(readOnly), world.options())).stdout)
+        .answer,
+    ).toBe("allow");
+  });
+
+  it("has no opinion when a settings file is broken, and names it", async () => {
+    const broken = createHookWorld({ claudeUser: "{ not json" });
+    try {
+      const event = recordedEvent(recordedClaudeCodeEvents(broken), "PreToolUse", "Bash");
+      const reply = await handleHookEvent("claude-code", JSON.stringify(event), broken.options());
+      expect(reply.stdout).toBe("");
+      expect(reply.note).toMatch(/settings cannot be read.*settings\.json/);
+    } finally {
+      broken.cleanup();
+    }
+  });
+});
