@@ -398,6 +398,36 @@ describe("keel hook claude-code: the project and the current directory", () => {
   });
 });
 
+describe("keel hook claude-code: Claude Code settings Keel only partly knows", () => {
+  it("decides with settings whose hooks Keel does not run (prompt, agent, mcp_tool, http)", async () => {
+    const hooks = [
+      { type: "prompt", prompt: "Is this safe?" },
+      { type: "agent", prompt: "Review it" },
+      { type: "mcp_tool", server: "guard", tool: "check" },
+      { type: "command", command: "keel hook claude-code", async: false, statusMessage: "Keel" },
+    ];
+    const rich = createHookWorld({
+      claudeUser: {
+        permissions: { deny: ["Bash(rm:*)"] },
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks }] },
+      },
+    });
+    try {
+      const event = {
+        ...recordedEvent(recordedClaudeCodeEvents(rich), "PreToolUse", "Bash"),
+        tool_input: { command: "rm -rf build" },
+      };
+      const reply = await handleHookEvent("claude-code", JSON.stringify(event), rich.options());
+      expect({ answer: answerOf(reply.stdout).answer, note: reply.note }).toEqual({
+        answer: "deny",
+        note: undefined,
+      });
+    } finally {
+      rich.cleanup();
+    }
+  });
+});
+
 describe("keel hook claude-code: bad input is no opinion and a one-line note", () => {
   const BAD: Array<[string, () => string, RegExp]> = [
     ["not JSON", () => "this is not json", /not JSON/],
