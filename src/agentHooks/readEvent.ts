@@ -41,7 +41,9 @@ export function readEvent(stream: NodeJS.ReadableStream, options: ReadEventOptio
       stream.removeListener("data", onData);
       stream.removeListener("end", onEnd);
       stream.removeListener("error", onError);
-      if (!result.ok && "pause" in stream) stream.pause();
+      // Stop reading what is left (a huge event, a writer that never closes): an open stdin would keep
+      // the process alive after it answered.
+      if (!result.ok && "destroy" in stream && typeof stream.destroy === "function") stream.destroy();
       resolve(result);
     };
     const onData = (chunk: Buffer | string) => {

@@ -119,8 +119,10 @@ async function answerEvent(agent: AgentName, strict: boolean, ignored: string[])
     // Only a slower exit.
   }
   const { readEvent } = await import("../../agentHooks/readEvent.ts");
+  // The event is read while the deciding modules load.
+  const reading = readEvent(process.stdin);
   const { handleHookEvent } = await import("../../agentHooks/handle.ts");
-  const reply = await handleHookEvent(agent, await readEvent(process.stdin), { strict });
+  const reply = await handleHookEvent(agent, await reading, { strict });
   if (reply.stdout !== "") process.stdout.write(`${reply.stdout}\n`);
   const notes = [
     ...(ignored.length > 0 ? [`keel hook ${agent}: ignored arguments ${ignored.join(" ")}`] : []),
