@@ -6,21 +6,13 @@ import type { Command } from "commander";
 import { AGENTS, type AgentName, isAgentName } from "../../agentHooks/types.ts";
 import { CliError } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
+import type { ScopeFlags } from "./hookInstall.ts";
 
 /** Exit code for a hook that cannot work at all (unknown agent): an error every agent shows, never a block. */
 const HOOK_UNUSABLE = 1;
 
 /** Not a decision of Keel's: the bash grammar's hot code would be recompiled while the process exits. */
 const WASM_TIERING_BUDGET = "--wasm-tiering-budget=1000000000";
-
-interface ScopeFlags {
-  user?: boolean;
-  project?: boolean;
-  local?: boolean;
-  cwd?: string;
-  strict?: boolean;
-  command?: string;
-}
 
 export function register(program: Command, runtime: CliRuntime): void {
   const hook = program

@@ -15,7 +15,7 @@ import {
 import { AGENTS, type AgentName } from "../../agentHooks/types.ts";
 import { CliError } from "../exitCodes.ts";
 
-interface ScopeFlags {
+export interface ScopeFlags {
   user?: boolean;
   project?: boolean;
   local?: boolean;
