@@ -2,20 +2,20 @@
 // answer. Bad input (not JSON, unknown event, missing fields) is no opinion plus a one-line note, so a
 // broken hook never blocks the person's work and never allows by accident.
 import type { AgentAdapter } from "./adapter.ts";
+import { claudeCodeAdapter } from "./claudeCode.ts";
+import { codexAdapter } from "./codex.ts";
 import { EventProblem } from "./eventFields.ts";
+import { geminiCliAdapter } from "./geminiCli.ts";
 import { warmUpFor } from "./keelTools.ts";
 import { type EventRead, parseEvent } from "./readEvent.ts";
 import type { AgentName, HookOptions, HookReply, Verdict } from "./types.ts";
 
-const ADAPTERS: Record<AgentName, () => Promise<AgentAdapter>> = {
-  "claude-code": async () => (await import("./claudeCode.ts")).claudeCodeAdapter,
-  "gemini-cli": async () => (await import("./geminiCli.ts")).geminiCliAdapter,
-  codex: async () => (await import("./codex.ts")).codexAdapter,
+// The adapters are small: all three load; the deciding modules load only once an event is read.
+const ADAPTERS: Record<AgentName, AgentAdapter> = {
+  "claude-code": claudeCodeAdapter,
+  "gemini-cli": geminiCliAdapter,
+  codex: codexAdapter,
 };
-
-export function loadAdapter(agent: AgentName): Promise<AgentAdapter> {
-  return ADAPTERS[agent]();
-}
 
 export interface HandledEvent extends HookReply {
   /** Keel's verdict, when the event could be read. */
@@ -32,7 +32,7 @@ export async function handleHookEvent(
   input: string | EventRead,
   options: HookOptions = {},
 ): Promise<HandledEvent> {
-  const adapter = await loadAdapter(agent);
+  const adapter = ADAPTERS[agent];
   const silent = (problem: string): HandledEvent => ({
     stdout: adapter.silence,
     note: `keel hook ${agent}: ${oneLine(problem)}; no opinion`,

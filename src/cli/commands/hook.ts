@@ -3,6 +3,7 @@
 // settings. The event path loads only what deciding one call needs; it never exits with 2, which
 // agents read as "block": bad input is no opinion, a one-line note and exit 0.
 import type { Command } from "commander";
+import { readEvent } from "../../agentHooks/readEvent.ts";
 import { AGENTS, type AgentName, isAgentName } from "../../agentHooks/types.ts";
 import { CliError } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
@@ -110,7 +111,6 @@ async function answerEvent(agent: AgentName, strict: boolean, ignored: string[])
   } catch {
     // Only a slower exit.
   }
-  const { readEvent } = await import("../../agentHooks/readEvent.ts");
   // The event is read while the deciding modules load.
   const reading = readEvent(process.stdin);
   const { handleHookEvent } = await import("../../agentHooks/handle.ts");
