@@ -43,5 +43,16 @@ export async function loadJudgedTool(name: string): Promise<Tool | undefined> {
  */
 export function warmUpFor(tools: readonly string[]): void {
   if (!tools.includes("Bash")) return;
-  void import("../shell/parse.ts").then((parse) => parse.initBashParser()).catch(() => {});
+  void import("node:v8")
+    .then((v8) => v8.setFlagsFromString(WASM_TIERING_BUDGET))
+    .catch(() => {})
+    .then(() => import("../shell/parse.ts"))
+    .then((parse) => parse.initBashParser())
+    .catch(() => {});
 }
+
+/**
+ * A process that decides one call should not optimise the grammar's hot wasm code: V8 would compile it
+ * in the background and the exit would wait for that (~0.5 s here).
+ */
+const WASM_TIERING_BUDGET = "--wasm-tiering-budget=1000000000";

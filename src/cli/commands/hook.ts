@@ -12,9 +12,6 @@ import type { ScopeFlags } from "./hookInstall.ts";
 /** Exit code for a hook that cannot work at all (unknown agent): an error every agent shows, never a block. */
 const HOOK_UNUSABLE = 1;
 
-/** Not a decision of Keel's: the bash grammar's hot code would be recompiled while the process exits. */
-const WASM_TIERING_BUDGET = "--wasm-tiering-budget=1000000000";
-
 export function register(program: Command, runtime: CliRuntime): void {
   const hook = program
     .command("hook")
@@ -106,11 +103,6 @@ function checkedAgent(agent: string): AgentName {
 }
 
 async function answerEvent(agent: AgentName, strict: boolean, ignored: string[]): Promise<void> {
-  try {
-    (await import("node:v8")).setFlagsFromString(WASM_TIERING_BUDGET);
-  } catch {
-    // Only a slower exit.
-  }
   // The event is read while the deciding modules load.
   const reading = readEvent(process.stdin);
   const { handleHookEvent } = await import("../../agentHooks/handle.ts");
