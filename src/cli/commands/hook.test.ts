@@ -1,6 +1,6 @@
 // `keel hook` as real child processes: the event on stdin and the answer on stdout, exit codes that
 // never read as "block" (2), install / status / uninstall on real settings files, and audit --summary.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -86,6 +86,34 @@ describe("keel hook <agent> as a process", () => {
     expect(summary.code).toBe(0);
     expect(summary.stdout).toMatch(/claude-code \(through keel hook\)/);
     expect(summary.stdout).toMatch(/Bash\s+4\s+2\s+1\s+1\s+0/);
+  });
+});
+
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+
+describe.skipIf(!hasTmux)("keel hook <agent> run by a person on a terminal", () => {
+  it("says what it is for and exits 1 at once instead of waiting for an event", {
+    timeout: 60_000,
+  }, async () => {
+    const socket = `keel-hook-test-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    const envs = Object.entries(world.env)
+      .map(([name, value]) => `${name}=${quote(value ?? "")}`)
+      .join(" ");
+    const line = `env ${envs} ${quote(process.execPath)} ${quote(ENTRY)} hook claude-code; echo "EXIT=$?"; sleep 30`;
+    tmux("new-session", "-d", "-s", "hook", "-x", "200", "-y", "20", line);
+    try {
+      let screen = "";
+      for (let waited = 0; waited < 30_000 && !screen.includes("EXIT="); waited += 200) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        screen = tmux("capture-pane", "-p", "-t", "hook");
+      }
+      expect(screen).toMatch(/answers one hook event given on stdin by the agent/);
+      expect(screen).toMatch(/EXIT=1/);
+    } finally {
+      tmux("kill-server");
+    }
   });
 });
 

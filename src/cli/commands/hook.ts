@@ -49,6 +49,13 @@ export function register(program: Command, runtime: CliRuntime): void {
         runtime.setExitCode(HOOK_UNUSABLE);
         return;
       }
+      if (process.stdin.isTTY) {
+        process.stderr.write(
+          `keel hook ${agent} answers one hook event given on stdin by the agent; to set it up, run \`keel hook install ${agent}\`\n`,
+        );
+        runtime.setExitCode(HOOK_UNUSABLE);
+        return;
+      }
       const ignored = command.args.slice(1);
       await answerEvent(agent, options.strict === true, ignored);
     });
