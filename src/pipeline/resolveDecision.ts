@@ -190,6 +190,13 @@ async function approvedInput(
 ): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
   const { tool, input, context } = args;
   if (updated === undefined || sameInput(updated, input)) return { ok: true, input };
+  // A tool only a person can answer (AskUserQuestion, ExitPlanMode) takes the answer as its new input.
+  if (tool.requiresUserInteraction?.()) {
+    const checked = tool.inputSchema.safeParse(updated);
+    return checked.success
+      ? { ok: true, input: checked.data }
+      : { ok: false, message: `The answer for ${tool.name} is not valid: ${checked.error.message}` };
+  }
   const revised = await reviseInput(tool, updated, context, args.decide);
   if (!revised.ok)
     return { ok: false, message: `The approved input for ${tool.name} was changed: ${revised.message}` };
