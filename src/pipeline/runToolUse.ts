@@ -3,7 +3,7 @@
 import { decidePermission } from "../permissions/engine.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
-import { errorMessage, ToolError } from "../tool/errors.ts";
+import { errorMessage, ToolError, type ToolErrorCode } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool, ToolResult } from "../tool/Tool.ts";
@@ -33,7 +33,7 @@ export interface ResultEvent {
   toolName: string;
   block: ToolResultBlock;
   isError: boolean;
-  errorCode?: string;
+  errorCode?: ToolErrorCode;
   /** The permission decision and who made it; absent when the call failed before the permission step. */
   decision?: { behavior: "allow" | "deny"; decidedBy: string; reason: DecisionReason };
   output?: unknown;
@@ -107,8 +107,12 @@ export async function* runToolUse(
     recordAudit(services, context, toolUse, tool, event, state);
     return event;
   };
-  const fail = (tool: Tool | undefined, code: string, message: string, extra: Partial<ResultEvent> = {}) =>
-    finish(tool, errorResult(toolUse.id, message), { errorCode: code, ...extra });
+  const fail = (
+    tool: Tool | undefined,
+    code: ToolErrorCode,
+    message: string,
+    extra: Partial<ResultEvent> = {},
+  ) => finish(tool, errorResult(toolUse.id, message), { errorCode: code, ...extra });
 
   // 1. Look up the tool.
   const tool = findToolByName(context.options.tools, toolUse.name);
@@ -230,7 +234,7 @@ async function* callTool(
   services: PipelineServices,
   state: CallState,
   finish: (tool: Tool, block: ToolResultBlock, extra?: Partial<ResultEvent>) => ResultEvent,
-  fail: (tool: Tool, code: string, message: string, extra?: Partial<ResultEvent>) => ResultEvent,
+  fail: (tool: Tool, code: ToolErrorCode, message: string, extra?: Partial<ResultEvent>) => ResultEvent,
 ): AsyncGenerator<PipelineEvent, void, undefined> {
   const signal = context.abortController.signal;
   const release = services.gate ? await services.gate(tool, input, signal) : undefined;

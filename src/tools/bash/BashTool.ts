@@ -203,7 +203,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     if (input.timeout !== undefined && input.timeout > maxMs)
       return {
         result: false,
-        errorCode: "timeout_too_large",
+        errorCode: "invalid_input",
         message: `timeout ${input.timeout} ms is over the maximum of ${maxMs} ms. Use a smaller timeout, or run_in_background: true for commands that run longer.`,
       };
     return { result: true };
