@@ -1,7 +1,7 @@
 // Starts the terminal UI on a session and resolves with the exit code when the person leaves.
 import { render } from "ink";
 import { createElement } from "react";
-import { killAllBackgroundTasks } from "../../shell/background.ts";
+import { releaseSession } from "../../tools/shared/releaseSession.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
 import { InteractiveController } from "./controller.ts";
@@ -17,7 +17,7 @@ export async function runInteractive(
   if (options.initialPrompt) void controller.submit(options.initialPrompt);
   const code = await controller.exited();
   await session.hooks.sessionEnd("prompt_input_exit", new AbortController().signal).catch(() => undefined);
-  await killAllBackgroundTasks(session.agent.sessionId);
+  await releaseSession(session.agent.sessionId);
   instance.unmount();
   await instance.waitUntilExit().catch(() => undefined);
   return code;
