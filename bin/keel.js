@@ -5,13 +5,17 @@ import { existsSync } from "node:fs";
 import module from "node:module";
 import { fileURLToPath } from "node:url";
 
+// Agents read a hook's exit code 2 as "block the tool call": a `keel hook` that cannot start says so
+// with 1, an error they show without blocking the person's work.
+const cannotStart = process.argv[2] === "hook" ? 1 : 2;
+
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
   // One more Node start; signals are passed on and this process ends as the child does (relaunch.js).
   const { oldNodeMessage, relaunchOnPinnedNode } = await import("./relaunch.js");
   if (!relaunchOnPinnedNode(fileURLToPath(import.meta.url), process.argv.slice(2))) {
     process.stderr.write(oldNodeMessage());
-    process.exit(2);
+    process.exit(cannotStart);
   }
   await new Promise(() => {}); // the child's exit ends this process
 }
@@ -38,7 +42,7 @@ if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write(
     "keel is not built yet: run `npm install` (or `npm run build`) in the keel folder first.\n",
   );
-  process.exit(2);
+  process.exit(cannotStart);
 }
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -3,9 +3,8 @@
 // SIGHUP abort everything, end what the session started, and the run ends as stopped by that signal.
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
-import { stopLanguageServers } from "../lsp/sessionServers.ts";
-import { killAllBackgroundTasks } from "../shell/background.ts";
 import type { ContentBlock } from "../tool/messages.ts";
+import { releaseSession } from "../tools/shared/releaseSession.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
 import { RunTally, resultRecord, streamJsonRecord } from "./printRecords.ts";
@@ -111,8 +110,7 @@ export async function runPrintMode(
     unwatch();
     await session.hooks.sessionEnd("other", new AbortController().signal).catch(() => undefined);
     // Background commands and sub-agents end with the session rather than keep the process alive.
-    await killAllBackgroundTasks(agent.sessionId);
-    await stopLanguageServers(agent.sessionId);
+    await releaseSession(agent.sessionId);
   }
   if (!outcome) {
     if (!signal) throw new Error("no prompt was given");

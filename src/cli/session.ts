@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
-import { stopLanguageServers } from "../lsp/sessionServers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
@@ -11,13 +10,13 @@ import type { PermissionMode } from "../permissions/types.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
-import { killAllBackgroundTasks } from "../shell/background.ts";
 import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinTools } from "../tools/index.ts";
+import { releaseSession } from "../tools/shared/releaseSession.ts";
 import { CliError } from "./exitCodes.ts";
 
 /** A rule from a Claude Code style list flag, with the flag as typed. */
@@ -196,8 +195,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
   const close = () => {
     if (prompter && "close" in prompter && typeof prompter.close === "function") prompter.close();
     terminal?.close();
-    void killAllBackgroundTasks(context.options.sessionId);
-    void stopLanguageServers(context.options.sessionId);
+    void releaseSession(context.options.sessionId);
   };
   return { context, services, settings, tools, close };
 }

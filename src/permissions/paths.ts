@@ -246,6 +246,16 @@ const PROTECTED_FILES = [
   ".envrc",
   "authorized_keys",
 ];
+/**
+ * Whether `test` (a glob segment's matcher) could match the name of a protected folder or file. The
+ * protected names that matter are dot names (the one that is not, authorized_keys, lives in .ssh).
+ */
+export function couldNameProtected(test: (name: string) => boolean): boolean {
+  return [...PROTECTED_DIRS, ...PROTECTED_FILES, ".config", ".bashrc.d", ".zshrc.d"]
+    .filter((name) => name.startsWith("."))
+    .some(test);
+}
+
 /** Folders under ~/.config whose files make programs run commands (git's XDG config, fish, systemd units, autostart). */
 const CONFIG_FOLDERS = ["git", "fish", "systemd", "autostart", "environment.d"];
 
@@ -280,14 +290,12 @@ export const SYSTEM_FOLDERS: readonly string[] = [
   "/cores",
 ];
 
+let temporaryFolders: string[] | undefined;
+
 /** The system folder holding a path, unless it is inside a temporary folder. */
 export function systemFolderOf(path: string): string | undefined {
-  if (
-    ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", tmpdir()].some((dir) =>
-      isPathWithin(path, dir),
-    )
-  )
-    return undefined;
+  temporaryFolders ??= ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", tmpdir()];
+  if (temporaryFolders.some((dir) => isPathWithin(path, dir))) return undefined;
   return SYSTEM_FOLDERS.find((dir) => isPathWithin(path, dir));
 }
 

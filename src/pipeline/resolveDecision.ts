@@ -4,6 +4,7 @@ import { type DecisionReason, describeDecider, type PermissionDecision } from ".
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
+import { type Decide, reviseInput, sameInput } from "./reviseInput.ts";
 import type { ClassifierVerdict, HookOutcome, PipelineServices, PreToolUseHookResult } from "./services.ts";
 
 export interface FinalDecision {
@@ -41,6 +42,8 @@ export interface ResolveArgs {
   classifier: Promise<ClassifierVerdict | undefined> | undefined;
   services: PipelineServices;
   context: ToolUseContext;
+  /** The permission decision, for an input changed while approving. */
+  decide: Decide;
 }
 
 export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision> {
@@ -125,7 +128,7 @@ async function askPerson(
       signal: context.abortController.signal,
     });
     if (answer.behavior === "allow") {
-      const approved = revalidate(tool, answer.updatedInput, input);
+      const approved = await approvedInput(args, answer.updatedInput);
       if (!approved.ok) {
         const reason: DecisionReason = {
           type: "user",
@@ -175,16 +178,40 @@ function refuse(input: unknown, reason: DecisionReason, message: string): FinalD
   return { behavior: "deny", input, reason, message };
 }
 
-/** An input changed while approving passes the schema again; the approval covered what was shown. */
-function revalidate(
-  tool: Tool,
+/**
+ * An approval covers what was shown. An input changed while approving (by a PermissionRequest hook,
+ * the person or an SDK callback) is checked and decided again: it runs if that decision allows it or
+ * asks only the ordinary question the approver just answered; a deny, an ask rule, a safety check or a
+ * protected path refuses it, since nobody approved that.
+ */
+async function approvedInput(
+  args: ResolveArgs,
   updated: unknown,
-  original: unknown,
-): { ok: true; input: unknown } | { ok: false; message: string } {
-  if (updated === undefined) return { ok: true, input: original };
-  const checked = tool.inputSchema.safeParse(updated);
-  if (checked.success) return { ok: true, input: checked.data };
-  return { ok: false, message: `The approved input for ${tool.name} is not valid: ${checked.error.message}` };
+): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
+  const { tool, input, context } = args;
+  if (updated === undefined || sameInput(updated, input)) return { ok: true, input };
+  // A tool only a person can answer (AskUserQuestion, ExitPlanMode) takes the answer as its new input.
+  if (tool.requiresUserInteraction?.()) {
+    const checked = tool.inputSchema.safeParse(updated);
+    return checked.success
+      ? { ok: true, input: checked.data }
+      : { ok: false, message: `The answer for ${tool.name} is not valid: ${checked.error.message}` };
+  }
+  const revised = await reviseInput(tool, updated, context, args.decide);
+  if (!revised.ok)
+    return { ok: false, message: `The approved input for ${tool.name} was changed: ${revised.message}` };
+  const decision = revised.decision;
+  if (decision.behavior === "deny")
+    return {
+      ok: false,
+      message: `The approved input for ${tool.name} was changed into one that is refused: ${decision.message}`,
+    };
+  if (isHardAsk(decision, tool))
+    return {
+      ok: false,
+      message: `The approved input for ${tool.name} was changed into one that needs its own approval (${describeDecider(decision.decisionReason)}): ${decision.message}`,
+    };
+  return { ok: true, input: revised.input };
 }
 
 /** PermissionRequest hooks may answer for the person; without an answer, the person is asked. */
@@ -223,7 +250,7 @@ async function askPermissionRequestHooks(
       ...extra,
     };
   }
-  const approved = revalidate(args.tool, decision.updatedInput, args.input);
+  const approved = await approvedInput(args, decision.updatedInput);
   if (!approved.ok) return { ...refuse(args.input, reason, approved.message), ...extra };
   return { ...allow(approved.input, reason), ...extra };
 }

@@ -3,7 +3,13 @@
 // symlinks: outside the working directories asks; Read and Edit rules apply; writes to protected paths,
 // writes whose target cannot be known, and removals of / or ~ ask in every mode.
 import { resolve } from "node:path";
-import { danglingLinkTarget, isPathWithin, resolveSymlinks, systemFolderOf } from "../permissions/paths.ts";
+import {
+  danglingLinkTarget,
+  isPathWithin,
+  lstatOrUndefined,
+  resolveSymlinks,
+  systemFolderOf,
+} from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
@@ -34,8 +40,14 @@ const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_FOLDERS = 8;
 
 /** A path whose value cannot be known: a write could reach a protected path, a read a ruled one. */
-function unknownPath(check: string, reason: string, access: PathAccess, scope: Scope): void {
-  const safety = access === "write" || hasPathRules(scope, access);
+function unknownPath(
+  check: string,
+  reason: string,
+  access: PathAccess,
+  scope: Scope,
+  mayNameProtected = true,
+): void {
+  const safety = (access === "write" && mayNameProtected) || hasPathRules(scope, access);
   add(scope, { check, reason, safety });
 }
 
@@ -61,6 +73,15 @@ function checkAbsolute(
     }
   }
   checkPathRules(abs, base, access, commandName, scope, recursive);
+  // A file with more than one name may be the same file as one outside (a hard link): no path shows
+  // where its other names are, so changing it is not an edit inside the working directories.
+  const stats = access === "write" ? lstatOrUndefined(abs) : undefined;
+  if (stats?.isFile() && stats.nlink > 1)
+    add(scope, {
+      check: "hard-link",
+      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may lead outside)`,
+      safety: false,
+    });
   // A write through a dangling link creates the link's target: name it where it is judged.
   const target = access === "write" ? danglingLinkTarget(abs) : undefined;
   if (!isInside(abs, scope)) {
@@ -114,7 +135,13 @@ function checkPath(check: PathCheck, scope: Scope): void {
       forWrite: access === "write",
     });
     if (expansion.kind === "unknown") {
-      unknownPath(expansion.check, `${commandName}: ${expansion.reason}`, access, scope);
+      unknownPath(
+        expansion.check,
+        `${commandName}: ${expansion.reason}`,
+        access,
+        scope,
+        expansion.mayNameProtected,
+      );
       return;
     }
     const startsWithGlob = word?.glob === true && /^[*?[]/.test(value);
@@ -157,11 +184,9 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
   for (let i = 1; i < written.length; i++) {
     const arg = written[i] as string;
     const word = view.written.words[i];
-    const candidates = arg.startsWith("-")
-      ? arg.includes("=")
-        ? [arg.slice(arg.indexOf("=") + 1)]
-        : []
-      : [arg];
+    // `--file=x`, `if=x` (dd), `x`: the value after `=` and the word itself may each be a path.
+    const value = arg.includes("=") ? [arg.slice(arg.indexOf("=") + 1)] : [];
+    const candidates = arg.startsWith("-") ? value : [arg, ...value];
     for (const candidate of candidates) {
       if (word?.dynamic || word?.unknown) continue;
       const expanded = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;

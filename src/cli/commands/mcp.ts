@@ -11,7 +11,6 @@ import { errorMessage } from "../../tool/errors.ts";
 import { assembleToolPool } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError } from "../exitCodes.ts";
-import type { CliRuntime } from "../main.ts";
 import { collect, connectConfiguredMcp, loadCliSettings, openSession, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
@@ -160,7 +159,7 @@ async function list(flags: ListFlags): Promise<void> {
   }
 }
 
-export function register(program: Command, _runtime?: CliRuntime, options: McpCommandOptions = {}): void {
+export function register(program: Command, options: McpCommandOptions = {}): void {
   const mcp = program
     .command("mcp")
     .description(

@@ -2,7 +2,7 @@
 // The ten root causes of allow-bypasses a red team found (issue 13), each as a table: commands that
 // must not be allowed (with the verdict due) and ordinary commands that must stay allowed. Decided by
 // the real engine with the real Bash tool in a real project; nothing here is ever run.
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +42,9 @@ beforeAll(async () => {
   writeFileSync(at("gitfile/.git"), "gitdir: ../gitfile-target\n");
   mkdirSync(at("emptygit/.git"), { recursive: true });
   plantBareLayout(at("emptygit"));
+  // A file of the project that is also a file outside it (a hard link).
+  writeFileSync(join(project.outside, "shared.txt"), "s\n");
+  linkSync(join(project.outside, "shared.txt"), at("hardlinked.txt"));
   mkdirSync(at("node_modules/pkg"), { recursive: true });
   writeFileSync(at("node_modules/pkg/package.json"), "{}\n");
 });
@@ -108,9 +111,13 @@ table(
     ["git grep SECRET", DENY_ENV, "ask"],
     ["cp .env /project/copy.txt", { ...DENY_ENV, mode: "acceptEdits" }, "deny"],
     ["xxd .env", BYPASS_DENY_ENV, "deny"],
+    ["dd if=.env of=/dev/stdout", BYPASS_DENY_ENV, "deny"],
+    ["tar czf - .", BYPASS_DENY_ENV, "ask"],
+    ["git checkout src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
     ["cat secrets/key.pem", { deny: ["Read(*.pem)"] }, "deny"],
     ["echo x > src/index.ts", DENY_SRC_EDIT, "deny"],
     ["echo x >> src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
+    ["echo x >> hardlinked.txt", { mode: "acceptEdits" }, "ask"],
     ["sed -i s/a/b/ src/app.ts", DENY_SRC_EDIT, "deny"],
     ["cp README.md src/new.ts", DENY_SRC_EDIT, "deny"],
     ["rm src/app.ts", DENY_SRC_EDIT, "deny"],
@@ -340,5 +347,17 @@ table(
     ["npm ls react", {}, "allow"],
     ["ps -ef", {}, "allow"],
     ["ls -d .*", {}, "allow"],
+  ],
+);
+
+table(
+  "Globs after commands that change files: unknown, and a write asks in every mode only if it could name a protected path",
+  [
+    ["git init x && echo y >> x/.g*/config", { mode: "bypassPermissions" }, "ask"],
+    ["mkdir -p build && echo x > build/*.o", {}, "ask"],
+  ],
+  [
+    ["mkdir -p build && rm -f build/*.o", { mode: "bypassPermissions" }, "allow"],
+    ["npm run build && rm -rf dist/*", { mode: "bypassPermissions" }, "allow"],
   ],
 );

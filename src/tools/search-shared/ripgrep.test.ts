@@ -157,7 +157,7 @@ describe("throwIfRipgrepFailed", () => {
   it.each([
     [
       "rg: regex parse error:\n    (?:()\n    ^\nerror: unclosed group",
-      "invalid_pattern",
+      "invalid_input",
       /Invalid regular expression.*unclosed group/s,
     ],
     ["rg: unrecognized file type: nope", "invalid_input", /unrecognized file type: nope.*ripgrep file type/s],
@@ -165,15 +165,15 @@ describe("throwIfRipgrepFailed", () => {
     ["rg: something else broke", "tool_failed", /ripgrep failed: something else broke/],
     [
       "rg: regex could not be compiled with either the default regex engine or with PCRE2.\n\ndefault regex engine error:\n~~~~\nregex parse error:\n    (?:foo()\n    ^\nerror: unclosed group\n~~~~\n\nPCRE2 regex engine error:\nPCRE2: error compiling pattern at offset 8: missing closing parenthesis",
-      "invalid_pattern",
+      "invalid_input",
       /^Invalid regular expression \(ripgrep syntax, Rust regex\): regex parse error:\n {4}\(\?:foo\(\)\n {4}\^\nerror: unclosed group\nEscape/,
     ],
     [
       "rg: regex parse error:\n    (?:a(?=b))\n        ^^^\nerror: look-around, including look-ahead and look-behind, is not supported\n\nConsider enabling PCRE2 with the --pcre2 flag, which can handle backreferences\nand look-around.",
-      "invalid_pattern",
+      "invalid_input",
       /^(?![\s\S]*--pcre2)[\s\S]*look-around, including look-ahead and look-behind, is not supported/,
     ],
-    ["rg: PCRE2 is not available in this build of ripgrep", "invalid_pattern", /built without/],
+    ["rg: PCRE2 is not available in this build of ripgrep", "invalid_input", /built without/],
   ])("%s -> %s", (stderr, code, message) => {
     const error = (() => {
       try {
