@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT_FOR_DECISION } from "../cli/commands/check.ts";
 import { openSession } from "../cli/session.ts";
 import { decidePermission } from "../permissions/engine.ts";
 import { isPermissionMode } from "../permissions/modes.ts";
@@ -226,8 +227,9 @@ describe("bash cases through the real keel hook and keel check processes", () =>
       );
       for (const { testCase, check, hook } of outcomes) {
         expect(hook.code, `${testCase.id}: ${hook.stderr}`).toBe(0);
-        expect(check.code, `${testCase.id}: ${check.stderr}`).toBe(0);
         const behavior = JSON.parse(check.stdout).behavior as "allow" | "deny" | "ask";
+        // keel check's exit code says the decision (0 allow, 1 ask, 3 deny).
+        expect(check.code, `${testCase.id}: ${check.stderr}`).toBe(EXIT_FOR_DECISION[behavior]);
         expect({ id: testCase.id, answer: answerOf(hook.stdout) }).toEqual({
           id: testCase.id,
           answer: EXPECTED_ANSWER[behavior],
