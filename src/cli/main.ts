@@ -24,7 +24,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   trust: async () => (await import("./commands/trust.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
-    return (program) => register(program);
+    return (program, runtime) => register(program, runtime);
   },
 };
 

@@ -58,7 +58,10 @@ export function elicitationPrompter(server: Server, options: ElicitationPrompter
       };
       const questions = request.tool.userQuestions;
       if (questions) {
-        const form = questionForm(questions.questions(request.input as never), clientTakesTitledChoices(server));
+        const form = questionForm(
+          questions.questions(request.input as never),
+          clientTakesTitledChoices(server),
+        );
         const result = await server.elicitInput(
           { message: form.message, requestedSchema: form.requestedSchema },
           requestOptions,
@@ -71,7 +74,8 @@ export function elicitationPrompter(server: Server, options: ElicitationPrompter
           };
         return {
           behavior: "deny",
-          reason: result.action === "decline" ? "the user declined to answer" : "the user dismissed the questions",
+          reason:
+            result.action === "decline" ? "the user declined to answer" : "the user dismissed the questions",
         };
       }
       // The tool's own suggestion, else the tool itself (the label names the rule, so the person sees its reach).

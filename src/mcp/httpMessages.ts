@@ -56,7 +56,12 @@ export function parseJson(text: string): { value: unknown } | BodyProblem {
   try {
     return { value: JSON.parse(text) };
   } catch {
-    return { status: 400, code: JSONRPC_PARSE_ERROR, message: "Parse error: the body is not valid JSON", id: null };
+    return {
+      status: 400,
+      code: JSONRPC_PARSE_ERROR,
+      message: "Parse error: the body is not valid JSON",
+      id: null,
+    };
   }
 }
 
@@ -76,14 +81,20 @@ function issuesText(issues: readonly { path: PropertyKey[]; message: string }[])
   return clipForEcho(
     issues
       .slice(0, 5)
-      .map((issue) => (issue.path.length ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message))
+      .map((issue) =>
+        issue.path.length ? `${issue.path.map(String).join(".")}: ${issue.message}` : issue.message,
+      )
       .join("; "),
     400,
   );
 }
 
 /** Checks one message (or a batch, where `batchesAllowed`). Undefined: fine, hand it to the transport. */
-export function checkMessages(value: unknown, batchesAllowed: boolean, version: string): BodyProblem | undefined {
+export function checkMessages(
+  value: unknown,
+  batchesAllowed: boolean,
+  version: string,
+): BodyProblem | undefined {
   if (Array.isArray(value)) {
     if (!batchesAllowed)
       return {
@@ -93,7 +104,12 @@ export function checkMessages(value: unknown, batchesAllowed: boolean, version: 
         id: null,
       };
     if (value.length === 0)
-      return { status: 400, code: JSONRPC_INVALID_REQUEST, message: "Invalid Request: empty batch", id: null };
+      return {
+        status: 400,
+        code: JSONRPC_INVALID_REQUEST,
+        message: "Invalid Request: empty batch",
+        id: null,
+      };
     for (const item of value) {
       const problem = checkMessages(item, false, version);
       if (problem) return problem;
@@ -131,7 +147,10 @@ export function checkInitialize(value: unknown): BodyProblem | undefined {
   const parsed = InitializeRequestSchema.safeParse(value);
   const jsonrpc = JSONRPCMessageSchema.safeParse(value);
   if (parsed.success && jsonrpc.success) return undefined;
-  const issues = [...(jsonrpc.success ? [] : jsonrpc.error.issues), ...(parsed.success ? [] : parsed.error.issues)];
+  const issues = [
+    ...(jsonrpc.success ? [] : jsonrpc.error.issues),
+    ...(parsed.success ? [] : parsed.error.issues),
+  ];
   return {
     status: 400,
     code: JSONRPC_INVALID_PARAMS,

@@ -28,9 +28,10 @@ export function tooLargeMessage(bytes: number | undefined, limit = MAX_MESSAGE_B
  */
 export function idFromMessageEnds(head: string, tail: string): string | number | null {
   const last = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*}\s*$/.exec(tail);
-  const first = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*,/.exec(
-    head,
-  );
+  const first =
+    /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*,/.exec(
+      head,
+    );
   const raw = last?.[1] ?? first?.[1];
   if (raw === undefined) return null;
   try {

@@ -30,7 +30,9 @@ function choiceField(question: UserQuestion, titledChoices: boolean): Field {
       return {
         ...base,
         type: "array",
-        items: { anyOf: question.options.map((option) => ({ const: option.label, title: optionTitle(option) })) },
+        items: {
+          anyOf: question.options.map((option) => ({ const: option.label, title: optionTitle(option) })),
+        },
       };
     return {
       ...base,

@@ -83,7 +83,10 @@ export class ClientRoots {
     this.#options = options;
     this.#configured = options.context
       .getAppState()
-      .toolPermissionContext.additionalWorkingDirectories.map((dir) => ({ path: dir.path, source: dir.source }));
+      .toolPermissionContext.additionalWorkingDirectories.map((dir) => ({
+        path: dir.path,
+        source: dir.source,
+      }));
   }
 
   get #supported(): boolean {

@@ -139,11 +139,19 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       onCallCancelled: (requestId) => transport?.closeSSEStream(requestId),
     });
     const end = () => session.context.abortController.abort(new Error("The MCP session ended."));
-    const protocolVersion = negotiatedVersion((body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion);
+    const protocolVersion = negotiatedVersion(
+      (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion,
+    );
     transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        const entry: HttpSession = { transport: transport!, protocolVersion, end, open: 0, idleTimer: undefined };
+        const entry: HttpSession = {
+          transport: transport!,
+          protocolVersion,
+          end,
+          open: 0,
+          idleTimer: undefined,
+        };
         sessions.add(id, entry);
         sessions.track(id, res);
       },
@@ -199,7 +207,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     const sessionId = req.headers["mcp-session-id"];
     const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (typeof sessionId === "string" && !session)
-      return jsonRpcError(res, 404, -32001, "Session not found: it ended or never existed; initialize a new one");
+      return jsonRpcError(
+        res,
+        404,
+        -32001,
+        "Session not found: it ended or never existed; initialize a new one",
+      );
     if (session) sessions.track(sessionId as string, res);
     if (req.method === "POST") return handlePost(req, res, session);
     if (req.method !== "GET" && req.method !== "DELETE")

@@ -78,7 +78,9 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     gate: options.services.gate ?? gate,
     ...(audit ? { audit: deferredAuditSink(audit) } : {}),
   };
-  const outputSchemas = new Map(options.tools.map((tool) => [tool.name, mcpOutputSchema(tool) !== undefined]));
+  const outputSchemas = new Map(
+    options.tools.map((tool) => [tool.name, mcpOutputSchema(tool) !== undefined]),
+  );
   let offered: { tools: Tool[]; listing: Promise<McpToolDef[]> } | undefined;
   let callCounter = 0;
   const roots = new ClientRoots({ server, context, timing: options.roots ?? "onRequest", log });
@@ -110,7 +112,10 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     const tool = findToolByName(tools, name);
     if (!tool) {
       const names = tools.map((t) => t.name).join(", ") || "(none)";
-      throw protocolError(ErrorCode.InvalidParams, `Unknown tool "${clipForEcho(String(name), 200)}". Available tools: ${names}.`);
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${clipForEcho(String(name), 200)}". Available tools: ${names}.`,
+      );
     }
     await roots.beforeRequest(extra.requestId);
     const { context: callContext, dispose } = childContext(context);
@@ -160,4 +165,3 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
   server.onerror = (error) => log(`protocol error: ${errorMessage(error)}`);
   return server;
 }
-

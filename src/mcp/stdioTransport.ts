@@ -38,7 +38,11 @@ export class LineStdioServerTransport implements Transport {
   #skipping: { head: Buffer; tail: Buffer; size: number } | undefined;
   #closed = false;
 
-  constructor(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, options: LineTransportOptions = {}) {
+  constructor(
+    stdin: NodeJS.ReadableStream,
+    stdout: NodeJS.WritableStream,
+    options: LineTransportOptions = {},
+  ) {
     this.#stdin = stdin;
     this.#stdout = stdout;
     this.#max = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
@@ -124,7 +128,11 @@ export class LineStdioServerTransport implements Transport {
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       this.#reply(
-        errorResponse(requestIdOf(value), JSONRPC_INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message"),
+        errorResponse(
+          requestIdOf(value),
+          JSONRPC_INVALID_REQUEST,
+          "Invalid Request: not a JSON-RPC 2.0 message",
+        ),
       );
       return;
     }

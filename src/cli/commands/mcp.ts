@@ -3,6 +3,7 @@
 // `keel mcp login|logout <server>`: OAuth for remote MCP servers that need it.
 // The SDK and the server code load only when a subcommand runs, so other commands do not pay for them.
 import type { Command } from "commander";
+import { EXIT } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
 import { collect } from "../session.ts";
 import { type McpCommandOptions, type ServeFlags, serve } from "./mcpServe.ts";
@@ -23,11 +24,11 @@ HTTP sessions:
   --max-sessions live at once (default 100), past that initialize gets HTTP 503.
 `;
 
-export function register(program: Command, _runtime?: CliRuntime, options: McpCommandOptions = {}): void {
+export function register(program: Command, runtime?: CliRuntime, options: McpCommandOptions = {}): void {
   const mcp = program
     .command("mcp")
     .description(
-      "MCP both ways: serve Keel's tools to MCP clients (default), or list the MCP servers Keel uses",
+      "MCP both ways: serve Keel's tools to MCP clients (default), list the MCP servers Keel uses, log in to them",
     );
   withPolicyOptions(
     mcp
@@ -44,8 +45,14 @@ export function register(program: Command, _runtime?: CliRuntime, options: McpCo
       "--token <token>",
       "bearer token HTTP clients must send (default: KEEL_MCP_TOKEN, else generated and printed)",
     )
-    .option("--no-auth", "HTTP without a token (loopback addresses only; for test tools that cannot send headers)")
-    .option("--session-timeout <duration>", "end an HTTP session after this long without requests (default 30m)")
+    .option(
+      "--no-auth",
+      "HTTP without a token (loopback addresses only; for test tools that cannot send headers)",
+    )
+    .option(
+      "--session-timeout <duration>",
+      "end an HTTP session after this long without requests (default 30m)",
+    )
     .option("--max-sessions <n>", "live HTTP sessions at most (default 100)")
     .option("--tools <names>", "serve only these tools (comma-separated, repeatable)", collect)
     .option("--exclude-tools <names>", "do not serve these tools (comma-separated, repeatable)", collect)
@@ -61,5 +68,22 @@ export function register(program: Command, _runtime?: CliRuntime, options: McpCo
     )
     .option("--strict-mcp-config", "use only the servers from --mcp-config")
     .option("--json", "print JSON")
-    .action(async (flags) => (await import("./mcpList.ts")).list(flags));
+    .action(async (flags) => {
+      const failed = await (await import("./mcpList.ts")).list(flags);
+      if (failed) runtime?.setExitCode(EXIT.toolError);
+    });
+  for (const [name, description] of [
+    [
+      "login",
+      "Log in to a remote MCP server that needs OAuth (opens a browser; tokens kept in ~/.keel, 0600)",
+    ],
+    ["logout", "Forget the OAuth tokens of a remote MCP server"],
+  ] as const) {
+    const command = withPolicyOptions(mcp.command(`${name} <server>`).description(description))
+      .option("--mcp-config <file>", "MCP servers from this file or JSON (repeatable)", collect)
+      .option("--strict-mcp-config", "use only the servers from --mcp-config");
+    if (name === "login")
+      command.option("--no-browser", "only print the URL to open, do not start a browser");
+    command.action(async (server: string, flags) => (await import("./mcpLogin.ts"))[name](server, flags));
+  }
 }

@@ -1,7 +1,6 @@
 // `keel mcp list`: the MCP servers Keel would use, their state and their tools. Each failure is said once,
 // in plain words; the exit status is 1 when a configured server could not be used.
 import type { McpServerStatus } from "../../mcp/client.ts";
-import { EXIT } from "../exitCodes.ts";
 import { connectConfiguredMcp, loadCliSettings, type PolicyFlags } from "../session.ts";
 import { log } from "./mcpServe.ts";
 
@@ -18,7 +17,10 @@ function failed(server: McpServerStatus): boolean {
 
 function describeServer(server: McpServerStatus): string {
   const state = server.state === "connected" ? `connected, ${server.tools.length} tools` : server.state;
-  const lines = [`${server.name}  ${server.transport}  ${server.target}  [${state}]`, `  from ${server.origin}`];
+  const lines = [
+    `${server.name}  ${server.transport}  ${server.target}  [${state}]`,
+    `  from ${server.origin}`,
+  ];
   if (server.error) lines.push(`  error: ${server.error}`);
   for (const tool of server.tools) {
     const flagsText = tool.readOnly ? " (read-only)" : tool.destructive ? " (may change or delete)" : "";
@@ -27,7 +29,8 @@ function describeServer(server: McpServerStatus): string {
   return `${lines.join("\n")}\n`;
 }
 
-export async function list(flags: ListFlags): Promise<void> {
+/** Prints the servers; resolves true when a configured server could not be used (exit status 1). */
+export async function list(flags: ListFlags): Promise<boolean> {
   const settings = loadCliSettings(flags);
   const { connectMcpServers } = await import("../../mcp/client.ts");
   // With none configured, an empty manager still reports (and --json still prints) the empty list.
@@ -35,22 +38,24 @@ export async function list(flags: ListFlags): Promise<void> {
   try {
     const status = manager.status();
     const warnings = [...settings.warnings, ...manager.warnings];
-    if (status.some(failed)) process.exitCode = EXIT.toolError;
+    const broken = status.filter(failed);
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ servers: status, warnings }, null, 2)}\n`);
-      return;
+      return broken.length > 0;
     }
     for (const warning of warnings) log(warning);
     if (status.length === 0) {
       process.stdout.write(
         "No MCP servers configured (settings mcpServers, .mcp.json in a trusted folder, or --mcp-config).\n",
       );
-      return;
+      return false;
     }
     for (const server of status) process.stdout.write(describeServer(server));
-    const broken = status.filter(failed);
     if (broken.length > 0)
-      log(`${broken.length} of ${status.length} server${status.length > 1 ? "s" : ""} could not be used: ${broken.map((s) => s.name).join(", ")}`);
+      log(
+        `${broken.length} of ${status.length} server${status.length > 1 ? "s" : ""} could not be used: ${broken.map((s) => s.name).join(", ")}`,
+      );
+    return broken.length > 0;
   } finally {
     await manager.close();
   }

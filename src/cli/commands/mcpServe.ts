@@ -55,7 +55,8 @@ export function selectTools(
 function positiveInteger(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new CliError(`${flag} expects a whole number of at least 1 (got "${value}")`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new CliError(`${flag} expects a whole number of at least 1 (got "${value}")`);
   return number;
 }
 

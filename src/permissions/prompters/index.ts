@@ -4,7 +4,13 @@ import type { Prompter } from "../../pipeline/services.ts";
 import { type CanUseToolCallback, callbackPrompter } from "./callbackPrompter.ts";
 import { type Terminal, terminalPrompter } from "./terminalPrompter.ts";
 
-export type { CanUseToolAnswer, CanUseToolCallback, CanUseToolOptions } from "./callbackPrompter.ts";
+export type {
+  CallbackPrompterOptions,
+  CanUseToolAnswer,
+  CanUseToolCallback,
+  CanUseToolOptions,
+  ElicitationCallback,
+} from "./callbackPrompter.ts";
 export { callbackPrompter } from "./callbackPrompter.ts";
 export {
   alwaysRuleFor,

@@ -11,6 +11,7 @@ import { errorMessage } from "../../tool/errors.ts";
 import { getRuleMatcher } from "../matchers.ts";
 import { describeDecider, type RuleSuggestion } from "../types.ts";
 import { LineReader } from "./lineReader.ts";
+import { askFormOnTerminal } from "./terminalForm.ts";
 
 export interface TerminalPrompterOptions {
   input: Readable;
@@ -132,6 +133,11 @@ export function terminalPrompter(options: TerminalPrompterOptions): TerminalProm
     close: () => lines.close(),
     ask(request) {
       const turn = queue.then(() => question(request));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    elicit(request) {
+      const turn = queue.then(() => askFormOnTerminal(lines, write, request));
       queue = turn.catch(() => undefined);
       return turn;
     },
