@@ -1,5 +1,5 @@
 // The live MCP sessions of `keel mcp --http`. A session ends when its client sends DELETE, when the
-// server stops, or after it sat idle (no HTTP exchange open, none started) for the idle timeout; at most
+// server stops, or after it sat idle (no request running, none started) for the idle timeout; at most
 // `maxSessions` live at once. Clients often never send DELETE, so without the timeout every abandoned
 // session would stay in memory for the life of the process.
 import type { ServerResponse } from "node:http";
@@ -14,7 +14,7 @@ export interface HttpSession {
   readonly protocolVersion: string;
   /** Ends the session's Keel context: running calls are aborted. */
   readonly end: () => void;
-  /** HTTP exchanges open now (a call's SSE stream, the GET stream). */
+  /** Requests whose response is still open (a running call's SSE stream). */
   open: number;
   idleTimer: NodeJS.Timeout | undefined;
 }
@@ -58,7 +58,7 @@ export class HttpSessionTable {
     this.#sessions.delete(id);
   }
 
-  /** An HTTP exchange of this session: the idle clock stops until its response has ended. */
+  /** A request of this session: the idle clock stops until its response has ended. */
   track(id: string, res: ServerResponse): void {
     const session = this.#sessions.get(id);
     if (!session) return;

@@ -213,7 +213,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
         -32001,
         "Session not found: it ended or never existed; initialize a new one",
       );
-    if (session) sessions.track(sessionId as string, res);
+    // A request in progress holds the session; the standalone GET stream does not (clients keep it open
+    // for as long as they live, abandoned or not).
+    if (session && req.method === "POST") sessions.track(sessionId as string, res);
     if (req.method === "POST") return handlePost(req, res, session);
     if (req.method !== "GET" && req.method !== "DELETE")
       return jsonRpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE", {
