@@ -69,6 +69,8 @@ export class McpConnection {
   #client: Client | undefined;
   #transport: Transport | undefined;
   #provider: KeelOAuthProvider | undefined;
+  /** Forms waiting for the person; a cancelled call withdraws them (the server asked on its behalf). */
+  readonly #pendingForms = new Set<AbortController>();
   #connecting: Promise<void> | undefined;
   #stderr = "";
   #lastProtocolError: string | undefined;
@@ -190,9 +192,16 @@ export class McpConnection {
       const { progressToken, ...progress } = notification.params;
       this.#progress.get(String(progressToken))?.(progress);
     });
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-      answerElicitation(this.#options.elicitation, this.name, request.params, extra.signal),
-    );
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const pending = new AbortController();
+      const signal = AbortSignal.any([extra.signal, pending.signal]);
+      this.#pendingForms.add(pending);
+      try {
+        return await answerElicitation(this.#options.elicitation, this.name, request.params, signal);
+      } finally {
+        this.#pendingForms.delete(pending);
+      }
+    });
     client.onerror = (error) => {
       // Garbage on the wire is reported per message; the connection goes on.
       this.#lastProtocolError = errorMessage(error);
@@ -255,6 +264,10 @@ export class McpConnection {
     // Our own progress token and handler: the SDK's drops progress read together with the response.
     const token = options.onProgress ? `keel-${++this.#progressCounter}` : undefined;
     if (token) this.#progress.set(token, options.onProgress!);
+    const withdrawForms = () => {
+      for (const form of this.#pendingForms) form.abort(new Error("the call was cancelled"));
+    };
+    options.signal.addEventListener("abort", withdrawForms, { once: true });
     const call = () =>
       client.callTool(
         { name: toolName, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) },
@@ -266,6 +279,7 @@ export class McpConnection {
     } catch (error) {
       throw this.#callError(error, `${toolName}`, timeout, options.signal);
     } finally {
+      options.signal.removeEventListener("abort", withdrawForms);
       if (token) this.#progress.delete(token);
     }
   }

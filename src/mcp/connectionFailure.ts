@@ -1,7 +1,7 @@
 // Why an MCP server could not be used, in plain words and once: "could not connect to <url>: connection
 // refused", "the command was not found", "needs login". The SDK reports one failure through several
 // channels (the thrown error, onerror, a wrapped cause); each is said once.
-import { errorMessage } from "../tool/errors.ts";
+import { clipForEcho, errorMessage } from "../tool/errors.ts";
 import type { McpServerConfig } from "./config.ts";
 
 /** JSON-RPC codes the SDK uses for a closed connection and a request timeout. */
@@ -45,18 +45,17 @@ function networkCause(error: unknown): { code?: string; message: string } | unde
   return undefined;
 }
 
+/** The HTTP status of a remote transport's error (the SDK's StreamableHTTPError and SseError carry it as code). */
 function httpStatusOf(error: unknown): number | undefined {
   const code = codeOf(error);
-  const name = (error as { name?: unknown } | null)?.name;
   if (
     code !== undefined &&
     code >= 100 &&
     code < 600 &&
-    (name === "StreamableHTTPError" || name === "SseError")
+    /^(Streamable HTTP|SSE) error/.test(errorMessage(error))
   )
     return code;
-  const match = /\b(?:HTTP|status code|Non-200 status code \()\s*(\d{3})\b/.exec(errorMessage(error));
-  return match ? Number(match[1]) : undefined;
+  return undefined;
 }
 
 export interface FailureContext {

@@ -102,15 +102,17 @@ export async function listenForCallback(options: {
   timer.unref();
   options.signal?.addEventListener("abort", onAbort, { once: true });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) =>
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
       reject(
         error.code === "EADDRINUSE"
           ? new Error(
               `the login's callback port ${options.port} is in use; close what uses it, or run \`keel mcp logout\` and log in again`,
             )
           : error,
-      ),
-    );
+      );
+    });
     server.listen(options.port, "127.0.0.1", () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
