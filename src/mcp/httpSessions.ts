@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
-export const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_MAX_SESSIONS = 1_000;
 
 export interface HttpSession {
   readonly transport: StreamableHTTPServerTransport;

@@ -78,6 +78,8 @@ export class ClientRoots {
   readonly #configured: WorkingDirectory[];
   #stale = true;
   #pending: Promise<void> | undefined;
+  /** A pending request some call already waited out: later calls do not wait for it again. */
+  #waitedOut: Promise<void> | undefined;
 
   constructor(options: ClientRootsOptions) {
     this.#options = options;
@@ -109,10 +111,11 @@ export class ClientRoots {
     if (!this.#supported) return Promise.resolve();
     if (this.#stale && !this.#pending) this.#refresh(requestId);
     const pending = this.#pending;
-    if (!pending) return Promise.resolve();
+    if (!pending || pending === this.#waitedOut) return Promise.resolve();
     const waitMs = this.#options.callWaitMs ?? CALL_WAIT_MS;
     return new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
+        this.#waitedOut = pending;
         this.#options.log(
           `roots: the client has not answered roots/list within ${waitMs} ms; the call goes on with the working directories known so far`,
         );
@@ -139,8 +142,12 @@ export class ClientRoots {
         log(`roots: ${dirs.length ? dirs.join(", ") : "(none usable)"}`);
       })
       .catch((error: unknown) => {
-        this.#stale = true;
-        log(`could not read the client's roots: ${errorMessage(error)}`);
+        // Not asked again until the client says its roots changed: a client that does not answer
+        // would otherwise make every call wait. A session that ended has nobody to tell.
+        if (!/Connection closed/i.test(errorMessage(error)))
+          log(
+            `could not read the client's roots (asked again when it sends roots/list_changed): ${errorMessage(error)}`,
+          );
       })
       .finally(() => {
         if (this.#pending === request) this.#pending = undefined;

@@ -188,6 +188,22 @@ describe("roots over HTTP", () => {
   });
 });
 
+describe("roots from a client that never answers", () => {
+  it("holds up only the first call, briefly, and says so once", async () => {
+    const client = new Client({ name: "silent", version: "1" }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => new Promise(() => {}));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    const before = server.logs.filter((line) => /has not answered roots\/list/.test(line)).length;
+    for (const text of ["one", "two", "three"]) {
+      const result = await client.callTool({ name: "Echo", arguments: { text } });
+      expect(result.structuredContent).toMatchObject({ text });
+    }
+    const after = server.logs.filter((line) => /has not answered roots\/list/.test(line)).length;
+    expect(after - before).toBe(1);
+    await client.close();
+  });
+});
+
 describe("AskUserQuestion over MCP", () => {
   const questions = [
     {

@@ -48,7 +48,7 @@ export interface HttpServeOptions {
   log?: (line: string) => void;
   /** A session with no HTTP exchange for this long ends (default 30 min). */
   sessionIdleMs?: number;
-  /** Live sessions at most (default 100); an initialize past it gets 503. */
+  /** Live sessions at most (default 1000); an initialize past it gets 503. */
   maxSessions?: number;
   /** One request body at most (default 4 MiB, as one stdio message). */
   maxMessageBytes?: number;

@@ -162,6 +162,10 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     return toCallToolResult(tool, result, outputSchemas.get(tool.name) ?? false, clientCanAsk);
   });
 
-  server.onerror = (error) => log(`protocol error: ${errorMessage(error)}`);
+  server.onerror = (error) => {
+    // The SDK cancels a request that timed out even when its stream is gone (the client left): nothing to report.
+    if (/^Failed to send cancellation/.test(errorMessage(error))) return;
+    log(`protocol error: ${errorMessage(error)}`);
+  };
   return server;
 }

@@ -21,7 +21,7 @@ HTTP sessions:
   --no-auth drops the token for tools that cannot send headers; it is accepted only on a loopback
   address and prints a warning: any program on this machine can then run the tools.
   A session ends on DELETE, or after --session-timeout without requests (default 30m); at most
-  --max-sessions live at once (default 100), past that initialize gets HTTP 503.
+  --max-sessions live at once (default 1000), past that initialize gets HTTP 503.
 `;
 
 export function register(program: Command, runtime?: CliRuntime, options: McpCommandOptions = {}): void {
@@ -53,7 +53,7 @@ export function register(program: Command, runtime?: CliRuntime, options: McpCom
       "--session-timeout <duration>",
       "end an HTTP session after this long without requests (default 30m)",
     )
-    .option("--max-sessions <n>", "live HTTP sessions at most (default 100)")
+    .option("--max-sessions <n>", "live HTTP sessions at most (default 1000)")
     .option("--tools <names>", "serve only these tools (comma-separated, repeatable)", collect)
     .option("--exclude-tools <names>", "do not serve these tools (comma-separated, repeatable)", collect)
     .addHelpText("after", SERVE_HELP)
