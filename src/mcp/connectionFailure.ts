@@ -93,7 +93,7 @@ export function describeFailure(error: unknown, context: FailureContext): string
   }
   const status = httpStatusOf(error);
   if (status !== undefined)
-    return `the server at ${config.url} answered HTTP ${status}: ${errorMessage(error)}`;
+    return `the server at ${config.url} answered HTTP ${status}: ${clipForEcho(errorMessage(error).replace(/^(Streamable HTTP|SSE) error: /, ""), 300)}`;
   if (codeOf(error) === CONNECTION_CLOSED)
     return `the server closed the connection while starting${protocol}`;
   return `${errorMessage(error)}${protocol}`;

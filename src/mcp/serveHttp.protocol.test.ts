@@ -20,6 +20,10 @@ import {
   startInProcessHttp,
 } from "./testing/inProcessHttp.ts";
 
+/** The JSON-RPC error message of a reply ("" when there is none). */
+const errorText = (reply: { json: Record<string, unknown> | undefined }) =>
+  String((reply.json?.error as { message?: string } | undefined)?.message ?? "");
+
 type Text = { type: "text"; text: string };
 const textOf = (result: unknown) =>
   ((result as { content?: Text[] }).content ?? []).map((block) => block.text).join("\n");
@@ -67,9 +71,7 @@ describe("JSON-RPC over keel mcp --http", () => {
     );
     expect(response.status).toBe(400);
     expect(response.json?.error).toMatchObject({ code: -32600 });
-    expect(String((response.json?.error as { message: string }).message)).toMatch(
-      /batches are not part of MCP 2025-11-25/,
-    );
+    expect(String(errorText(response))).toMatch(/batches are not part of MCP 2025-11-25/);
   });
 
   it("takes a batch in a 2025-03-26 session, which had them", async () => {
@@ -96,7 +98,7 @@ describe("JSON-RPC over keel mcp --http", () => {
     });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({ id: 5, error: { code: -32602 } });
-    const message = (response.json?.error as { message: string }).message;
+    const message = errorText(response);
     expect(message).toMatch(/^Invalid initialize request: .*protocolVersion/);
     expect(message).not.toMatch(/send an initialize request first/i);
   });
@@ -134,7 +136,7 @@ describe("message limits over HTTP", () => {
     );
     expect(response.status).toBe(413);
     expect(response.json?.error).toMatchObject({ code: -32600 });
-    expect(String((response.json?.error as { message: string }).message)).toMatch(/at most 4 MiB/);
+    expect(String(errorText(response))).toMatch(/at most 4 MiB/);
     const after = await postRaw(server.url, { jsonrpc: "2.0", id: 9, method: "ping" }, session);
     expect(after.json).toMatchObject({ id: 9, result: {} });
   });

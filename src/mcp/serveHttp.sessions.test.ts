@@ -13,6 +13,10 @@ import {
   startInProcessHttp,
 } from "./testing/inProcessHttp.ts";
 
+/** The JSON-RPC error message of a reply ("" when there is none). */
+const errorText = (reply: { json: Record<string, unknown> | undefined }) =>
+  String((reply.json?.error as { message?: string } | undefined)?.message ?? "");
+
 let server: InProcessServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -65,9 +69,7 @@ describe("keel mcp --http sessions", () => {
     expect(third.status).toBe(503);
     expect(third.headers.get("retry-after")).toBeTruthy();
     expect(third.json).toMatchObject({ id: 3, error: { code: -32000 } });
-    expect(String((third.json?.error as { message: string }).message)).toMatch(
-      /Too many MCP sessions: all 2 are in use .*DELETE/,
-    );
+    expect(String(errorText(third))).toMatch(/Too many MCP sessions: all 2 are in use .*DELETE/);
     const deleted = await fetch(server.url, {
       method: "DELETE",
       headers: {

@@ -30,7 +30,8 @@ async function startHttp(args: string[], env: Record<string, string>): Promise<R
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  await waitFor(() => /token: /.test(stderr), "keel mcp --http to start");
+  // A start takes a few seconds on a busy machine (each spawn strips the types of the sources anew).
+  await waitFor(() => /token: /.test(stderr), "keel mcp --http to start", 25_000);
   const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
   const token = /token: (\S+)/.exec(stderr)![1]!;
   return { child, url, token, stderr: () => stderr };
@@ -246,7 +247,7 @@ describe("keel mcp --http --no-auth", () => {
       stderr += chunk.toString("utf8");
     });
     try {
-      await waitFor(() => /warning: --no-auth/.test(stderr), "the --no-auth warning");
+      await waitFor(() => /warning: --no-auth/.test(stderr), "the --no-auth warning", 25_000);
       const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
       expect(stderr).not.toMatch(/token: /);
       const response = await post(url, INIT("2025-11-25"));

@@ -55,6 +55,27 @@ function protocolError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+/**
+ * Tool listings by tool set, permission mode and whether the client can ask: every session of a server
+ * shares the same tools, so its listing is built once (not once per session, ~20 KB each).
+ */
+const listings = new WeakMap<readonly Tool[], Map<string, Promise<McpToolDef[]>>>();
+
+function listingFor(all: readonly Tool[], offered: readonly Tool[], mode: string, clientCanAsk: boolean) {
+  let byKey = listings.get(all);
+  if (!byKey) {
+    byKey = new Map();
+    listings.set(all, byKey);
+  }
+  const key = `${mode}|${clientCanAsk}`;
+  let listing = byKey.get(key);
+  if (!listing) {
+    listing = Promise.all(offered.map((tool) => toMcpToolDefinition(tool, offered, mode)));
+    byKey.set(key, listing);
+  }
+  return listing;
+}
+
 /** Tools only a person can answer (AskUserQuestion) are offered only to clients that can ask one. */
 function toolsForClient(tools: readonly Tool[], clientCanAsk: boolean): Tool[] {
   if (clientCanAsk) return [...tools];
@@ -90,9 +111,10 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
   // The client's capabilities are known once it initialized, before its first tools/list.
   const offeredTools = () => {
     offered ??= (() => {
-      const tools = toolsForClient(options.tools, clientSupportsElicitation(server));
+      const clientCanAsk = clientSupportsElicitation(server);
+      const tools = toolsForClient(options.tools, clientCanAsk);
       const mode = context.getAppState().toolPermissionContext.mode;
-      return { tools, listing: Promise.all(tools.map((tool) => toMcpToolDefinition(tool, tools, mode))) };
+      return { tools, listing: listingFor(options.tools, tools, mode, clientCanAsk) };
     })();
     return offered;
   };

@@ -103,7 +103,23 @@ function HistoryLine({ item }: { item: HistoryItem }): ReactElement {
   }
 }
 
+function FormDialog({ state }: { state: NonNullable<UiState["dialog"]> }): ReactElement {
+  const form = state.form!;
+  return h(
+    Box,
+    { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
+    h(Text, { bold: true }, `${state.title}:`),
+    h(Text, null, state.message),
+    h(Text, { bold: true }, form.field),
+    form.description ? h(Text, { dimColor: true }, form.description) : null,
+    ...form.choices.map((choice) => h(Text, { key: choice }, `  ${choice}`)),
+    form.problem ? h(Text, { color: "red" }, form.problem) : null,
+    h(Text, { dimColor: true }, form.hint),
+  );
+}
+
 function Dialog({ state }: { state: NonNullable<UiState["dialog"]> }): ReactElement {
+  if (state.form) return h(FormDialog, { state });
   return h(
     Box,
     { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
@@ -120,6 +136,15 @@ export function App({ controller }: { controller: InteractiveController }): Reac
   useEffect(() => controller.subscribe(() => setState(controller.state)), [controller]);
   useInput((input, key) => {
     if (key.ctrl && input === "c") return controller.ctrlC();
+    if (controller.state.dialog?.form) {
+      // A form is answered on the input line: typing edits it, Enter answers the field, Esc declines.
+      if (key.escape) return controller.answerForm(true);
+      if (key.return) return controller.answerForm();
+      if (key.backspace || key.delete) return controller.backspace();
+      if (!key.ctrl && !key.meta && input) controller.typed(input.replace(/[\r\n]+/g, ""));
+      if (/[\r\n]$/.test(input)) controller.answerForm();
+      return;
+    }
     if (controller.state.dialog) {
       const answer = input.toLowerCase();
       if (answer === "y") controller.answer("yes");
@@ -164,7 +189,9 @@ export function App({ controller }: { controller: InteractiveController }): Reac
       h(
         Text,
         null,
-        state.running ? h(Text, { dimColor: true }, "working… (Ctrl-C to stop)") : `> ${state.input}█`,
+        state.running && !state.dialog?.form
+          ? h(Text, { dimColor: true }, "working… (Ctrl-C to stop)")
+          : `> ${state.input}█`,
       ),
     ),
     h(Text, { dimColor: true }, state.hint ?? state.status),

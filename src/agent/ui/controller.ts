@@ -34,6 +34,14 @@ export interface DialogState {
   title: string;
   message: string;
   alwaysRule?: string;
+  /** A form from an MCP server: the field being asked, answered on the input line. */
+  form?: {
+    field: string;
+    description?: string;
+    choices: string[];
+    hint: string;
+    problem?: string;
+  };
 }
 
 export interface UiState {
@@ -112,9 +120,27 @@ export class InteractiveController {
     return `${agent.model} · ${mode} mode · ${agent.modelInfo.pricing ? cost : "cost unknown"} · /help`;
   }
 
+  #formDialog(): DialogState | undefined {
+    const pending = this.prompter.currentForm;
+    const field = pending?.form.current;
+    if (!pending || !field) return undefined;
+    const fallback = field.default === undefined ? "" : ` (empty: ${String(field.default)})`;
+    return {
+      title: `MCP server "${pending.request.serverName}" asks`,
+      message: pending.request.message,
+      form: {
+        field: `${field.label}${field.required ? "" : " (optional)"}`,
+        ...(field.description ? { description: field.description } : {}),
+        choices: (field.choices ?? []).map((choice, index) => `${index + 1}  ${choice.title}`),
+        hint: `${field.multiple ? "numbers, separated by commas" : field.choices ? "a number" : "your answer"}, then Enter${fallback}; Esc declines`,
+        ...(pending.problem ? { problem: pending.problem } : {}),
+      },
+    };
+  }
+
   #dialog(): DialogState | undefined {
     const pending = this.prompter.current;
-    if (!pending) return undefined;
+    if (!pending) return this.#formDialog();
     const request = pending.request;
     const block: ToolUseBlock = {
       type: "tool_use",
@@ -137,6 +163,13 @@ export class InteractiveController {
 
   backspace(): void {
     this.#update({ input: this.#state.input.slice(0, -1) });
+  }
+
+  /** Enter or Esc while a form is on screen: the typed line answers its field, Esc declines it. */
+  answerForm(decline = false): void {
+    if (decline) this.prompter.declineForm();
+    else this.prompter.answerField(this.#state.input);
+    this.#update({ input: "" });
   }
 
   answer(choice: DialogChoice): void {
