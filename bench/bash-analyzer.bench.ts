@@ -5,6 +5,7 @@ import { analyzeBashCommandNow } from "../src/shell/analyze.ts";
 import { resetDeepScanCache } from "../src/shell/deepCommands.ts";
 import { initBashParser, withBashTree } from "../src/shell/parse.ts";
 import { EXTRA_CASES, loadBashCases, SHARED_CASES_FILE } from "../src/shell/testing/bashExtraCases.ts";
+import { generatedScripts } from "../src/shell/testing/generatedScripts.ts";
 import { contextFor, createTestProject } from "../src/shell/testing/project.ts";
 import { printTable, ratio, summarize } from "./stats.ts";
 
@@ -16,32 +17,6 @@ export interface BenchResult {
   medianMs: number;
   p99Ms: number;
   referenceMedianMs: number;
-}
-
-const FRAGMENTS = [
-  "git status --short",
-  "ls -la src",
-  "grep -rn TODO src",
-  "cat package.json | jq .version",
-  "npm test",
-  "rm -rf dist",
-  "echo done > out.txt",
-  "sed -n 1,20p README.md",
-  "find src -name '*.ts' -type f",
-  "cd src && ls",
-  "git log --oneline -n 5 | head -3",
-  "mkdir -p build",
-];
-
-/** A script of `count` commands joined with &&, ;, || and |. */
-function generatedScript(count: number, seed: number): string {
-  const operators = [" && ", "; ", " || ", " | "];
-  let script = "";
-  for (let i = 0; i < count; i++) {
-    if (i > 0) script += operators[(i * 7 + seed) % operators.length];
-    script += FRAGMENTS[(i * 5 + seed) % FRAGMENTS.length];
-  }
-  return script;
 }
 
 function time(run: () => unknown): number {
@@ -86,7 +61,7 @@ export async function run(): Promise<BenchResult[]> {
       testCase.command.split("/project").join(project.root),
     );
     const extra = EXTRA_CASES.map((testCase) => testCase.command.split("/project").join(project.root));
-    const scripts = Array.from({ length: 20 }, (_, i) => generatedScript(50 + i * 10, i));
+    const scripts = generatedScripts();
     const context = contextFor(project.root);
     const analyze = (command: string) =>
       analyzeBashCommandNow(command, { cwd: project.root, permissionContext: context });

@@ -32,8 +32,8 @@ const EXTERNAL = [
 ];
 const outdir = join(dist, "cli-bundle");
 
-/** `new URL("./x", import.meta.url)` and `` new URL(`./x/${y}`, import.meta.url) `` in a file of `folder`. */
-const SIBLING_URL = /new URL\((["'`])\.\/([^"'`]*)\1, import\.meta\.url\)/g;
+/** `new URL("./x", import.meta.url)`, `new URL("../package.json", import.meta.url)`, `` new URL(`./x/${y}`, ...) ``. */
+const SIBLING_URL = /new URL\((["'`])(\.\.?\/[^"'`]*)\1, import\.meta\.url\)/g;
 
 const siblingFiles = {
   name: "keel-sibling-files",

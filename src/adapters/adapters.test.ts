@@ -9,7 +9,6 @@ import { z } from "zod";
 import { startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
-import { registerRuleMatcher } from "../permissions/matchers.ts";
 import type { AuditRecord } from "../pipeline/services.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
@@ -25,17 +24,13 @@ const weather = buildTool<{ city: string }, string>({
   prompt: () => "Tells the weather in a city.",
   isReadOnly: true,
   isConcurrencySafe: true,
+  // `Weather(city)` rules: the tool's own content matcher, declared with it as any tool does.
+  ruleMatcher: { matches: ({ input, rule }) => (input as { city?: string }).city === rule.value.ruleContent },
   call: async (input) => {
     calls.push(input.city);
     return { data: `Sunny in ${input.city}` };
   },
 }) as Tool;
-
-// `Weather(city)` rules: the tool family's content matcher, registered as any tool family does.
-registerRuleMatcher({
-  ruleToolName: "Weather",
-  matches: ({ input, rule }) => (input as { city?: string }).city === rule.value.ruleContent,
-});
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {

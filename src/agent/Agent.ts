@@ -2,6 +2,7 @@
 // while it streams, results go back in one user turn, and so on until the model stops, a limit is
 // reached or the person interrupts. One Agent is one session: it keeps the conversation, the cost
 // and the transcript, and serves `keel run`, the terminal UI and library users alike.
+import { createNestedToolRunner } from "../pipeline/nestedToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
@@ -86,7 +87,13 @@ export class Agent {
     this.#runtime = new SubagentRuntime(this, options, (child) => new Agent(child));
     this.#context = {
       ...options.context,
-      options: { ...options.context.options, tools: options.tools, agentRuntime: this.#runtime },
+      options: {
+        ...options.context.options,
+        tools: options.tools,
+        agentRuntime: this.#runtime,
+        // Custom commands' `!` lines and @file includes run through the pipeline with this loop's services.
+        runNestedTool: createNestedToolRunner(options.services ?? {}),
+      },
     };
     this.sessionId = options.context.options.sessionId;
     this.#model = options.model;
@@ -148,6 +155,8 @@ export class Agent {
   /** /clear: a fresh conversation in the same session (the transcript records the cut). */
   clear(): void {
     this.messages.length = 0;
+    // Read's "unchanged since last read" would point the new conversation at content it never saw.
+    this.#context.readFileState.clear();
     this.#system = undefined;
     this.#lastContextTokens = 0;
     this.#messagesAtLastUsage = 0;
@@ -318,7 +327,7 @@ export class Agent {
           return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
         // A message sent while the model was answering (SendMessage, a background agent's report) gets a turn.
         if (this.#runtime.hasMessages) continue;
-        const stop = await hooks.stop(stopHookActive, interrupt.signal);
+        const stop = await hooks.stop(stopHookActive, interrupt.signal, lastText);
         yield* notices(stop.userMessages);
         if (stop.block && !stop.stop) {
           stopHookActive = true;
@@ -411,6 +420,7 @@ export class Agent {
         return false;
       }
       this.messages.splice(0, this.messages.length, ...result.messages);
+      this.#context.readFileState.forgetReadsNotShown(toolResultIds(this.messages));
       this.#lastContextTokens = estimateTokens(this.messages);
       this.#messagesAtLastUsage = this.messages.length;
       this.#options.transcript?.append({
@@ -426,6 +436,16 @@ export class Agent {
       return false;
     }
   }
+}
+
+/** The tool calls whose results the model still has. */
+function toolResultIds(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) if (block.type === "tool_result") ids.add(block.tool_use_id);
+  }
+  return ids;
 }
 
 function* notices(messages: readonly string[]): Generator<AgentEvent> {

@@ -24,13 +24,14 @@ export interface AgentHookAnswer {
 
 export interface AgentHooks {
   userPromptSubmit(prompt: string, signal: AbortSignal): Promise<AgentHookAnswer>;
-  stop(stopHookActive: boolean, signal: AbortSignal): Promise<AgentHookAnswer>;
+  /** `lastAssistantMessage`: the text of the model's final answer (last_assistant_message). */
+  stop(stopHookActive: boolean, signal: AbortSignal, lastAssistantMessage?: string): Promise<AgentHookAnswer>;
   preCompact(
     trigger: "manual" | "auto",
     instructions: string | undefined,
     signal: AbortSignal,
   ): Promise<AgentHookAnswer>;
-  sessionStart(source: SessionStartSource, signal: AbortSignal): Promise<AgentHookAnswer>;
+  sessionStart(source: SessionStartSource, signal: AbortSignal, model?: string): Promise<AgentHookAnswer>;
   sessionEnd(reason: SessionEndReason, signal: AbortSignal): Promise<AgentHookAnswer>;
 }
 
@@ -58,8 +59,15 @@ export function hooksFromRunner(runner: HookRunner, session: () => HookSessionIn
   return {
     userPromptSubmit: async (prompt, signal) =>
       answer(await runUserPromptSubmitHooks(runner, { session: session(), signal, prompt })),
-    stop: async (stopHookActive, signal) =>
-      answer(await runStopHooks(runner, { session: session(), signal, stopHookActive })),
+    stop: async (stopHookActive, signal, lastAssistantMessage) =>
+      answer(
+        await runStopHooks(runner, {
+          session: session(),
+          signal,
+          stopHookActive,
+          ...(lastAssistantMessage === undefined ? {} : { lastAssistantMessage }),
+        }),
+      ),
     preCompact: async (trigger, customInstructions, signal) =>
       answer(
         await runPreCompactHooks(runner, {
@@ -69,8 +77,15 @@ export function hooksFromRunner(runner: HookRunner, session: () => HookSessionIn
           ...(customInstructions ? { customInstructions } : {}),
         }),
       ),
-    sessionStart: async (source, signal) =>
-      answer(await runSessionStartHooks(runner, { session: session(), signal, source })),
+    sessionStart: async (source, signal, model) =>
+      answer(
+        await runSessionStartHooks(runner, {
+          session: session(),
+          signal,
+          source,
+          ...(model === undefined ? {} : { model }),
+        }),
+      ),
     sessionEnd: async (reason, signal) =>
       answer(await runSessionEndHooks(runner, { session: session(), signal, reason })),
   };

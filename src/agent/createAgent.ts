@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
+import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import type { LoadedSettings } from "../settings/load.ts";
 import { userHomeDir } from "../settings/locations.ts";
@@ -102,6 +103,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     contextWindow: config.info.contextWindow,
     mode: toolSearch.mode,
   });
+  const transcript = new Transcript(dir, sessionId);
   const context = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,
@@ -109,8 +111,12 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     model: config.model,
     sessionId,
     toolResultsDir: join(dir, sessionId, "tool-results"),
+    // A conversation goes on after an edit: starting the file's server then reports errors of later edits.
+    lsp: lspOptionsFromSettings(settings, { startOnEdit: true }),
+    // Hooks of every event, tool events included, get the real transcript_path.
+    transcriptPath: transcript.path,
+    ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
-  const transcript = new Transcript(dir, sessionId);
   const runner =
     input.services.hooks instanceof HookRunner
       ? input.services.hooks
@@ -159,7 +165,11 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(flags.thinking ? { thinkingBudget: flags.thinking } : {}),
     ...(resumed ? { resume: resumed } : {}),
   });
-  const started = await hooks.sessionStart(resumed ? "resume" : "startup", context.abortController.signal);
+  const started = await hooks.sessionStart(
+    resumed ? "resume" : "startup",
+    context.abortController.signal,
+    config.model,
+  );
   if (started.additionalContext.length > 0) agent.addContext(started.additionalContext);
   return {
     agent,

@@ -3,6 +3,9 @@
 // come later and so weigh more), each followed by the files it imports with `@path`.
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { importReferences } from "../tools/shared/fileReferences.ts";
+
+export { importReferences };
 
 export interface MemoryFile {
   path: string;
@@ -35,25 +38,6 @@ export function projectFolders(cwd: string): string[] {
     if (parent === current) return [start];
     current = parent;
   }
-}
-
-/** `@path` references outside code spans and fenced blocks. */
-export function importReferences(content: string): string[] {
-  const references: string[] = [];
-  let fenced = false;
-  for (const line of content.split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced) continue;
-    const withoutCode = line.replace(/`[^`]*`/g, "");
-    for (const match of withoutCode.matchAll(/(?:^|\s)@((?:~\/|\.{1,2}\/|\/)?[^\s@`]+)/g)) {
-      const reference = match[1]!.replace(/[.,;:)]+$/, "");
-      if (reference && !reference.includes("://")) references.push(reference);
-    }
-  }
-  return references;
 }
 
 function readText(path: string): string | undefined {

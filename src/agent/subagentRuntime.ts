@@ -1,8 +1,8 @@
 // Sub-agents are the same loop started from inside a tool call. Each Agent owns one runtime and puts it
 // in its tool context (options.agentRuntime); the Agent tool asks it for child loops, which share the
 // provider, the pipeline services and the session, and report their spending to this loop.
-import { aggregateEvent } from "../hooks/aggregate.ts";
-import { runSubagentStopHooks } from "../hooks/events.ts";
+import { dirname, join } from "node:path";
+import { runSubagentStartHooks, runSubagentStopHooks } from "../hooks/events.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import { userHomeDir } from "../settings/locations.ts";
@@ -26,6 +26,7 @@ import { modelInfo } from "./models.ts";
 import { addUsage, type SystemPart, type Usage, ZERO_USAGE } from "./provider.ts";
 import { deferredToolsSection } from "./systemPrompt.ts";
 import type { ToolPool } from "./toolPool.ts";
+import { Transcript } from "./transcript.ts";
 
 /** What the runtime reads of the loop that owns it. */
 export interface RuntimeHost {
@@ -117,34 +118,41 @@ export class SubagentRuntime implements AgentRuntime {
 
   async subagentStart(args: Parameters<AgentRuntime["subagentStart"]>[0]): Promise<SubagentStartAnswer> {
     const runner = this.#hookRunner();
-    const event = "SubagentStart";
-    if (!runner?.hasHooks(event)) return { additionalContext: [], userMessages: [] };
-    const results = await runner.run({
-      event,
+    if (!runner?.hasHooks("SubagentStart")) return { additionalContext: [], userMessages: [] };
+    const answer = await runSubagentStartHooks(runner, {
       session: sessionFromContext(args.context),
-      fields: { agent_id: args.agentId, agent_type: args.agentType },
-      matchQuery: args.agentType,
       signal: args.signal,
+      agentId: args.agentId,
+      agentType: args.agentType,
     });
-    const answer = aggregateEvent(event, results);
     return { additionalContext: answer.additionalContext, userMessages: answer.userMessages };
   }
 
+  /** A sub-agent's own transcript, in the session's `subagents/` folder (agent_transcript_path). */
+  #childTranscript(agentId: string): Transcript | undefined {
+    const own = this.#options.transcript;
+    if (!own) return undefined;
+    const dir = this.depth > 0 ? dirname(own.path) : join(dirname(own.path), own.sessionId, "subagents");
+    return new Transcript(dir, `agent-${agentId}`);
+  }
+
   /** The child's Stop point runs SubagentStop hooks; a block keeps it working, like Stop does for the main loop. */
-  #childHooks(spec: SubagentLoopSpec): AgentHooks {
+  #childHooks(spec: SubagentLoopSpec, transcript: Transcript | undefined): AgentHooks {
     const parent = this.#options.hooks ?? NO_HOOKS;
     const runner = this.#hookRunner();
     if (!runner) return { ...NO_HOOKS, preCompact: parent.preCompact };
     return {
       ...NO_HOOKS,
       preCompact: parent.preCompact,
-      stop: async (stopHookActive, signal) => {
+      stop: async (stopHookActive, signal, lastAssistantMessage) => {
         const result = await runSubagentStopHooks(runner, {
           session: sessionFromContext(spec.context),
           signal,
           stopHookActive,
           agentId: spec.agentId,
           agentType: spec.agentType,
+          ...(transcript ? { agentTranscriptPath: transcript.path } : {}),
+          ...(lastAssistantMessage === undefined ? {} : { lastAssistantMessage }),
         });
         return {
           ...(result.block ? { block: result.block.reason } : {}),
@@ -199,6 +207,7 @@ export class SubagentRuntime implements AgentRuntime {
     // The orchestrator's gate is held by the Agent call itself; the child's calls must not wait on it.
     const { gate: _gate, ...services }: PipelineServices = options.services ?? {};
     const budget = options.maxBudgetUsd;
+    const transcript = this.#childTranscript(spec.agentId);
     const child = this.#spawn({
       provider: options.provider,
       model,
@@ -207,7 +216,8 @@ export class SubagentRuntime implements AgentRuntime {
       context: spec.context,
       services,
       system: this.#system(spec),
-      hooks: this.#childHooks(spec),
+      hooks: this.#childHooks(spec, transcript),
+      ...(transcript ? { transcript } : {}),
       ...(spec.maxTurns !== undefined ? { maxTurns: spec.maxTurns } : {}),
       ...(budget !== undefined ? { maxBudgetUsd: Math.max(0, budget - host.runCostUsd) } : {}),
       ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),

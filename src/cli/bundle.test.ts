@@ -49,6 +49,8 @@ beforeAll(() => {
   run(process.execPath, ["scripts/bundle-cli.mjs", dist]);
   mkdirSync(join(build, "bin"));
   cpSync(join(repo, "bin/keel.js"), launcher);
+  // The package's layout: package.json (where the version is read) beside bin/ and dist/.
+  cpSync(join(repo, "package.json"), join(build, "package.json"));
   project = mkdtempSync(join(tmpdir(), "keel-bundle-project-"));
   home = mkdtempSync(join(tmpdir(), "keel-bundle-home-"));
   writeFileSync(join(project, "notes.txt"), "alpha\nbeta\n");
@@ -222,6 +224,12 @@ describe("the bundled CLI", () => {
     } finally {
       child.kill();
     }
+  });
+
+  it("reports the version of its package.json", () => {
+    const { version } = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string };
+    const result = spawnSync(process.execPath, [launcher, "--version"], { env: env(), encoding: "utf8" });
+    expect(result.stdout.trim()).toBe(version);
   });
 
   it("judges Bash with the tree-sitter grammar found from the bundle", () => {

@@ -1,10 +1,10 @@
 // The `keel` command. Each subcommand lives in its own file under commands/ and is imported only when
 // it runs (or for --help), so starting one command never pays for the others' dependencies.
+
 import { Command, CommanderError } from "commander";
 import { errorMessage } from "../tool/errors.ts";
+import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
-
-const VERSION = "0.1.0";
 
 export interface CliRuntime {
   setExitCode(code: number): void;
@@ -36,7 +36,7 @@ function newProgram(): Command {
       "Keel: the governed tool system of a coding agent.\n" +
         "Every call goes through one pipeline: schema, validation, permission rules and modes, hooks, result budget.",
     )
-    .version(VERSION, "-v, --version")
+    .version(keelVersion(), "-v, --version")
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

@@ -2,6 +2,8 @@
 import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
+import { lspOptionsFromSettings } from "../lsp/servers.ts";
+import { stopLanguageServers } from "../lsp/sessionServers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
 import type { ConnectionOptions } from "../mcp/connection.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
@@ -14,7 +16,7 @@ import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
-import type { Tool } from "../tool/Tool.ts";
+import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinTools } from "../tools/index.ts";
 import { CliError } from "./exitCodes.ts";
 
@@ -45,11 +47,12 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-export function loadCliSettings(flags: PolicyFlags): LoadedSettings {
+export function loadCliSettings(flags: PolicyFlags, tools: Tools = builtinTools()): LoadedSettings {
   const cwd = resolve(flags.cwd ?? process.cwd());
   try {
     return loadSettings({
       cwd,
+      tools,
       cli: {
         ...(flags.mode ? { permissionMode: parsePermissionMode(flags.mode) } : {}),
         allowedTools: flags.allow ?? [],
@@ -92,6 +95,9 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     tools,
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !interactive,
+    // One-shot commands end right after their call: a server started by an edit would be wasted.
+    lsp: lspOptionsFromSettings(settings, { startOnEdit: false }),
+    ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
   const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trusted });
@@ -113,6 +119,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     if (prompter && "close" in prompter && typeof prompter.close === "function") prompter.close();
     terminal?.close();
     void killAllBackgroundTasks(context.options.sessionId);
+    void stopLanguageServers(context.options.sessionId);
   };
   return { context, services, settings, tools, close };
 }

@@ -40,19 +40,47 @@ export function runUserPromptSubmitHooks(
 /** `block`: the model must go on; the reason tells it how. `stopHookActive` is true when already continuing for a Stop hook. */
 export function runStopHooks(
   runner: HookRunner,
-  args: EventArgs & { stopHookActive: boolean },
+  args: EventArgs & { stopHookActive: boolean; lastAssistantMessage?: string },
 ): Promise<HookEventResult> {
-  return runEvent(runner, "Stop", args, { stop_hook_active: args.stopHookActive });
+  return runEvent(runner, "Stop", args, {
+    stop_hook_active: args.stopHookActive,
+    last_assistant_message: args.lastAssistantMessage ?? "",
+  });
 }
 
+/** Matcher tested against the agent type. `agentTranscriptPath` is the sub-agent's own transcript. */
 export function runSubagentStopHooks(
   runner: HookRunner,
-  args: EventArgs & { stopHookActive: boolean; agentId?: string; agentType?: string },
+  args: EventArgs & {
+    stopHookActive: boolean;
+    agentId: string;
+    agentType: string;
+    agentTranscriptPath?: string;
+    lastAssistantMessage?: string;
+  },
 ): Promise<HookEventResult> {
-  const fields: Record<string, unknown> = { stop_hook_active: args.stopHookActive };
-  if (args.agentId !== undefined) fields.agent_id = args.agentId;
-  if (args.agentType !== undefined) fields.agent_type = args.agentType;
-  return runEvent(runner, "SubagentStop", args, fields);
+  const fields: Record<string, unknown> = {
+    stop_hook_active: args.stopHookActive,
+    agent_id: args.agentId,
+    agent_type: args.agentType,
+    agent_transcript_path: args.agentTranscriptPath ?? "",
+    last_assistant_message: args.lastAssistantMessage ?? "",
+  };
+  return runEvent(runner, "SubagentStop", args, fields, args.agentType);
+}
+
+/** Matcher tested against the agent type. additionalContext goes to the sub-agent. */
+export function runSubagentStartHooks(
+  runner: HookRunner,
+  args: EventArgs & { agentId: string; agentType: string },
+): Promise<HookEventResult> {
+  return runEvent(
+    runner,
+    "SubagentStart",
+    args,
+    { agent_id: args.agentId, agent_type: args.agentType },
+    args.agentType,
+  );
 }
 
 export type SessionStartSource = "startup" | "resume" | "clear" | "compact";
@@ -60,9 +88,11 @@ export type SessionStartSource = "startup" | "resume" | "clear" | "compact";
 /** Matcher tested against the source. additionalContext and plain stdout are context for the model. */
 export function runSessionStartHooks(
   runner: HookRunner,
-  args: EventArgs & { source: SessionStartSource },
+  args: EventArgs & { source: SessionStartSource; model?: string },
 ): Promise<HookEventResult> {
-  return runEvent(runner, "SessionStart", args, { source: args.source }, args.source);
+  const fields: Record<string, unknown> = { source: args.source };
+  if (args.model !== undefined) fields.model = args.model;
+  return runEvent(runner, "SessionStart", args, fields, args.source);
 }
 
 export type SessionEndReason = "clear" | "logout" | "prompt_input_exit" | "other";
@@ -126,15 +156,14 @@ export function runPermissionRequestHooks(
   args: EventArgs & {
     toolName: string;
     toolInput: unknown;
-    toolUseId?: string;
     suggestions?: readonly RuleSuggestion[];
   },
 ): Promise<HookEventResult> {
+  // Like PreToolUse's input but without tool_use_id, as the reference documents it.
   const fields: Record<string, unknown> = {
     tool_name: args.toolName,
     tool_input: args.toolInput,
     permission_suggestions: (args.suggestions ?? []).map(toClaudeSuggestion),
   };
-  if (args.toolUseId !== undefined) fields.tool_use_id = args.toolUseId;
   return runEvent(runner, "PermissionRequest", args, fields, args.toolName);
 }

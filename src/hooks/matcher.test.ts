@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import "../permissions/matchers/index.ts";
+import { webFetchRuleMatcher } from "../permissions/matchers/webFetch.ts";
+import type { Tool } from "../tool/Tool.ts";
 import { ifRuleMatches, matcherMatches } from "./matcher.ts";
 import { createHookProject, scenarioTool } from "./testing.ts";
 
@@ -42,7 +43,7 @@ describe("hook matchers", () => {
 });
 
 describe("the `if` field", () => {
-  const webFetch = scenarioTool("WebFetch");
+  const webFetch: Tool = { ...(scenarioTool("WebFetch") as Tool), ruleMatcher: webFetchRuleMatcher };
   const echo = scenarioTool("Echo");
   const project = createHookProject([webFetch, echo]);
   afterAll(() => project.cleanup());

@@ -1,6 +1,6 @@
 // Which hooks run for a query: the `matcher` of the hook group (a tool name, a `|` list, or a regex)
 // and the handler's optional `if` (a permission rule the call must match).
-import { getRuleMatcher, ruleNameMatchesTool } from "../permissions/matchers.ts";
+import { ruleNameMatchesTool } from "../permissions/matchers.ts";
 import { parseRuleCached, RuleParseError } from "../permissions/rules.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { Tool } from "../tool/Tool.ts";
@@ -43,10 +43,9 @@ export async function ifRuleMatches(
   if (rule === undefined) return true;
   const value = parseRuleCached(rule);
   if (value instanceof RuleParseError) return true;
-  const names = call.tool.permissionRuleNames ?? [call.tool.name];
-  if (!ruleNameMatchesTool(value.toolName, call.tool) && !names.includes(value.toolName)) return false;
+  if (!ruleNameMatchesTool(value.toolName, call.tool)) return false;
   if (value.ruleContent === undefined) return true;
-  const matcher = getRuleMatcher(value.toolName);
+  const matcher = call.tool.ruleMatcher;
   if (!matcher) return true;
   try {
     return await matcher.matches({

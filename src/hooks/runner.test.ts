@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { webFetchRuleMatcher } from "../permissions/matchers/webFetch.ts";
 import "../permissions/matchers/index.ts";
 import type { HooksConfig } from "./config.ts";
 import {
@@ -152,7 +153,7 @@ describe("HookRunner: running", () => {
   });
 
   it("runs a hook with an `if` rule only for calls the rule covers", async () => {
-    const webFetch = scenarioTool("WebFetch");
+    const webFetch = { ...scenarioTool("WebFetch"), ruleMatcher: webFetchRuleMatcher };
     const config: HooksConfig = {
       PreToolUse: [
         {
@@ -296,8 +297,15 @@ describe("events outside a tool call", () => {
       (await runStopHooks(runner, { session: session(), signal, stopHookActive: false })).block?.reason,
     ).toBe("tests still fail");
     expect(
-      (await runSubagentStopHooks(runner, { session: session(), signal, stopHookActive: true })).block
-        ?.reason,
+      (
+        await runSubagentStopHooks(runner, {
+          session: session(),
+          signal,
+          stopHookActive: true,
+          agentId: "agent_1",
+          agentType: "general-purpose",
+        })
+      ).block?.reason,
     ).toBe("finish the list");
   });
 

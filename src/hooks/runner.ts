@@ -15,6 +15,7 @@ import { runCommandHook } from "./commandRunner.ts";
 import { type ConfiguredHook, defaultTimeoutSeconds, type HookEvent, hookDisplayName } from "./config.ts";
 import { runPermissionRequestHooks } from "./events.ts";
 import { runHttpHook } from "./httpRunner.ts";
+import { commonInputFields } from "./inputFields.ts";
 import { ifRuleMatches, matcherMatches } from "./matcher.ts";
 import { type HookRunResult, interpretHookRun } from "./output.ts";
 
@@ -23,6 +24,9 @@ export interface HookSessionInfo {
   cwd: string;
   permissionMode: PermissionMode;
   transcriptPath?: string;
+  /** Set when the hook fires inside a sub-agent (agent_id, agent_type). */
+  agentId?: string;
+  agentType?: string;
 }
 
 export interface HookRunnerOptions {
@@ -55,6 +59,9 @@ export function sessionFromContext(context: ToolUseContext): HookSessionInfo {
     sessionId: context.options.sessionId,
     cwd: state.cwd,
     permissionMode: state.toolPermissionContext.mode,
+    ...(context.options.transcriptPath ? { transcriptPath: context.options.transcriptPath } : {}),
+    ...(context.agentId ? { agentId: context.agentId } : {}),
+    ...(context.agentType ? { agentType: context.agentType } : {}),
   };
 }
 
@@ -121,14 +128,7 @@ export class HookRunner implements ToolHookRunner {
       (typeof this.#transcriptPath === "function"
         ? this.#transcriptPath(request.session.sessionId)
         : this.#transcriptPath);
-    return {
-      session_id: request.session.sessionId,
-      transcript_path: transcript ?? "",
-      cwd: request.session.cwd,
-      permission_mode: request.session.permissionMode,
-      hook_event_name: request.event,
-      ...request.fields,
-    };
+    return { ...commonInputFields(request.event, request.session, transcript ?? ""), ...request.fields };
   }
 
   /** Runs every matching hook of the event in parallel; results in configuration order. */
@@ -180,7 +180,6 @@ export class HookRunner implements ToolHookRunner {
       signal: args.signal,
       toolName: args.tool.name,
       toolInput: args.input,
-      toolUseId: args.toolUseId,
       suggestions: args.suggestions,
     });
     const decision = result.permissionDecision;

@@ -3,10 +3,12 @@
 // server that crashes, hangs or writes garbage leaves a state and an error a person can read. Remote
 // servers may need OAuth (see oauth/); their forms (elicitation) go to the session's prompter; an HTTP
 // session ends with DELETE when the connection closes.
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as McpToolDef, Resource } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, ToolError } from "../tool/errors.ts";
+import { keelVersion } from "../version.ts";
 import { answerElicitation, type ElicitationRoute } from "./clientElicitation.ts";
 import { createClientTransport, endRemoteSession, type RemoteTransport } from "./clientTransport.ts";
 import type { McpRemoteConfig, McpServerConfig, McpServerSpec } from "./config.ts";
@@ -20,7 +22,6 @@ export type McpServerState = "pending" | "connected" | "failed" | "disconnected"
 const STDERR_TAIL_CHARS = 4_000;
 /** Authorizations one connect or call may go through (a login, then a step-up to more scopes). */
 const MAX_AUTHORIZATIONS = 2;
-const VERSION = "0.1.0";
 
 function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(env[name]);
@@ -185,7 +186,7 @@ export class McpConnection {
     ]);
     // Forms only (no URL mode); the SDK fills in a form's defaults for fields the person left empty.
     const client = new Client(
-      { name: "keel", version: VERSION },
+      { name: "keel", version: keelVersion() },
       { capabilities: { elicitation: { form: { applyDefaults: true } } } },
     );
     client.setNotificationHandler(ProgressNotificationSchema, async (notification) => {

@@ -1,26 +1,21 @@
 // An MCP tool result as the model sees it: text and images as they are, structured content as JSON when
 // there is no text copy, resource links and embedded resources described, anything else named, not dropped.
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import type { ImageBlock, TextBlock, ToolResultBlock } from "../tool/messages.ts";
+import { type ImageBlock, isImageMediaType, type TextBlock, type ToolResultBlock } from "../tool/messages.ts";
 
 export interface McpToolOutput {
   content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
 }
 
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-
 function base64Bytes(data: string): number {
   return Math.floor((data.length * 3) / 4);
 }
 
 function imageBlock(data: string, mimeType: string): ImageBlock | TextBlock {
-  if (!IMAGE_TYPES.has(mimeType))
+  if (!isImageMediaType(mimeType))
     return { type: "text", text: `[image of type ${mimeType} (${base64Bytes(data)} bytes) not shown]` };
-  return {
-    type: "image",
-    source: { type: "base64", media_type: mimeType as ImageBlock["source"]["media_type"], data },
-  };
+  return { type: "image", source: { type: "base64", media_type: mimeType, data } };
 }
 
 function describeLink(link: {
@@ -55,7 +50,7 @@ export function contentBlockToKeel(block: ContentBlock): TextBlock | ImageBlock 
         return { type: "text", text: `[Resource ${resource.uri}]\n${resource.text}` };
       const blob = "blob" in resource && typeof resource.blob === "string" ? resource.blob : "";
       const mimeType = resource.mimeType ?? "application/octet-stream";
-      if (IMAGE_TYPES.has(mimeType)) return imageBlock(blob, mimeType);
+      if (isImageMediaType(mimeType)) return imageBlock(blob, mimeType);
       return {
         type: "text",
         text: `[Binary resource ${resource.uri} (${mimeType}, ${base64Bytes(blob)} bytes) not shown]`,

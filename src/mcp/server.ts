@@ -2,6 +2,7 @@
 // audit, result budget); an `ask` becomes an elicitation when the client can answer one; progress and
 // cancellation travel both ways. Built on the SDK's low-level Server because Keel already has JSON
 // Schemas and its own validation: McpServer would convert and validate a second time.
+
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolRequest,
@@ -20,6 +21,7 @@ import { childContext } from "../tool/createContext.ts";
 import { clipForEcho, errorMessage } from "../tool/errors.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool } from "../tool/Tool.ts";
+import { keelVersion } from "../version.ts";
 import { progressMessage, toCallToolResult } from "./callResult.ts";
 import { deferredAuditSink } from "./deferredAudit.ts";
 import { clientSupportsElicitation, elicitationPrompter } from "./elicitation.ts";
@@ -34,7 +36,10 @@ const LooseCallToolRequestSchema = z.object({
   params: z.looseObject({}).optional(),
 });
 
-export const KEEL_SERVER_INFO = { name: "keel", version: "0.1.0" } as const;
+/** How Keel names itself to MCP clients. */
+export function keelServerInfo(): { name: string; version: string } {
+  return { name: "keel", version: keelVersion() };
+}
 
 export interface KeelMcpServerOptions {
   /** The tools offered, already filtered (--tools, --exclude-tools, blanket deny rules). */
@@ -86,7 +91,7 @@ function toolsForClient(tools: readonly Tool[], clientCanAsk: boolean): Tool[] {
 export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
   const { context } = options;
   const log = options.log ?? (() => {});
-  const server = new Server(KEEL_SERVER_INFO, {
+  const server = new Server(keelServerInfo(), {
     capabilities: { tools: { listChanged: false } },
     instructions:
       "Keel's coding tools. Every call is governed by the user's permission rules and hooks; a refused call " +

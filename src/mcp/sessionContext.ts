@@ -23,7 +23,13 @@ export class ConversationlessFileStateCache extends FileStateCache {
 export function createMcpSessionContext(
   tools: readonly Tool[],
   permissionContext: ToolPermissionContext,
+  lsp?: unknown,
 ): ToolUseContext {
-  const context = createToolUseContext({ tools, permissionContext, isNonInteractiveSession: true });
+  const context = createToolUseContext({
+    tools,
+    permissionContext,
+    isNonInteractiveSession: true,
+    ...(lsp === undefined ? {} : { lsp }),
+  });
   return { ...context, readFileState: new ConversationlessFileStateCache() };
 }

@@ -3,16 +3,9 @@ import { z } from "zod";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
 import { decidePermission } from "./engine.ts";
-import { registerRuleMatcher } from "./matchers.ts";
 import type { PermissionMode, PermissionResult } from "./types.ts";
 
 type Input = { target: string };
-
-// A content matcher for the test family: the specifier is a prefix of the target.
-registerRuleMatcher({
-  ruleToolName: "Probe",
-  matches: ({ rule, input }) => (input as Input).target.startsWith(rule.value.ruleContent ?? ""),
-});
 
 function probe(
   check: PermissionResult<Input> | undefined,
@@ -27,6 +20,10 @@ function probe(
     prompt: () => "",
     call: async () => ({ data: "" }),
     isReadOnly: options.readOnly ?? false,
+    // The test family's content matcher: the specifier is a prefix of the target.
+    ruleMatcher: {
+      matches: ({ rule, input }) => (input as Input).target.startsWith(rule.value.ruleContent ?? ""),
+    },
     ...(check ? { checkPermissions: async () => check } : {}),
     ...(options.person ? { requiresUserInteraction: () => true } : {}),
   });

@@ -1,5 +1,7 @@
 // The decision order for one call, step by step as DESIGN.md lists it. Rules and modes are applied
-// here, in one place; tools contribute only through checkPermissions().
+// here, in one place: tools contribute only through checkPermissions() (a tool that means "ask unless
+// a rule covers this" returns passthrough), and a tool that needs a rule's answer elsewhere (a deny
+// rule before it touches a path, an allow rule opening a private host) asks this module.
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { safeFlag, type Tool } from "../tool/Tool.ts";
@@ -19,6 +21,29 @@ function fromRule<I>(rule: PermissionRule, tool: Tool): PermissionDecision<I> {
   if (rule.behavior === "deny") return { behavior: "deny", message, decisionReason };
   if (rule.behavior === "ask") return { behavior: "ask", message, decisionReason };
   return { behavior: "allow", decisionReason, message };
+}
+
+/** The deny rule covering a call, blanket or content, as the decision's first steps find it. */
+export async function findDenyRule(
+  tool: Tool,
+  input: unknown,
+  context: ToolUseContext,
+  permissionContext: ToolPermissionContext = context.getAppState().toolPermissionContext,
+): Promise<PermissionRule | undefined> {
+  return (
+    findBlanketRule(permissionContext, tool, "deny") ??
+    (await findContentRule(context, permissionContext, tool, input, "deny"))
+  );
+}
+
+/** A content allow rule naming this call specifically (a blanket allow is not one). */
+export async function findContentAllowRule(
+  tool: Tool,
+  input: unknown,
+  context: ToolUseContext,
+): Promise<PermissionRule | undefined> {
+  const permissionContext = context.getAppState().toolPermissionContext;
+  return findContentRule(context, permissionContext, tool, input, "allow");
 }
 
 async function toolOwnCheck<I>(
@@ -68,11 +93,8 @@ async function decideBeforeMode<I>(
   permissionContext: ToolPermissionContext,
 ): Promise<PermissionDecision<I>> {
   const anyTool = tool as Tool;
-  const blanketDeny = findBlanketRule(permissionContext, anyTool, "deny");
-  if (blanketDeny) return fromRule(blanketDeny, anyTool);
-
-  const contentDeny = await findContentRule(context, permissionContext, anyTool, input, "deny");
-  if (contentDeny) return fromRule(contentDeny, anyTool);
+  const deny = await findDenyRule(anyTool, input, context, permissionContext);
+  if (deny) return fromRule(deny, anyTool);
 
   const blanketAsk = findBlanketRule(permissionContext, anyTool, "ask");
   if (blanketAsk) return fromRule(blanketAsk, anyTool);
@@ -97,7 +119,12 @@ async function decideBeforeMode<I>(
   const contentAsk = await findContentRule(context, permissionContext, anyTool, checkedInput, "ask");
   if (contentAsk) return fromRule(contentAsk, anyTool);
 
-  if (own.behavior === "ask" && own.decisionReason?.type === "safetyCheck") return withReason(own, tool);
+  // A safety check, or an ask rule the tool applied itself (Bash applies Read/Edit rules to its paths), holds in every mode.
+  if (
+    own.behavior === "ask" &&
+    (own.decisionReason?.type === "safetyCheck" || own.decisionReason?.type === "rule")
+  )
+    return withReason(own, tool);
 
   if (mode === "bypassPermissions" && permissionContext.isBypassPermissionsModeAvailable) {
     return {
@@ -132,7 +159,7 @@ async function decideBeforeMode<I>(
   return {
     behavior: "ask",
     message: own.message ?? `${tool.name} needs approval: no rule allows this call`,
-    decisionReason: { type: "default", reason: "no rule allows this call" },
+    decisionReason: own.decisionReason ?? { type: "default", reason: "no rule allows this call" },
     ...(own.suggestions ? { suggestions: own.suggestions } : {}),
   };
 }

@@ -1,41 +1,23 @@
-// Which rules apply to which tool. Blanket rules match by name; content rules ask the matcher that the
-// tool family registered for its rule name (paths for Read/Edit, commands for Bash, hosts for WebFetch).
+// Which rules apply to which tool. Blanket rules match by name (the tool's own, its aliases and the rule
+// families it belongs to); content rules ask the tool's own matcher (paths for Read/Edit, commands for
+// Bash, hosts for WebFetch). The engine is the one caller: tools ask it, never these directly.
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
-import type { Tool } from "../tool/Tool.ts";
+import type { Tool, Tools } from "../tool/Tool.ts";
 import { parseRuleCached, RuleParseError } from "./rules.ts";
 import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
 
-export interface RuleMatchArgs {
-  tool: Tool;
-  input: unknown;
-  context: ToolUseContext;
-  permissionContext: ToolPermissionContext;
-  rule: PermissionRule;
+export type { RuleContentMatcher, RuleMatchArgs } from "../tool/Tool.ts";
+
+/** The rule names that cover a tool: its own name and its families (Edit rules cover Write...). */
+export function ruleNamesOf(tool: Tool): readonly string[] {
+  return tool.permissionRuleNames ?? [tool.name];
 }
 
-export interface RuleContentMatcher {
-  /** The tool name written in rules this matcher reads, e.g. "Bash" or "Edit". */
-  ruleToolName: string;
-  /** True when the rule's specifier covers this call. `rule.behavior` tells deny matching from allow. */
-  matches(args: RuleMatchArgs): boolean | Promise<boolean>;
-  /** A reason the specifier is malformed, or undefined when it is fine. */
-  validate?(content: string): string | undefined;
-}
-
-const matchers = new Map<string, RuleContentMatcher>();
-
-export function registerRuleMatcher(matcher: RuleContentMatcher): void {
-  matchers.set(matcher.ruleToolName, matcher);
-}
-
-export function getRuleMatcher(ruleToolName: string): RuleContentMatcher | undefined {
-  return matchers.get(ruleToolName);
-}
-
-/** Does a blanket rule's tool name cover this tool? `*`, exact name or alias, `mcp__server`, `prefix*`. */
+/** Does a blanket rule's tool name cover this tool? `*`, name, alias or family, `mcp__server`, `prefix*`. */
 export function ruleNameMatchesTool(ruleToolName: string, tool: Tool): boolean {
   if (ruleToolName === "*") return true;
   if (ruleToolName === tool.name || tool.aliases?.includes(ruleToolName)) return true;
+  if (ruleNamesOf(tool).includes(ruleToolName)) return true;
   if (ruleToolName.endsWith("*")) return tool.name.startsWith(ruleToolName.slice(0, -1));
   if (tool.mcpInfo && ruleToolName.startsWith("mcp__")) {
     const parts = ruleToolName.split("__");
@@ -103,13 +85,9 @@ export function findBlanketRule(
   );
 }
 
-function ruleNamesOf(tool: Tool): readonly string[] {
-  return tool.permissionRuleNames ?? [tool.name];
-}
-
 /**
- * The first content rule of this behaviour covering the call. A rule whose family registered no
- * matcher cannot be understood: deny and ask rules then apply (fail closed), allow rules do not.
+ * The first content rule of this behaviour covering the call. A tool without a matcher cannot have its
+ * rules understood: deny and ask rules then apply (fail closed), allow rules do not.
  */
 export async function findContentRule(
   context: ToolUseContext,
@@ -121,7 +99,7 @@ export async function findContentRule(
   const names = ruleNamesOf(tool);
   for (const rule of listRules(permissionContext, behavior)) {
     if (rule.value.ruleContent === undefined || !names.includes(rule.value.toolName)) continue;
-    const matcher = matchers.get(rule.value.toolName);
+    const matcher = tool.ruleMatcher;
     if (!matcher) {
       if (behavior !== "allow") return rule;
       continue;
@@ -129,4 +107,17 @@ export async function findContentRule(
     if (await matcher.matches({ tool, input, context, permissionContext, rule })) return rule;
   }
   return undefined;
+}
+
+/** The tool whose rules a rule name writes (by name, alias or family), among `tools`. */
+export function toolForRuleName(tools: Tools, ruleToolName: string): Tool | undefined {
+  return (
+    tools.find((tool) => tool.name === ruleToolName || tool.aliases?.includes(ruleToolName)) ??
+    tools.find((tool) => ruleNamesOf(tool).includes(ruleToolName))
+  );
+}
+
+/** Why a rule's specifier is malformed for the tool it names, or undefined (also for unknown tools). */
+export function ruleContentProblem(tools: Tools, ruleToolName: string, content: string): string | undefined {
+  return toolForRuleName(tools, ruleToolName)?.ruleMatcher?.validate?.(content);
 }

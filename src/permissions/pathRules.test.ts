@@ -2,12 +2,16 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { ToolPermissionContext } from "../tool/context.ts";
 import { addRules, getEmptyToolPermissionContext, updatePermissionContext } from "../tool/context.ts";
-import { getRuleMatcher } from "./matchers.ts";
+import { createToolUseContext } from "../tool/createContext.ts";
+import { builtinTools } from "../tools/index.ts";
+import { ReadTool } from "../tools/read/ReadTool.ts";
+import { findDenyRule } from "./engine.ts";
 import {
   compilePathRule,
-  isPathDeniedForRead,
   PATH_RULE_NAMES,
+  pathRuleMatcher,
   pathRuleMatches,
   readDenyGlobs,
   validatePathRuleContent,
@@ -128,12 +132,25 @@ describe("validation and registration", () => {
   it("accepts ordinary patterns", () => {
     expect(validatePathRuleContent("src/**")).toBeUndefined();
   });
-  it("registers a matcher for every path rule family", () => {
-    for (const name of PATH_RULE_NAMES) expect(getRuleMatcher(name)?.ruleToolName).toBe(name);
+  it("every built-in tool in a path rule family declares the path matcher", () => {
+    const pathTools = builtinTools().filter((tool) =>
+      (tool.permissionRuleNames ?? [tool.name]).some((name) =>
+        (PATH_RULE_NAMES as readonly string[]).includes(name),
+      ),
+    );
+    expect(pathTools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS"]),
+    );
+    for (const tool of pathTools) expect(tool.ruleMatcher, tool.name).toBe(pathRuleMatcher);
   });
 });
 
-describe("isPathDeniedForRead", () => {
+async function readDenied(path: string, policy: ToolPermissionContext): Promise<boolean> {
+  const context = createToolUseContext({ tools: [ReadTool], permissionContext: policy });
+  return (await findDenyRule(ReadTool, { file_path: path }, context)) !== undefined;
+}
+
+describe("findDenyRule with Read rules", () => {
   const denied = addRules(permissionContext, "deny", "project", [
     "Read(*.pem)",
     "Read(/private/**)",
@@ -144,13 +161,11 @@ describe("isPathDeniedForRead", () => {
     [`${P}/private/x`, true],
     [`${P}/src/a.ts`, false],
     [`${P}/public/x`, false],
-  ])("%s -> %s", (path, expected) => {
-    expect(isPathDeniedForRead(path, denied) !== undefined).toBe(expected);
+  ])("%s -> %s", async (path, expected) => {
+    expect(await readDenied(path, denied)).toBe(expected);
   });
-  it("a blanket Read deny denies everything", () => {
-    expect(
-      isPathDeniedForRead(`${P}/a`, addRules(permissionContext, "deny", "user", ["Read"])),
-    ).toBeDefined();
+  it("a blanket Read deny denies everything", async () => {
+    expect(await readDenied(`${P}/a`, addRules(permissionContext, "deny", "user", ["Read"]))).toBe(true);
   });
 });
 

@@ -2,12 +2,12 @@
 // `//abs` (filesystem root), `~/` (home), `/x` (the settings file's folder), `./x` or bare (the project).
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
-import { relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
-import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
-import { listRules, type RuleMatchArgs, registerRuleMatcher } from "./matchers.ts";
-import { isPathWithin, pathForms, toAbsolutePath } from "./paths.ts";
+import type { ToolPermissionContext } from "../tool/context.ts";
+import { listRules, type RuleContentMatcher, type RuleMatchArgs } from "./matchers.ts";
+import { isPathWithin, lstatOrUndefined, pathForms, toAbsolutePath } from "./paths.ts";
 import type { PermissionRule, RuleBehavior, RuleSource } from "./types.ts";
 
 /** Rule families whose specifiers are paths. Edit rules cover every editing tool (tools list "Edit" among their names). */
@@ -146,45 +146,11 @@ function matchPathRule({ tool, input, context, permissionContext, rule }: RuleMa
   return pathRuleMatches(content, rule.source, rule.behavior, path, permissionContext, cwd);
 }
 
-let registered = false;
-
-/** Registers the path matcher for every path rule family. Idempotent; runs when this module loads. */
-export function registerPathRuleMatchers(): void {
-  if (registered) return;
-  registered = true;
-  for (const name of PATH_RULE_NAMES) {
-    registerRuleMatcher({ ruleToolName: name, matches: matchPathRule, validate: validatePathRuleContent });
-  }
-}
-
-registerPathRuleMatchers();
-
-function permissionContextOf(context: ToolUseContext | ToolPermissionContext): {
-  permissionContext: ToolPermissionContext;
-  cwd: string;
-} {
-  if ("getAppState" in context) {
-    const state = context.getAppState();
-    return { permissionContext: state.toolPermissionContext, cwd: state.cwd };
-  }
-  return { permissionContext: context, cwd: context.projectRoot };
-}
-
-/** The first `Read(...)` deny rule (or blanket `Read` deny) covering a path, for tools that read on their own. */
-export function isPathDeniedForRead(
-  path: string,
-  context: ToolUseContext | ToolPermissionContext,
-): PermissionRule | undefined {
-  const { permissionContext, cwd } = permissionContextOf(context);
-  const absolute = toAbsolutePath(path, cwd);
-  for (const rule of listRules(permissionContext, "deny")) {
-    if (rule.value.toolName !== "Read") continue;
-    const content = rule.value.ruleContent;
-    if (content === undefined || validatePathRuleContent(content) !== undefined) return rule;
-    if (pathRuleMatches(content, rule.source, "deny", absolute, permissionContext, cwd)) return rule;
-  }
-  return undefined;
-}
+/** The matcher every path tool declares: `Read(...)` / `Edit(...)` specifiers against the tool's path. */
+export const pathRuleMatcher: RuleContentMatcher = {
+  matches: matchPathRule,
+  validate: validatePathRuleContent,
+};
 
 function segmentMatches(patternSegment: string, name: string): boolean {
   if (patternSegment === name) return true;
@@ -220,26 +186,60 @@ function globsForRule(rule: CompiledPathRule, searchRoot: string): string[] {
   return rest[0] === "**" ? [rest.join("/")] : [`/${rest.join("/")}`];
 }
 
+/** One rule as gitignore-style globs relative to each form (given and resolved) of a folder. */
+function ruleGlobsBelow(
+  rule: PermissionRule,
+  folder: string,
+  permissionContext: ToolPermissionContext,
+): string[] {
+  const content = rule.value.ruleContent;
+  if (content === undefined || validatePathRuleContent(content) !== undefined) return ["**"];
+  const roots = new Set([toAbsolutePath(folder, permissionContext.projectRoot)]);
+  for (const root of [...roots]) roots.add(pathForms(root, root).resolved);
+  const compiled = compilePathRule(content, rule.source, permissionContext);
+  const ruleRoots = new Set([compiled.root, pathForms(compiled.root, compiled.root).resolved]);
+  const globs = new Set<string>();
+  for (const ruleRoot of ruleRoots) {
+    for (const root of roots) {
+      for (const glob of globsForRule({ ...compiled, root: ruleRoot }, root)) globs.add(glob);
+    }
+  }
+  return [...globs];
+}
+
 /**
  * Read deny rules as gitignore-style globs relative to a search root, so search tools can exclude
  * denied files from the search itself (`rg --glob '!<glob>'` run with cwd = searchRoot). A leading "/"
  * anchors at the search root; the globs may over-exclude, never under-exclude. A blanket `Read` deny gives ["**"].
  */
 export function readDenyGlobs(permissionContext: ToolPermissionContext, searchRoot: string): string[] {
-  const roots = new Set([toAbsolutePath(searchRoot, permissionContext.projectRoot)]);
-  for (const root of [...roots]) roots.add(pathForms(root, root).resolved);
   const globs = new Set<string>();
   for (const rule of listRules(permissionContext, "deny")) {
     if (rule.value.toolName !== "Read") continue;
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) return ["**"];
-    const compiled = compilePathRule(content, rule.source, permissionContext);
-    const ruleRoots = new Set([compiled.root, pathForms(compiled.root, compiled.root).resolved]);
-    for (const ruleRoot of ruleRoots) {
-      for (const root of roots) {
-        for (const glob of globsForRule({ ...compiled, root: ruleRoot }, root)) globs.add(glob);
-      }
-    }
+    for (const glob of ruleGlobsBelow(rule, searchRoot, permissionContext)) globs.add(glob);
   }
   return [...globs];
+}
+
+/**
+ * Whether a rule may cover something inside `folder` (a recursive read of it would reach it). A rule
+ * naming one fixed path below the folder reaches it only if that path exists; patterns with wildcards
+ * may match anything, so they reach every folder they apply to.
+ */
+export function pathRuleReachesInto(
+  rule: PermissionRule,
+  folder: string,
+  permissionContext: ToolPermissionContext,
+): boolean {
+  const content = rule.value.ruleContent;
+  if (content === undefined) return true;
+  if (pathRuleMatches(content, rule.source, rule.behavior, folder, permissionContext, folder)) return true;
+  const absolute = toAbsolutePath(folder, permissionContext.projectRoot);
+  if (!isDirectory(absolute)) return false;
+  return ruleGlobsBelow(rule, absolute, permissionContext).some((glob) => {
+    if (/[*?[\\]/.test(glob) || !glob.startsWith("/")) return true;
+    return lstatOrUndefined(join(absolute, glob.slice(1).replace(/\/$/, ""))) !== undefined;
+  });
 }

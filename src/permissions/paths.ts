@@ -1,7 +1,7 @@
 // Where a path is: inside the working directories or not, protected or not. Both the path as given
 // (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 
@@ -132,6 +132,19 @@ function walk(absolutePath: string, depth: number): string {
   return current;
 }
 
+/**
+ * Where a dangling symlink points, or undefined when `path` is not one. A write through it creates the
+ * target, so the target is judged too (resolveSymlinks also follows it; this names it for messages).
+ */
+export function danglingLinkTarget(path: string): string | undefined {
+  if (!lstatOrUndefined(path)?.isSymbolicLink()) return undefined;
+  const target = readLink(path);
+  if (target === undefined) return undefined;
+  const absolute = isAbsolute(target) ? target : dirname(path) + sep + target;
+  const resolved = resolve(absolute);
+  return lstatOrUndefined(resolveSymlinks(resolved)) ? undefined : resolved;
+}
+
 /** `~` expanded and made absolute, but with `..` kept as written, for physical resolution. */
 function rawAbsolute(path: string, cwd: string): string {
   const expanded = expandHome(path);
@@ -233,36 +246,73 @@ const PROTECTED_FILES = [
   ".envrc",
   "authorized_keys",
 ];
-const PROTECTED_ROOTS = [
-  "/etc",
-  "/usr",
+/** Folders under ~/.config whose files make programs run commands (git's XDG config, fish, systemd units, autostart). */
+const CONFIG_FOLDERS = ["git", "fish", "systemd", "autostart", "environment.d"];
+
+/**
+ * The operating system's own folders (Linux and macOS): what is written there changes the machine for
+ * every program, and removing what they hold breaks it. Writes inside them are protected; the
+ * temporary folders below them are not.
+ */
+export const SYSTEM_FOLDERS: readonly string[] = [
   "/bin",
-  "/sbin",
-  "/lib",
-  "/lib64",
   "/boot",
-  "/sys",
-  "/proc",
   "/dev",
-  "/var/spool/cron",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/opt",
+  "/proc",
+  "/run",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/usr",
+  "/var",
+  "/nix",
+  "/snap",
+  "/Applications",
+  "/Library",
+  "/System",
+  "/private",
+  "/cores",
 ];
 
-/** Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms. */
-export function protectedPathReason(path: string, cwd: string): string | undefined {
+/** The system folder holding a path, unless it is inside a temporary folder. */
+export function systemFolderOf(path: string): string | undefined {
+  if (
+    ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", tmpdir()].some((dir) =>
+      isPathWithin(path, dir),
+    )
+  )
+    return undefined;
+  return SYSTEM_FOLDERS.find((dir) => isPathWithin(path, dir));
+}
+
+/**
+ * Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms.
+ * `worktreeRoot` (the session's EnterWorktree worktree): a form inside it is judged below it only.
+ */
+export function protectedPathReason(path: string, cwd: string, worktreeRoot?: string): string | undefined {
   const { given, resolved } = pathForms(path, cwd);
+  const roots = worktreeRoot
+    ? [...new Set([resolve(worktreeRoot), resolveSymlinks(resolve(worktreeRoot))])]
+    : [];
   for (const form of new Set([given, resolved])) {
-    const segments = form.split(sep).filter(Boolean);
+    const within = roots.find((candidate) => form !== candidate && isPathWithin(form, candidate));
+    const segments = (within ? form.slice(within.length) : form).split(sep).filter(Boolean);
     const dir = segments.find((segment) => PROTECTED_DIRS.includes(segment));
     if (dir) return `${form} is inside a protected ${dir}/ folder`;
     const name = segments.at(-1) ?? "";
     if (PROTECTED_FILES.includes(name)) return `${form} is a protected file (${name})`;
-    if (
-      /^\.(bash|zsh)rc\..+/.test(name) ||
-      name === ".config" ||
-      form.includes(`${sep}.config${sep}fish${sep}`)
-    )
+    if (/^\.(bash|zsh)rc\..+/.test(name) || name === ".config")
       return `${form} is a shell configuration file`;
-    const root = PROTECTED_ROOTS.find((dir) => isPathWithin(form, dir));
+    const config = CONFIG_FOLDERS.find((folder) => form.includes(`${sep}.config${sep}${folder}${sep}`));
+    if (config)
+      return `${form} is inside ~/.config/${config}/, whose files configure programs that run commands`;
+    const root = systemFolderOf(form);
     if (root) return `${form} is inside the system folder ${root}`;
   }
   return undefined;

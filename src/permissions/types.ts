@@ -52,7 +52,17 @@ export type PermissionResult<Input = unknown> =
   | { behavior: "allow"; updatedInput?: Input; decisionReason?: DecisionReason; message?: string }
   | { behavior: "deny"; message: string; decisionReason: DecisionReason }
   | { behavior: "ask"; message: string; decisionReason?: DecisionReason; suggestions?: RuleSuggestion[] }
-  | { behavior: "passthrough"; message?: string; updatedInput?: Input; suggestions?: RuleSuggestion[] };
+  | {
+      /**
+       * No opinion of the tool's own: the engine applies the rules, and with none covering the call
+       * asks with this message (and this reason, when the tool gives one).
+       */
+      behavior: "passthrough";
+      message?: string;
+      updatedInput?: Input;
+      decisionReason?: DecisionReason;
+      suggestions?: RuleSuggestion[];
+    };
 
 /** What the engine concludes: never `passthrough`, always with a reason. */
 export type PermissionDecision<Input = unknown> =

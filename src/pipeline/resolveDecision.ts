@@ -4,6 +4,7 @@ import { type DecisionReason, describeDecider, type PermissionDecision } from ".
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
+import { type Decide, reviseInput, sameInput } from "./reviseInput.ts";
 import type { ClassifierVerdict, HookOutcome, PipelineServices, PreToolUseHookResult } from "./services.ts";
 
 export interface FinalDecision {
@@ -41,6 +42,8 @@ export interface ResolveArgs {
   classifier: Promise<ClassifierVerdict | undefined> | undefined;
   services: PipelineServices;
   context: ToolUseContext;
+  /** The permission decision, for an input changed while approving. */
+  decide: Decide;
 }
 
 export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision> {
@@ -125,7 +128,7 @@ async function askPerson(
       signal: context.abortController.signal,
     });
     if (answer.behavior === "allow") {
-      const approved = revalidate(tool, answer.updatedInput, input);
+      const approved = await approvedInput(args, answer.updatedInput);
       if (!approved.ok) {
         const reason: DecisionReason = {
           type: "user",
@@ -175,16 +178,61 @@ function refuse(input: unknown, reason: DecisionReason, message: string): FinalD
   return { behavior: "deny", input, reason, message };
 }
 
-/** An input changed while approving passes the schema again; the approval covered what was shown. */
-function revalidate(
-  tool: Tool,
+/**
+ * An approval covers what was shown. An input changed while approving (by a PermissionRequest hook,
+ * the person or an SDK callback) is checked and decided again: it runs if that decision allows it or
+ * asks only the ordinary question the approver just answered; a deny, an ask rule, a safety check or a
+ * protected path refuses it, since nobody approved that. For a tool only a person may approve
+ * (ExitPlanMode, AskUserQuestion) the ordinary question is the tool's own ask: a plan the person edited
+ * is the plan they approved.
+ */
+async function approvedInput(
+  args: ResolveArgs,
   updated: unknown,
-  original: unknown,
-): { ok: true; input: unknown } | { ok: false; message: string } {
-  if (updated === undefined) return { ok: true, input: original };
-  const checked = tool.inputSchema.safeParse(updated);
-  if (checked.success) return { ok: true, input: checked.data };
-  return { ok: false, message: `The approved input for ${tool.name} is not valid: ${checked.error.message}` };
+): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
+  const { tool, input, context } = args;
+  if (updated === undefined || sameInput(updated, input)) return { ok: true, input };
+  const answered = answeredInput(tool, input, updated);
+  if (answered !== undefined) return { ok: true, input: answered };
+  const revised = await reviseInput(tool, updated, context, args.decide);
+  if (!revised.ok)
+    return { ok: false, message: `The approved input for ${tool.name} was changed: ${revised.message}` };
+  const decision = revised.decision;
+  if (decision.behavior === "deny")
+    return {
+      ok: false,
+      message: `The approved input for ${tool.name} was changed into one that is refused: ${decision.message}`,
+    };
+  if (isHardAsk(decision, tool) && !isOwnQuestion(decision, tool))
+    return {
+      ok: false,
+      message: `The approved input for ${tool.name} was changed into one that needs its own approval (${describeDecider(decision.decisionReason)}): ${decision.message}`,
+    };
+  return { ok: true, input: revised.input };
+}
+
+/** The ask a person-only tool always makes (its own check), as opposed to a rule's or a safety check's. */
+function isOwnQuestion(decision: PermissionDecision, tool: Tool): boolean {
+  return (
+    decision.behavior === "ask" &&
+    decision.decisionReason.type === "tool" &&
+    (tool.requiresUserInteraction?.() ?? false)
+  );
+}
+
+/**
+ * A question tool (AskUserQuestion) is approved by answering it: the approver hands back the same call
+ * with the answers filled in. That is the approval itself, not a new call, so it is not decided again
+ * (the tool's validation refuses answers the model wrote). Any other change is decided as above.
+ */
+function answeredInput(tool: Tool, input: unknown, updated: unknown): unknown {
+  const questions = tool.userQuestions;
+  if (!questions) return undefined;
+  const parsed = tool.inputSchema.safeParse(updated);
+  if (!parsed.success) return undefined;
+  const answers = questions.answersOf(parsed.data);
+  if (answers === undefined) return undefined;
+  return sameInput(questions.withAnswers(input, answers), parsed.data) ? parsed.data : undefined;
 }
 
 /** PermissionRequest hooks may answer for the person; without an answer, the person is asked. */
@@ -223,7 +271,7 @@ async function askPermissionRequestHooks(
       ...extra,
     };
   }
-  const approved = revalidate(args.tool, decision.updatedInput, args.input);
+  const approved = await approvedInput(args, decision.updatedInput);
   if (!approved.ok) return { ...refuse(args.input, reason, approved.message), ...extra };
   return { ...allow(approved.input, reason), ...extra };
 }

@@ -11,6 +11,7 @@ import { AsyncQueue } from "./asyncQueue.ts";
 import { formatSchemaError, parseArguments } from "./input.ts";
 import { resolveDecision } from "./resolveDecision.ts";
 import { errorResult, toToolResultBlock } from "./results.ts";
+import { reviseInput } from "./reviseInput.ts";
 import type {
   AuditRecord,
   ClassifierVerdict,
@@ -173,18 +174,16 @@ export async function* runToolUse(
       hook = hookRun.ok ? hookRun.value : undefined;
       if (hook) absorbHook(state, hook);
       if (hook?.updatedInput && hook.decision !== "deny") {
-        // A rewritten input passes the schema and the rules again: a hook cannot smuggle a call past them.
-        const recheck = tool.inputSchema.safeParse(hook.updatedInput);
-        if (!recheck.success) {
-          yield fail(
-            tool,
-            "invalid_input",
-            `A hook rewrote the input into something invalid: ${formatSchemaError(tool.name, recheck.error)}`,
-          );
+        // A rewritten input passes the schema, the tool's validation and the rules again.
+        const revised = await reviseInput(tool, hook.updatedInput, context, (t, i, c) =>
+          decideSafely(decide, t, i, c),
+        );
+        if (!revised.ok) {
+          yield fail(tool, revised.code, `A PreToolUse hook rewrote the input: ${revised.message}`);
           return;
         }
-        input = recheck.data;
-        decision = await decideSafely(decide, tool, input, context);
+        input = revised.input;
+        decision = revised.decision;
       }
     }
     const final = await resolveDecision({
@@ -196,6 +195,7 @@ export async function* runToolUse(
       classifier,
       services,
       context,
+      decide: (t, i, c) => decideSafely(decide, t, i, c),
     });
     state.permissionMs = performance.now() - permissionStart;
     if (final.hookOutcomes) state.hooks.push(...final.hookOutcomes);

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { builtinTools } from "../tools/index.ts";
 import { loadSettings } from "./load.ts";
 import { createTestWorld, type TestWorld } from "./testWorld.ts";
 import { isFolderTrusted, trustFolder } from "./trust.ts";
@@ -321,7 +322,7 @@ describe("loadSettings: trust", () => {
 describe("loadSettings: specifiers a matcher finds malformed", () => {
   it("warns with file:line:col and keeps loading (deny rules still fail closed at match time)", () => {
     world.write("home/.keel/settings.json", '{"permissions": {"deny": ["WebFetch(example.com)"]}}');
-    const loaded = load();
+    const loaded = loadSettings({ cwd: world.project, env: world.env, tools: builtinTools() });
     expect(loaded.warnings.join("\n")).toMatch(
       /settings\.json:1:27: rule "WebFetch\(example\.com\)": WebFetch rules take "domain:<host>"/,
     );

@@ -3,15 +3,16 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
-// Registered before files are read, so malformed WebFetch/Agent specifiers are reported at load.
-import "../permissions/matchers/index.ts";
+import type { LspServerEntry } from "../lsp/servers.ts";
+import { ruleContentProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
-import { deepFreeze, type ToolPermissionContext } from "../tool/context.ts";
+import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
+import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
 import { type McpServerEntry, type MergedSettings, mergeSettings, type SourceSettings } from "./merge.ts";
-import { readSettingsFile, SettingsError } from "./readSettingsFile.ts";
+import { type ReadSettingsOptions, readSettingsFile, SettingsError } from "./readSettingsFile.ts";
 import type { SandboxSettings, SettingsFile } from "./schema.ts";
 import { isFolderTrusted, trustFolder } from "./trust.ts";
 import { stripLooseningParts } from "./untrusted.ts";
@@ -32,6 +33,8 @@ export interface LoadSettingsOptions {
   cwd: string;
   cli?: CliSettingsFlags;
   env?: NodeJS.ProcessEnv;
+  /** The session's tools: rule specifiers are checked by the matcher of the tool they name. */
+  tools?: Tools;
 }
 
 export interface UntrustedReport {
@@ -48,7 +51,11 @@ export interface LoadedSettings {
   hooks: ConfiguredHook[];
   env: Record<string, string>;
   sandbox: SandboxSettings;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`), when set. */
+  worktreesDir?: string;
   mcpServers: McpServerEntry[];
+  /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
+  lspServers: LspServerEntry[];
   mcpSettings: MergedSettings["mcpSettings"];
   /** Everything the user should be told: untrusted parts ignored, rules skipped, modes refused. */
   warnings: string[];
@@ -100,13 +107,17 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const projectRoot = resolve(options.cwd);
   const home = userHomeDir(env);
   checkCliRules(cli);
+  const tools = options.tools;
+  const readOptions: ReadSettingsOptions = tools
+    ? { checkRuleContent: (name, content) => ruleContentProblem(tools, name, content) }
+    : {};
 
   const warnings: string[] = [];
   const raw: SourceSettings[] = [];
   const problems: SettingsError[] = [];
   for (const location of settingsLocations(projectRoot, env)) {
     try {
-      const read = readSettingsFile(location.path);
+      const read = readSettingsFile(location.path, readOptions);
       if (!read) continue;
       warnings.push(...read.warnings);
       raw.push({ source: location.source, file: location.path, settings: read.settings });
@@ -118,7 +129,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   if (cli.settingsFile) {
     try {
       const path = resolve(projectRoot, cli.settingsFile);
-      const read = readSettingsFile(path);
+      const read = readSettingsFile(path, readOptions);
       if (!read)
         throw new SettingsError([
           { file: path, line: 1, column: 1, path: "", message: "file not found (--settings)" },
@@ -170,10 +181,27 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     hooks: merged.hooks,
     env: merged.env,
     sandbox: merged.sandbox,
+    ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),
     mcpServers,
+    lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,
     warnings,
     untrusted,
+  };
+}
+
+function sandboxPolicySettings(sandbox: SandboxSettings): SandboxPolicySettings {
+  const lists = {
+    excludedCommands: sandbox.excludedCommands,
+    allowedDomains: sandbox.network?.allowedDomains,
+    allowWrite: sandbox.filesystem?.allowWrite,
+    denyWrite: sandbox.filesystem?.denyWrite,
+  };
+  return {
+    enabled: sandbox.enabled ?? false,
+    autoAllowBashIfSandboxed: sandbox.autoAllowBashIfSandboxed ?? true,
+    ...(sandbox.allowUnsandboxedCommands === false ? { allowUnsandboxedCommands: false } : {}),
+    ...Object.fromEntries(Object.entries(lists).filter(([, list]) => list !== undefined && list.length > 0)),
   };
 }
 
@@ -205,9 +233,6 @@ function buildContextFromMerged(
     alwaysAskRules: merged.ask,
     ruleRoots,
     isBypassPermissionsModeAvailable: merged.bypassDisabledBy === undefined,
-    sandbox: {
-      enabled: merged.sandbox.enabled ?? false,
-      autoAllowBashIfSandboxed: merged.sandbox.autoAllowBashIfSandboxed ?? true,
-    },
+    sandbox: sandboxPolicySettings(merged.sandbox),
   });
 }

@@ -2,6 +2,7 @@
 // values (defaultMode, env keys, sandbox keys) come from the highest-precedence source that sets them.
 import { isAbsolute, join, resolve } from "node:path";
 import { type ConfiguredHook, flattenHooks } from "../hooks/config.ts";
+import type { LspServerEntry } from "../lsp/servers.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import type { RulesBySource, WorkingDirectory } from "../tool/context.ts";
 import type { McpServerSettings, SandboxSettings, SettingsFile } from "./schema.ts";
@@ -31,7 +32,11 @@ export interface MergedSettings {
   hooks: ConfiguredHook[];
   env: Record<string, string>;
   sandbox: SandboxSettings;
+  /** `worktree.directory`, resolved (relative to the project, or home for user settings). */
+  worktreesDir?: string;
   mcpServers: McpServerEntry[];
+  /** Language servers by name; the highest-precedence source's entry wins. */
+  lspServers: LspServerEntry[];
   /** Keys read as data for other parts (the MCP layer): later sources do not override earlier ones. */
   mcpSettings: Pick<
     SettingsFile,
@@ -48,6 +53,45 @@ function expandDir(dir: string, base: string, home: string): string {
   if (dir === "~") return home;
   if (dir.startsWith("~/")) return join(home, dir.slice(2));
   return isAbsolute(dir) ? resolve(dir) : resolve(base, dir);
+}
+
+function union(a: readonly string[] | undefined, b: readonly string[] | undefined): string[] | undefined {
+  if (!b?.length) return a ? [...a] : undefined;
+  return [...new Set([...(a ?? []), ...b])];
+}
+
+/**
+ * One source's sandbox settings into the merged ones: lists (excluded commands, allowed domains, write
+ * allow and deny paths, resolved like additionalDirectories) from every source, other keys from the
+ * highest source that sets them.
+ */
+function mergeSandbox(
+  into: SandboxSettings,
+  from: SandboxSettings | undefined,
+  resolvePath: (path: string) => string,
+): void {
+  if (!from) return;
+  const target = into as Record<string, unknown>;
+  for (const [key, value] of Object.entries(from))
+    if (!["excludedCommands", "network", "filesystem"].includes(key) && !(key in target)) target[key] = value;
+  const excluded = union(into.excludedCommands, from.excludedCommands);
+  if (excluded) into.excludedCommands = excluded;
+  if (from.network) {
+    const { allowedDomains, ...rest } = from.network;
+    const domains = union(into.network?.allowedDomains, allowedDomains);
+    into.network = { ...rest, ...into.network, ...(domains ? { allowedDomains: domains } : {}) };
+  }
+  if (from.filesystem) {
+    const { allowWrite, denyWrite, ...rest } = from.filesystem;
+    const allow = union(into.filesystem?.allowWrite, allowWrite?.map(resolvePath));
+    const deny = union(into.filesystem?.denyWrite, denyWrite?.map(resolvePath));
+    into.filesystem = {
+      ...rest,
+      ...into.filesystem,
+      ...(allow ? { allowWrite: allow } : {}),
+      ...(deny ? { denyWrite: deny } : {}),
+    };
+  }
 }
 
 /**
@@ -75,6 +119,7 @@ export function mergeSettings(
     env: {},
     sandbox: {},
     mcpServers: [],
+    lspServers: [],
     mcpSettings: {},
     warnings: [],
   };
@@ -124,11 +169,17 @@ export function mergeSettings(
 
     for (const [key, value] of Object.entries(settings.env ?? {}))
       if (!(key in merged.env)) merged.env[key] = value;
-    for (const [key, value] of Object.entries(settings.sandbox ?? {}))
-      if (!(key in merged.sandbox)) (merged.sandbox as Record<string, unknown>)[key] = value;
+    mergeSandbox(merged.sandbox, settings.sandbox, (path) => expandDir(path, base, anchors.home));
+    const worktreesDir = settings.worktree?.directory;
+    if (worktreesDir && merged.worktreesDir === undefined)
+      merged.worktreesDir = expandDir(worktreesDir, base, anchors.home);
     for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
       if (merged.mcpServers.some((known) => known.name === name)) continue;
       merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });
+    }
+    for (const [name, config] of Object.entries(settings.lspServers ?? {})) {
+      if (merged.lspServers.some((known) => known.name === name)) continue;
+      merged.lspServers.push({ name, config, ...(entry.file ? { file: entry.file } : {}) });
     }
     for (const key of [
       "enableAllProjectMcpServers",

@@ -2,7 +2,6 @@
 // file:line:column. Keel refuses to start on a half-read policy, so every problem here is fatal.
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { getRuleMatcher } from "../permissions/matchers.ts";
 import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
 import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
 import { type SettingsFile, SettingsFileSchema } from "./schema.ts";
@@ -49,8 +48,16 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
   return text;
 }
 
+/** Why a rule's specifier is malformed for the tool it names (the tool's own matcher knows), or undefined. */
+export type RuleContentCheck = (toolName: string, content: string) => string | undefined;
+
+export interface ReadSettingsOptions {
+  /** Checks rule specifiers; without it only the rule syntax is checked. */
+  checkRuleContent?: RuleContentCheck;
+}
+
 /** Reads and checks a settings file; undefined when it does not exist. Throws SettingsError. */
-export function readSettingsFile(path: string): ReadSettings | undefined {
+export function readSettingsFile(path: string, options: ReadSettingsOptions = {}): ReadSettings | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -61,11 +68,15 @@ export function readSettingsFile(path: string): ReadSettings | undefined {
       { file: path, line: 1, column: 1, path: "", message: `cannot be read (${code ?? String(error)})` },
     ]);
   }
-  return parseSettingsText(text, path);
+  return parseSettingsText(text, path, options);
 }
 
 /** Checks settings text as if read from `file`. Throws SettingsError. */
-export function parseSettingsText(text: string, file: string): ReadSettings {
+export function parseSettingsText(
+  text: string,
+  file: string,
+  options: ReadSettingsOptions = {},
+): ReadSettings {
   let parsed: ParsedJson;
   try {
     parsed = parseJsonWithPositions(text);
@@ -82,7 +93,10 @@ export function parseSettingsText(text: string, file: string): ReadSettings {
   if (!result.success)
     throw new SettingsError(result.error.issues.slice(0, 10).map((i) => problem(i.path, describeIssue(i))));
   const warnings: string[] = [];
-  const problems = [...checkRules(result.data, problem, warnings), ...checkHooks(result.data, problem)];
+  const problems = [
+    ...checkRules(result.data, problem, warnings, options.checkRuleContent),
+    ...checkHooks(result.data, problem),
+  ];
   if (problems.length > 0) throw new SettingsError(problems);
   return { path: file, settings: result.data, warnings };
 }
@@ -96,7 +110,12 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 
 type ProblemAt = (path: readonly PropertyKey[], message: string) => SettingsProblem;
 
-function checkRules(settings: SettingsFile, problem: ProblemAt, warnings: string[]): SettingsProblem[] {
+function checkRules(
+  settings: SettingsFile,
+  problem: ProblemAt,
+  warnings: string[],
+  checkContent: RuleContentCheck | undefined,
+): SettingsProblem[] {
   const problems: SettingsProblem[] = [];
   for (const behavior of ["allow", "deny", "ask"] as const) {
     settings.permissions?.[behavior]?.forEach((rule, index) => {
@@ -104,9 +123,7 @@ function checkRules(settings: SettingsFile, problem: ProblemAt, warnings: string
       try {
         const value = parseRuleValue(rule);
         const invalid =
-          value.ruleContent === undefined
-            ? undefined
-            : getRuleMatcher(value.toolName)?.validate?.(value.ruleContent);
+          value.ruleContent === undefined ? undefined : checkContent?.(value.toolName, value.ruleContent);
         if (invalid) {
           const at = problem(path, invalid);
           warnings.push(`${at.file}:${at.line}:${at.column}: rule "${rule}": ${invalid}`);

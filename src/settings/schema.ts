@@ -2,6 +2,7 @@
 // one file serves both programs. Keys Keel reads must have the right type, or the file is an error.
 import { z } from "zod";
 import { HooksConfigSchema } from "../hooks/config.ts";
+import { LspServerSettingsSchema } from "../lsp/servers.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 
 const ruleList = z.array(z.string());
@@ -15,13 +16,20 @@ export const PermissionsSettingsSchema = z.looseObject({
   disableBypassPermissionsMode: z.literal("disable").optional(),
 });
 
+const stringList = z.array(z.string().min(1));
+
+/** Claude Code's names. Lists merge across settings files; single values come from the highest source. */
 export const SandboxSettingsSchema = z.looseObject({
   enabled: z.boolean().optional(),
   autoAllowBashIfSandboxed: z.boolean().optional(),
-  excludedCommands: z.array(z.string()).optional(),
+  /** Commands that run outside the sandbox (still through the permission checks): `docker`, `npm run e2e:*`. */
+  excludedCommands: stringList.optional(),
+  /** false: a Bash call's `dangerouslyDisableSandbox` is refused instead of asked. */
   allowUnsandboxedCommands: z.boolean().optional(),
-  network: z.looseObject({}).optional(),
-  filesystem: z.looseObject({}).optional(),
+  network: z.looseObject({ allowedDomains: stringList.optional() }).optional(),
+  filesystem: z
+    .looseObject({ allowWrite: stringList.optional(), denyWrite: stringList.optional() })
+    .optional(),
 });
 
 /** An MCP server entry: passed through to the MCP layer as data. */
@@ -40,6 +48,10 @@ export const SettingsFileSchema = z.looseObject({
   enabledMcpjsonServers: z.array(z.string()).optional(),
   disabledMcpjsonServers: z.array(z.string()).optional(),
   apiKeyHelper: z.string().optional(),
+  /** Language servers for the LSP tool, keyed by name (the shape of Claude Code's `.lsp.json`). */
+  lspServers: z.record(z.string(), LspServerSettingsSchema).optional(),
+  /** EnterWorktree: `directory` is where worktrees are created (default `<repo>/.keel/worktrees`). */
+  worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

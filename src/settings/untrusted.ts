@@ -9,6 +9,7 @@ const COMMAND_KEYS = [
   "awsCredentialExport",
   "otelHeadersHelper",
   "statusLine",
+  "lspServers",
 ];
 const MCP_KEYS = ["mcpServers", "enableAllProjectMcpServers", "enabledMcpjsonServers"];
 
@@ -23,7 +24,7 @@ function preview(items: readonly string[]): string {
   return items.length > 3 ? `${shown}, ...` : shown;
 }
 
-/** Removes allow rules, hooks, defaultMode, extra directories, env, sandbox, MCP and command-running keys. */
+/** Removes allow rules, hooks, defaultMode, extra directories, env, sandbox, worktree folder, MCP and command-running keys. */
 export function stripLooseningParts(settings: SettingsFile): StrippedSettings {
   const ignored: string[] = [];
   const next: SettingsFile = { ...settings };
@@ -52,6 +53,9 @@ export function stripLooseningParts(settings: SettingsFile): StrippedSettings {
   delete next.env;
   if (settings.sandbox !== undefined) ignored.push("sandbox settings");
   delete next.sandbox;
+  // Where EnterWorktree writes a checkout: a project must not point it elsewhere before it is trusted.
+  if (settings.worktree?.directory !== undefined) ignored.push("worktree.directory");
+  delete next.worktree;
   for (const key of [...MCP_KEYS, ...COMMAND_KEYS]) {
     if ((settings as Record<string, unknown>)[key] !== undefined) ignored.push(key);
     delete (next as Record<string, unknown>)[key];

@@ -2,18 +2,17 @@
 // validation, then read-only classification. Anything not fully understood asks.
 import { listRules } from "../permissions/matchers.ts";
 import { withPathResolutionCache } from "../permissions/paths.ts";
-import type { RuleSuggestion } from "../permissions/types.ts";
+import type { PermissionRule, RuleSuggestion } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
-import { deepScan } from "./deepCommands.ts";
 import { isHarmlessVariable } from "./envVars.ts";
-import { type ExtractedCommand, extractCommands } from "./extract.ts";
-import { initBashParser, isBashParserReady, type SimpleCommand, withBashTree } from "./parse.ts";
+import type { ExtractedCommand } from "./extract.ts";
+import { readBash, understoodCommands } from "./frontEnd.ts";
+import { initBashParser, isBashParserReady, type SimpleCommand } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
-import { COMMAND_CHECKS, SAFETY_CHECK_IDS, SYNTAX_CHECKS, TEXT_CHECKS } from "./security/index.ts";
+import { COMMAND_CHECKS } from "./security/index.ts";
 import { ruleSuggestions } from "./suggestions.ts";
-import { indexTree } from "./tree.ts";
 
 export interface BashVerdict {
   behavior: "allow" | "ask" | "deny" | "passthrough";
@@ -22,6 +21,8 @@ export interface BashVerdict {
   parts: SimpleCommand[];
   /** A rule specifier like "npm run test:*", never a blanket Bash. */
   suggestion?: string;
+  /** The Read or Edit rule that decided (a deny rule denies; an ask rule asks in every mode). */
+  rule?: PermissionRule;
 }
 
 export interface AnalyzeOptions {
@@ -34,11 +35,6 @@ export interface DetailedVerdict extends BashVerdict {
   safety: boolean;
   suggestions: RuleSuggestion[];
   findings: Finding[];
-}
-
-/** Whether a finding with this check id asks even in bypass mode. */
-export function isSafetyCheck(check: string | undefined): boolean {
-  return check !== undefined && (SAFETY_CHECK_IDS.has(check) || check === "protected-path");
 }
 
 interface Part {
@@ -93,25 +89,36 @@ function safetyScan(
   return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true })];
 }
 
-function hasBashContentRules(context: ToolPermissionContext): boolean {
+const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+/**
+ * Deny or ask rules a command the analysis cannot fully read could slip past: Bash content rules
+ * (matched against the commands it can see) and Read/Edit rules (matched against the paths it can
+ * see). With any of them, what is too complex to check against them asks in every mode.
+ */
+function hasRestrictingRules(context: ToolPermissionContext): boolean {
   return (["deny", "ask"] as const).some((behavior) =>
     listRules(context, behavior).some(
-      (rule) => rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined,
+      (rule) =>
+        (rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined) ||
+        PATH_RULE_NAMES.has(rule.value.toolName),
     ),
   );
 }
 
 function verdictFrom(findings: Finding[], parts: SimpleCommand[]): DetailedVerdict | undefined {
-  const first = findings.find((finding) => finding.safety) ?? findings[0];
+  const denied = findings.find((finding) => finding.rule?.behavior === "deny");
+  const first = denied ?? findings.find((finding) => finding.safety) ?? findings[0];
   if (!first) return undefined;
   return {
-    behavior: "ask",
+    behavior: denied ? "deny" : "ask",
     reason: first.reason,
     check: first.check,
     parts,
     safety: first.safety,
     suggestions: [],
     findings,
+    ...(first.rule ? { rule: first.rule } : {}),
   };
 }
 
@@ -122,33 +129,18 @@ export function analyzeBashCommandNow(command: string, options: AnalyzeOptions):
 
 function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   const { cwd, permissionContext: context } = options;
-  const findings: Finding[] = [];
-  for (const check of TEXT_CHECKS) {
-    const reason = check.run(command);
-    if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
-  }
-  const { extraction, hidden } = withBashTree(command, (root) => {
-    const tree = indexTree(root, command);
-    for (const check of SYNTAX_CHECKS) {
-      const reason = check.run(tree);
-      if (reason !== undefined) findings.push({ check: check.id, reason, safety: false });
-    }
-    const extraction = extractCommands(root, command);
-    for (const problem of extraction.problems) findings.push({ ...problem, safety: false });
-    // Plain commands get the full analysis below; what it cannot reach gets the safety scan.
-    if (findings.length === 0)
-      return { extraction, hidden: deepScan(command, { commands: extraction.commands }).nested };
-    return { extraction, hidden: deepScan(command, { root }).commands };
-  });
+  const { problems, extraction, hidden } = readBash(command);
+  const strict = hasRestrictingRules(context);
+  const findings: Finding[] = problems.map((problem) => ({ ...problem, safety: strict }));
   const simpleParts = extraction.commands.map((extracted) => extracted.simple);
   // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
   findings.unshift(...safetyScan(hidden, cwd, context));
 
-  if (findings.some((finding) => !finding.safety)) {
+  if (problems.length > 0) {
     const tooComplex = verdictFrom(findings, simpleParts) as DetailedVerdict;
     if (tooComplex.safety || !context.sandbox.enabled || !context.sandbox.autoAllowBashIfSandboxed)
       return tooComplex;
-    if (hasBashContentRules(context)) return tooComplex;
+    if (strict) return tooComplex;
     return {
       behavior: "allow",
       reason: "the OS sandbox contains it",
@@ -163,7 +155,11 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     const view = viewCommand(extracted);
     return { view, classification: classify(view) };
   });
-  findings.push(...parts.flatMap((part) => commandFindings(part.view)));
+  findings.push(
+    ...parts.flatMap((part) =>
+      commandFindings(part.view).map((finding) => (strict ? { ...finding, safety: true } : finding)),
+    ),
+  );
   findings.push(...validatePaths(parts, cwd, context, { operators: extraction.operators }));
   const asked = verdictFrom(findings, simpleParts);
   if (asked) return asked;
@@ -239,21 +235,10 @@ export async function explainBashCommand(
 }
 
 /** True only when the parser is ready and every part is an understood read-only command. */
-export function isReadOnlyBashCommand(command: string, _cwd?: string): boolean {
+export function isReadOnlyBashCommand(command: string): boolean {
   if (!isBashParserReady()) return false;
   try {
-    if (TEXT_CHECKS.some((check) => check.run(command) !== undefined)) return false;
-    const extraction = withBashTree(command, (root) => {
-      const tree = indexTree(root, command);
-      if (SYNTAX_CHECKS.some((check) => check.run(tree) !== undefined)) return undefined;
-      return extractCommands(root, command);
-    });
-    if (!extraction || extraction.problems.length > 0 || extraction.commands.length === 0) return false;
-    return extraction.commands.every((extracted) => {
-      const view = viewCommand(extracted);
-      if (commandFindings(view).length > 0 || writesThroughRedirect(view)) return false;
-      return classify(view).kind === "read-only";
-    });
+    return understoodCommands(command)?.every((extracted) => isReadOnlyPart(viewCommand(extracted))) ?? false;
   } catch {
     return false;
   }

@@ -166,6 +166,15 @@ export function getBackgroundTask(sessionId: string, taskId: string): Background
   return task ? { ...task.info } : undefined;
 }
 
+/** A task's current info and a promise that settles when it ends, for waiting on its output (Monitor). */
+export function watchBackgroundTask(
+  sessionId: string,
+  taskId: string,
+): { info: () => BackgroundTaskInfo; ended: Promise<void> } | undefined {
+  const task = sessions.get(sessionId)?.get(taskId);
+  return task ? { info: () => ({ ...task.info }), ended: task.ended } : undefined;
+}
+
 export function listBackgroundTasks(sessionId: string): BackgroundTaskInfo[] {
   return [...(sessions.get(sessionId)?.values() ?? [])].map((task) => ({ ...task.info }));
 }

@@ -97,6 +97,22 @@ describe("deny and ask rules: any command the string can run", () => {
     ["repeat 3 rm x", "rm:*"],
     ["noglob rm x", "rm:*"],
     ["CURL -s https://example.com", "curl:*"],
+    // Option synonyms: a force push in any spelling is a force push.
+    ["git push --force-with-lease", "git push --force:*"],
+    ["git push origin --force-with-lease", "git push --force:*"],
+    ["git push -f origin main", "git push --force:*"],
+    ["git push origin +main", "git push --force:*"],
+    ["rm --recursive --force x", "rm -rf:*"],
+    ["rm -R -f x", "rm -rf:*"],
+    ["git branch -D topic", "git branch -d:*"],
+    // Forms the line itself resolves: assigned variables, braces, globbed program names, piped code.
+    ["a=rm; $a -rf x", "rm:*"],
+    ["{rm,-rf,x}", "rm:*"],
+    ["/bin/r[m] x", "rm:*"],
+    ["echo 'rm -rf x' | sh", "rm:*"],
+    ["stdbuf --output 0 rm x", "rm:*"],
+    ["env -vS 'rm x'", "rm:*"],
+    ["git -c alias.p=push p origin", "git push:*"],
   ])("%j is matched by %j", (command, specifier) => {
     expect(denyRuleMatches(command, specifier)).toBe(true);
   });
@@ -109,10 +125,13 @@ describe("deny and ask rules: any command the string can run", () => {
   it.each([
     ["lsof -i", "ls:*"],
     ["echo rm", "rm:*"],
-    ["git push --force-with-lease", "git push --force:*"],
     ["grep rm file", "rm:*"],
     ["rm -r x", "rm -rf:*"],
-    ["git push origin --force-with-lease", "git push --force:*"],
+    ["git push origin main", "git push --force:*"],
+    ["echo 'rm -rf x'", "rm:*"],
+    ["/bin/c[a]t x", "rm:*"],
+    ["b=ls; $b", "rm:*"],
+    ["git -c alias.p='!echo' p", "git push:*"],
   ])("%j is not matched by %j", (command, specifier) => {
     expect(denyRuleMatches(command, specifier)).toBe(false);
   });

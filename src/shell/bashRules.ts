@@ -1,5 +1,6 @@
 // Bash(...) rule specifiers: exact (`npm test`), prefix at a word boundary (`git commit:*` matches
 // `git commit -m x`, never `git committed`), and `*` wildcards (`git * --force`).
+import { segmentRegex } from "./expand.ts";
 
 export type BashPattern =
   | { kind: "exact"; words: string[] }
@@ -118,10 +119,45 @@ export function patternMatchesText(pattern: BashPattern, text: string): boolean 
   }
 }
 
+/** Option synonyms per program, for deny and ask rules: each maps to the spelling rules are compared in. */
+const OPTION_SYNONYMS: Record<string, Record<string, readonly string[]>> = {
+  rm: { "--recursive": ["-r"], "-R": ["-r"], "--force": ["-f"], "--dir": ["-d"], "--verbose": ["-v"] },
+  cp: { "--recursive": ["-r"], "-R": ["-r"], "--force": ["-f"], "--archive": ["-a"] },
+  mv: { "--force": ["-f"] },
+  chmod: { "--recursive": ["-R"] },
+  chown: { "--recursive": ["-R"] },
+  chgrp: { "--recursive": ["-R"] },
+  "git push": { "-f": ["--force"], "--force-with-lease": ["--force"], "--force-if-includes": ["--force"] },
+  "git clean": { "--force": ["-f"], "--dry-run": ["-n"] },
+  "git checkout": { "--force": ["-f"] },
+  "git switch": { "--force": ["-f"], "--discard-changes": ["-f"] },
+  "git branch": { "-D": ["-d", "-f"], "--delete": ["-d"], "--force": ["-f"] },
+  "git reset": {},
+};
+
+/** Every option of a command (or rule) in its canonical spelling: bundles split, synonyms mapped. */
+function canonicalOptions(lead: readonly string[], args: readonly string[]): Set<string> {
+  const synonyms = OPTION_SYNONYMS[lead.join(" ")] ?? OPTION_SYNONYMS[lead[0] ?? ""] ?? {};
+  const found = new Set<string>();
+  const addOption = (option: string) => {
+    found.add(option);
+    for (const synonym of synonyms[option] ?? []) found.add(synonym);
+  };
+  for (const arg of args) {
+    if (arg === "--") break;
+    if (/^-[A-Za-z0-9]+$/.test(arg)) for (const letter of arg.slice(1)) addOption(`-${letter}`);
+    else if (arg.startsWith("--")) addOption(arg.split("=")[0] as string);
+    // `git push origin +main` forces like --force.
+    else if (lead.join(" ") === "git push" && arg.startsWith("+")) addOption("--force");
+  }
+  return found;
+}
+
 /**
  * The wider reading for deny and ask rules only: a prefix rule's command words must lead, but its
- * options may appear anywhere and short options in any bundle, so `rm -rf:*` also catches
- * `rm -fr x` and `rm -r -f x`, and `git push --force:*` catches `git push origin --force`.
+ * options may appear anywhere, in any bundle and under any synonym, so `rm -rf:*` also catches
+ * `rm -fr x`, `rm -r -f x` and `rm --recursive --force x`, and `git push --force:*` catches
+ * `git push origin --force`, `git push -f` and `git push origin +main`.
  */
 export function patternMatchesArgvLoosely(pattern: BashPattern, argv: readonly string[]): boolean {
   if (pattern.kind !== "prefix") return false;
@@ -131,16 +167,34 @@ export function patternMatchesArgvLoosely(pattern: BashPattern, argv: readonly s
   const options = pattern.words.slice(firstOption);
   if (options.some((word) => !word.startsWith("-")) || argv.length < lead.length) return false;
   if (!lead.every((word, i) => argv[i] === word)) return false;
-  const letters = new Set<string>();
-  const longs = new Set<string>();
-  for (const arg of argv.slice(lead.length)) {
-    if (arg === "--") break;
-    if (/^-[A-Za-z0-9]+$/.test(arg)) for (const letter of arg.slice(1)) letters.add(letter);
-    else if (arg.startsWith("--")) longs.add(arg.split("=")[0] as string);
-  }
-  return options.every((option) =>
-    /^-[A-Za-z0-9]+$/.test(option)
-      ? [...option.slice(1)].every((letter) => letters.has(letter))
-      : longs.has(option),
-  );
+  const present = canonicalOptions(lead, argv.slice(lead.length));
+  // Each option the rule names (each letter of a bundle) must be there under some spelling of it.
+  return options.every((option) => {
+    const parts = /^-[A-Za-z0-9]+$/.test(option)
+      ? [...option.slice(1)].map((letter) => `-${letter}`)
+      : [option.split("=")[0] as string];
+    return parts.every((part) =>
+      [...canonicalOptions(lead, [part])].some((spelling) => present.has(spelling)),
+    );
+  });
+}
+
+/** The program a rule names first (`rm` of `rm -rf:*`), when it is a plain word. */
+function ruleProgram(pattern: BashPattern): string | undefined {
+  if (pattern.kind !== "wildcard") return pattern.words[0];
+  const match = pattern.regex.source.match(/^\^([A-Za-z0-9_.+-]+)(?: |\(|$)/);
+  return match?.[1];
+}
+
+/**
+ * A command whose program is a glob (`/bin/r[m]`, `r?`) runs whatever file it matches: for deny and ask
+ * rules it is read as the rule's program whenever the glob could match that name.
+ */
+export function globProgramForm(pattern: BashPattern, form: readonly string[]): string[] | undefined {
+  const name = form[0];
+  if (name === undefined || !/[*?[]/.test(name)) return undefined;
+  const program = ruleProgram(pattern);
+  if (program === undefined) return undefined;
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  return segmentRegex(base).test(program) ? [program, ...form.slice(1)] : undefined;
 }

@@ -16,6 +16,8 @@ export interface CommandSpec {
   fileWrite?: boolean;
   /** Any argument is accepted (echo). */
   anyArgs?: boolean;
+  /** Options with which the folders among the read positionals are read whole (grep -r, cp -r). */
+  recursiveOptions?: readonly string[];
 }
 
 const ro = (
@@ -50,7 +52,7 @@ const GREP: CommandSpec = ro(
       "--no-group-separator",
     ),
   },
-  { pathOptions: { "-f": "read", "--file": "read" } },
+  { pathOptions: { "-f": "read", "--file": "read" }, recursiveOptions: ["-r", "--recursive"] },
 );
 
 export const COMMAND_SPECS: Readonly<Record<string, CommandSpec>> = {
@@ -281,7 +283,7 @@ export const COMMAND_SPECS: Readonly<Record<string, CommandSpec>> = {
         "--ignore-tab-expansion --ignore-trailing-space --ignore-matching-lines=",
       ),
     },
-    { pathOptions: { "-X": "read" } },
+    { pathOptions: { "-X": "read" }, recursiveOptions: ["-r", "--recursive"] },
   ),
   cmp: ro("read", {
     flags: "blsv",
@@ -359,7 +361,11 @@ export const COMMAND_SPECS: Readonly<Record<string, CommandSpec>> = {
         "--copy-contents",
       ),
     },
-    { fileWrite: true, pathOptions: { "-t": "write", "--target-directory": "write" } },
+    {
+      fileWrite: true,
+      pathOptions: { "-t": "write", "--target-directory": "write" },
+      recursiveOptions: ["-r", "-R", "-a", "--recursive", "--archive"],
+    },
   ),
   tee: ro(
     "write",

@@ -2,7 +2,7 @@
 // compound statements, in code strings given to shells (bash -c, eval, env -S, heredocs to sh),
 // behind wrappers, and after find -exec / fd -x. Deny and ask rules and the safety checks use this.
 import type { Node } from "web-tree-sitter";
-import { commandFormsForDenyRules } from "./denyForms.ts";
+import { commandFormsForDenyRules, resolvedForms } from "./denyForms.ts";
 import { type ExtractedCommand, extractEveryCommand } from "./extract.ts";
 import { withBashTree } from "./parse.ts";
 import { isShell } from "./programs.ts";
@@ -38,7 +38,8 @@ export function embeddedCode(form: readonly string[], command: ExtractedCommand)
   if (name === "env") {
     const codes: string[] = [];
     args.forEach((arg, i) => {
-      if (arg === "-S" || arg === "--split-string") codes.push(args[i + 1] ?? "");
+      // -S takes the rest of its word, or the next word: also inside a bundle (-vS 'cmd').
+      if (/^-[a-zA-Z]*S$/.test(arg) || arg === "--split-string") codes.push(args[i + 1] ?? "");
       else if (arg.startsWith("--split-string=")) codes.push(arg.slice(15));
       else if (/^-[a-zA-Z]*S./.test(arg)) codes.push(arg.slice(arg.indexOf("S") + 1));
     });
@@ -54,6 +55,32 @@ export function embeddedCode(form: readonly string[], command: ExtractedCommand)
           : [];
     });
   }
+  return [];
+}
+
+/** What printf prints for a format and its arguments, as far as matters for code: %s/%b filled, escapes read. */
+function printfText(args: readonly string[]): string {
+  const [format = "", ...values] = args;
+  let next = 0;
+  const filled = format.replace(/%[sb]/g, () => values[next++] ?? "");
+  return filled.replace(/\\n/g, "\n").replace(/\\t/g, "\t");
+}
+
+/**
+ * `echo 'code' | sh`: a shell without -c reads its code from the pipe. When the command before it
+ * in the pipeline is echo or printf, that code is known.
+ */
+function pipedCode(
+  form: readonly string[],
+  command: ExtractedCommand,
+  previous?: ExtractedCommand,
+): string[] {
+  const [name, ...args] = form;
+  if (!command.pipedInput || previous === undefined || name === undefined || !isShell(name)) return [];
+  if (args.some((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg))) return [];
+  const [producer, ...words] = previous.simple.argv;
+  if (producer === "echo") return [words.filter((word) => !/^-[neE]+$/.test(word)).join(" ")];
+  if (producer === "printf") return [printfText(words)];
   return [];
 }
 
@@ -84,7 +111,7 @@ export interface DeepScan {
 }
 
 function scanCommands(commands: readonly ExtractedCommand[], depth: number, into: DeepScan): void {
-  for (const command of commands) {
+  commands.forEach((command, index) => {
     into.commands.push(command);
     if (depth > 0) into.nested.push(command);
     const pending = [command.simple.argv];
@@ -93,10 +120,12 @@ function scanCommands(commands: readonly ExtractedCommand[], depth: number, into
       for (const form of commandFormsForDenyRules(argv)) {
         into.forms.push(form);
         pending.push(...runPerFile(form));
-        if (depth < MAX_DEPTH) for (const code of embeddedCode(form, command)) collect(code, depth + 1, into);
+        if (depth >= MAX_DEPTH) continue;
+        const codes = [...embeddedCode(form, command), ...pipedCode(form, command, commands[index - 1])];
+        for (const code of codes) collect(code, depth + 1, into);
       }
     }
-  }
+  });
 }
 
 function collect(source: string, depth: number, into: DeepScan): void {
@@ -126,6 +155,7 @@ export function deepScan(
   else collect(source, 0, scan);
   // bash removes backslash-newline before splitting words; the grammar does not, so scan both.
   if (source.includes("\\\n")) collect(source.replace(/\\\n/g, ""), 0, scan);
+  scan.forms.push(...resolvedForms(scan));
   if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
   cache.set(source, scan);
   return scan;

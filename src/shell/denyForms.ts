@@ -2,6 +2,8 @@
 // env, timeout, xargs, nohup, busybox...) and VAR= prefix removed in turn, leniently (any options
 // skipped), with the command name normalised (/bin/rm -> rm, zsh =curl -> curl) and, for tools with
 // global options (git -C x push), also without those options.
+import { braceExpand } from "./expand.ts";
+import type { ExtractedCommand } from "./extract.ts";
 import { readGitGlobals } from "./gitSpec.ts";
 import { words } from "./options.ts";
 
@@ -75,27 +77,36 @@ const GLOBAL_OPTION_TOOLS = new Set(
   words("npm pnpm yarn bun cargo docker podman kubectl helm go deno uv pip pip3 gh"),
 );
 
-/** Removes one wrapper leniently (any options skipped), or returns undefined if argv[0] is none. */
-function stripOneLenient(argv: readonly string[]): string[] | undefined {
+/**
+ * Removes one wrapper leniently: every command it may be wrapping. An option it is not known to take a
+ * value for (`stdbuf --output 0 rm`) is read both ways, as a flag and as taking the next word.
+ */
+function stripOneLenient(argv: readonly string[]): string[][] {
   const name = argv[0];
-  if (name === undefined || !(name in LENIENT_VALUED)) return undefined;
+  if (name === undefined || !(name in LENIENT_VALUED)) return [];
   const valued = LENIENT_VALUED[name] as readonly string[];
-  let i = 1;
-  while (i < argv.length) {
-    const word = argv[i] as string;
-    if (word === "--") {
-      i++;
-      break;
+  const results: string[][] = [];
+  const pending = [1];
+  for (let guard = 0; guard < 16 && pending.length > 0; guard++) {
+    let i = pending.pop() as number;
+    while (i < argv.length) {
+      const word = argv[i] as string;
+      if (word === "--") {
+        i++;
+        break;
+      }
+      if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
+        i++;
+        continue;
+      }
+      if (!word.startsWith("-") || word === "-") break;
+      if (!valued.includes(word) && !word.includes("=") && /^--?[A-Za-z]/.test(word)) pending.push(i + 2);
+      i += valued.includes(word) ? 2 : 1;
     }
-    if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) {
-      i++;
-      continue;
-    }
-    if (!word.startsWith("-") || word === "-") break;
-    i += valued.includes(word) ? 2 : 1;
+    i += LENIENT_LEADING[name] ?? 0;
+    if (i < argv.length) results.push(argv.slice(i));
   }
-  i += LENIENT_LEADING[name] ?? 0;
-  return i < argv.length ? argv.slice(i) : undefined;
+  return results;
 }
 
 /** Leading VAR=value words (as they appear inside strings re-parsed by env or after `command`). */
@@ -123,12 +134,32 @@ function dropLeadingOptions(rest: readonly string[], takesValue: boolean): strin
   return rest.slice(i);
 }
 
+/** `git -c alias.p=push p` runs `git push`: a plain alias replaces its name (shell aliases are code). */
+function gitAliasForms(
+  argv: readonly string[],
+  subcommandIndex: number,
+  configs: readonly string[],
+): string[][] {
+  const subcommand = argv[subcommandIndex];
+  const forms: string[][] = [];
+  for (const config of configs) {
+    const match = config.match(/^alias\.([^=]+)=(.*)$/is);
+    if (!match || match[1]?.toLowerCase() !== subcommand?.toLowerCase()) continue;
+    const value = (match[2] as string).trim();
+    if (value.startsWith("!") || value === "") continue;
+    forms.push(["git", ...value.split(/\s+/), ...argv.slice(subcommandIndex + 1)]);
+  }
+  return forms;
+}
+
 /** `git -C x --no-pager push` -> `git push`; `npm --silent run x` -> `npm run x` (both readings). */
 function withoutGlobalOptions(argv: readonly string[]): string[][] {
   const [name, ...rest] = argv;
   if (name === "git") {
     const globals = readGitGlobals(argv);
-    return globals.subcommandIndex > 1 ? [[name, ...argv.slice(globals.subcommandIndex)]] : [];
+    if (globals.subcommandIndex < 1) return [];
+    const plain = globals.subcommandIndex > 1 ? [[name, ...argv.slice(globals.subcommandIndex)]] : [];
+    return [...plain, ...gitAliasForms(argv, globals.subcommandIndex, globals.configs)];
   }
   if (name === undefined || !GLOBAL_OPTION_TOOLS.has(name) || !rest[0]?.startsWith("-")) return [];
   return [
@@ -140,8 +171,10 @@ function withoutGlobalOptions(argv: readonly string[]): string[][] {
 /** Every form a deny or ask rule must be tried on. */
 export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
   const forms: string[][] = [];
-  let current: string[] | undefined = [...argv];
-  for (let guard = 0; guard < 32 && current && current.length > 0; guard++) {
+  const pending: string[][] = [[...argv]];
+  for (let guard = 0; guard < 48 && pending.length > 0; guard++) {
+    const current = pending.shift() as string[];
+    if (current.length === 0) continue;
     const normalised = [normaliseCommandName(current[0] as string), ...current.slice(1)];
     forms.push(normalised, ...withoutGlobalOptions(normalised));
     // Case-insensitive file systems (macOS) run `CURL` as curl.
@@ -149,11 +182,89 @@ export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
     if (lower !== normalised[0]) forms.push([lower, ...normalised.slice(1)]);
     if (normalised[0] !== current[0]) forms.push(current);
     const withoutAssignments = stripAssignmentWords(normalised);
-    if (withoutAssignments.length !== normalised.length) {
-      current = withoutAssignments;
-      continue;
-    }
-    current = stripOneLenient(normalised);
+    if (withoutAssignments.length !== normalised.length) pending.push(withoutAssignments);
+    else pending.push(...stripOneLenient(normalised));
   }
   return forms;
+}
+
+const DECLARERS = new Set(words("export declare typeset local readonly"));
+const VARIABLE = /\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g;
+const MAX_RESOLVED = 64;
+
+/** Literal values assigned to each name anywhere in the line (`a=rm`, `export a=rm`). */
+function literalAssignments(commands: readonly ExtractedCommand[]): Map<string, Set<string>> {
+  const values = new Map<string, Set<string>>();
+  const remember = (name: string, value: string) => {
+    if (/\$|`/.test(value)) return;
+    values.set(name, (values.get(name) ?? new Set()).add(value));
+  };
+  for (const command of commands) {
+    for (const assignment of command.assignments) remember(assignment.name, assignment.value.value);
+    if (!DECLARERS.has(command.simple.argv[0] ?? "")) continue;
+    for (const word of command.simple.argv.slice(1)) {
+      const match = word.match(/^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s);
+      if (match) remember(match[1] as string, match[2] as string);
+    }
+  }
+  return values;
+}
+
+/** A form with the variables the line assigned literally put in (a whole-word variable split as bash splits it). */
+function substituteVariables(form: readonly string[], values: Map<string, Set<string>>): string[][] {
+  let results: string[][] = [[]];
+  for (const word of form) {
+    const names = [...word.matchAll(VARIABLE)].map((match) => match[1] ?? match[2]);
+    const options = names.some((name) => name && values.has(name)) ? wordValues(word, values) : [[word]];
+    results = results
+      .flatMap((prefix) => options.map((option) => [...prefix, ...option]))
+      .slice(0, MAX_RESOLVED);
+  }
+  return results;
+}
+
+function wordValues(word: string, values: Map<string, Set<string>>): string[][] {
+  let texts = [word];
+  for (const [name, assigned] of values) {
+    const pattern = new RegExp(`\\$(?:\\{${name}\\}|${name}(?![A-Za-z0-9_]))`, "g");
+    texts = texts.flatMap((text) =>
+      pattern.test(text) ? [...assigned].map((value) => text.replace(pattern, () => value)) : [text],
+    );
+  }
+  return texts.flatMap((text) => [[text], text.split(/\s+/).filter(Boolean)]);
+}
+
+/** Brace expansion: one word becomes several (`{rm,-rf,src}` is `rm -rf src`). */
+function expandBraces(form: readonly string[]): string[] | undefined {
+  if (!form.some((word) => /\{[^}]*(,|\.\.)[^}]*\}/.test(word))) return undefined;
+  const expanded: string[] = [];
+  for (const word of form) {
+    const items = braceExpand(word);
+    if (!items) return undefined;
+    expanded.push(...items);
+  }
+  return expanded;
+}
+
+/**
+ * Forms that resolve what the line itself fixes: variables it assigns literally (`a=rm; $a`) and brace
+ * expansions. Each resolved form is read again like any command (wrappers, global options...).
+ */
+export function resolvedForms(scan: {
+  commands: readonly ExtractedCommand[];
+  forms: readonly string[][];
+}): string[][] {
+  const values = literalAssignments(scan.commands);
+  const resolved: string[][] = [];
+  for (const form of scan.forms) {
+    const candidates =
+      values.size > 0 && form.some((word) => word.includes("$")) ? substituteVariables(form, values) : [form];
+    for (const candidate of candidates) {
+      const braced = expandBraces(candidate);
+      if (braced) resolved.push(...commandFormsForDenyRules(braced));
+      else if (candidate !== form) resolved.push(...commandFormsForDenyRules(candidate));
+    }
+    if (resolved.length > 1_000) break;
+  }
+  return resolved;
 }

@@ -7,6 +7,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathWithRipgrep } from "./bundledRipgrep.ts";
 
 export type InterruptReason = "timeout" | "abort" | "stop";
 
@@ -150,9 +151,12 @@ export async function startShellCommand(options: ShellCommandOptions): Promise<S
     try {
       const cwdFd = openSync(cwdPath, "w");
       try {
+        const childEnv = { ...env, ...NON_INTERACTIVE_ENV, ...options.env };
+        const path = pathWithRipgrep(childEnv.PATH);
+        if (path !== undefined) childEnv.PATH = path;
         child = spawn(argv[0] ?? "bash", argv.slice(1), {
           cwd: options.cwd,
-          env: { ...env, ...NON_INTERACTIVE_ENV, ...options.env },
+          env: childEnv,
           stdio: ["ignore", outputFd, outputFd, cwdFd],
           detached: true,
         });

@@ -62,7 +62,7 @@ function programOf(root: Node): string | undefined {
 /**
  * The program the command line ends with (the last command of its last pipeline), or undefined when
  * the parser is not ready or the ending is not a plain command. Read from the syntax tree rather than
- * parseBashCommand: this only explains an exit code, and `[ ... ]` or a substitution earlier in the
+ * the front end: this only explains an exit code, and `[ ... ]` or a substitution earlier in the
  * line must not hide a trailing grep.
  */
 export function lastCommandName(command: string): string | undefined {

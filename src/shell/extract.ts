@@ -379,12 +379,21 @@ const ASSIGNMENT_HOLDERS = new Set([
 export function extractEveryCommand(root: Node, source: string): ExtractedCommand[] {
   const extractor = new Extractor(source);
   someNode(root, (node) => {
-    if (COMMAND_NODES.has(node.type)) extractor.command(node, trailingRedirects(node), false);
+    if (COMMAND_NODES.has(node.type)) extractor.command(node, trailingRedirects(node), readsPipe(node));
     else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(node.parent?.type ?? ""))
       extractor.command(node, [], false);
     return false;
   });
   return extractor.commands;
+}
+
+/** A command after the first of a pipeline (directly, or as the body of a redirected statement). */
+function readsPipe(node: Node): boolean {
+  const statement = node.parent?.type === "redirected_statement" ? node.parent : node;
+  const pipeline = statement.parent;
+  if (pipeline?.type !== "pipeline") return false;
+  const first = pipeline.namedChildren.find((child) => child !== null && child.type !== "comment");
+  return first?.id !== statement.id;
 }
 
 /** Redirects that bind to this command: its statement's, and those the grammar hung on an enclosing list. */

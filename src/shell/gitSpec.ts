@@ -280,6 +280,8 @@ export const GIT_READ_ONLY: Readonly<Record<string, GitSubcommandSpec>> = {
       ),
     },
     positionals: (positionals, options) => {
+      if (options.includes("--includes"))
+        return "git config --includes also reads the files its include.path settings name";
       const reads = words(
         "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list -l",
       );
@@ -292,7 +294,7 @@ export const GIT_READ_ONLY: Readonly<Record<string, GitSubcommandSpec>> = {
   },
 };
 
-/** Global options before the subcommand, with whether they take a value. */
+/** Global options before the subcommand that take no value. */
 const GLOBAL_FLAGS = new Set(
   words(
     "--no-pager -P --no-optional-locks --literal-pathspecs --glob-pathspecs",
@@ -305,45 +307,68 @@ const GLOBAL_PATH_OPTIONS = new Set(["-C", "--git-dir", "--work-tree"]);
 export interface GitGlobals {
   /** Index of the subcommand in argv, or -1. */
   subcommandIndex: number;
-  /** Paths from -C / --git-dir / --work-tree, in order. */
-  paths: Array<{ option: string; value: string }>;
+  /** Paths from -C / --git-dir / --work-tree, in order, with the index of the word holding each. */
+  paths: Array<{ option: string; value: string; index: number }>;
+  /** `--bare`: git takes the folder it starts in as the repository. */
+  bare: boolean;
+  /** `-c name=value` settings, in order. */
+  configs: string[];
   /** An option that is neither a known flag nor a path option. */
   unknown?: string;
 }
 
 /** Reads git's options before the subcommand (argv[0] is git). */
 export function readGitGlobals(argv: readonly string[]): GitGlobals {
-  const result: GitGlobals = { subcommandIndex: -1, paths: [] };
+  const result: GitGlobals = { subcommandIndex: -1, paths: [], bare: false, configs: [] };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith("-")) {
       result.subcommandIndex = i;
       return result;
     }
+    if (arg === "--bare") result.bare = true;
     if (GLOBAL_FLAGS.has(arg)) continue;
     const eq = arg.indexOf("=");
     const name = eq === -1 ? arg : arg.slice(0, eq);
     if (GLOBAL_PATH_OPTIONS.has(name)) {
+      const index = eq === -1 ? i + 1 : i;
       const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
       if (value === undefined) {
         result.unknown = name;
         return result;
       }
-      result.paths.push({ option: name, value });
+      result.paths.push({ option: name, value, index });
       continue;
     }
     if (arg.startsWith("-C") && arg.length > 2) {
-      result.paths.push({ option: "-C", value: arg.slice(2) });
+      result.paths.push({ option: "-C", value: arg.slice(2), index: i });
       continue;
     }
     result.unknown ??= arg;
+    if (arg === "-c") {
+      const setting = argv[i + 1];
+      if (setting !== undefined) result.configs.push(setting);
+    } else if (arg.startsWith("-c") && arg.length > 2) result.configs.push(arg.slice(2));
     if (arg === "-c" || arg === "--config-env" || arg === "--namespace") i++;
   }
   return result;
 }
 
+/** Subcommands that print what files hold (in the work tree or in history). */
+const CONTENT_SUBCOMMANDS = new Set(words("show diff diff-tree diff-index diff-files grep blame cat-file"));
+/** Subcommands that print file contents only with a patch option. */
+const PATCH_SUBCOMMANDS = new Set(words("log whatchanged reflog stash shortlog"));
+const PATCH_OPTIONS = new Set(
+  words(
+    "-p -u --patch -U --unified --patch-with-raw --patch-with-stat --word-diff --color-words -L",
+    "--cc -c --full-diff --remerge-diff --binary",
+  ),
+);
+
 export interface GitClassification {
   readOnly: boolean;
+  /** It may print the contents of any file of the repository (a read of the whole work tree and history). */
+  readsContent: boolean;
   reason: string;
   /** Positionals that may be paths, and option values that are files read. */
   reads: string[];
@@ -356,7 +381,14 @@ export interface GitClassification {
 /** Whether `git ...` only reads, by subcommand and option allowlists. */
 export function classifyGit(argv: readonly string[]): GitClassification {
   const globals = readGitGlobals(argv);
-  const base: GitClassification = { readOnly: false, reason: "", reads: [], writes: [], globals };
+  const base: GitClassification = {
+    readOnly: false,
+    readsContent: false,
+    reason: "",
+    reads: [],
+    writes: [],
+    globals,
+  };
   if (argv.length === 2 && (argv[1] === "--version" || argv[1] === "version"))
     return { ...base, readOnly: true };
   if (globals.unknown) return { ...base, reason: `git option ${globals.unknown} is not known to be safe` };
@@ -378,7 +410,10 @@ export function classifyGit(argv: readonly string[]): GitClassification {
   for (const option of parsed.options) {
     if (spec.readOptions?.includes(option.name) && option.value !== undefined) reads.push(option.value);
   }
-  return { ...base, readOnly: true, subcommand, reads, writes };
+  const readsContent =
+    CONTENT_SUBCOMMANDS.has(subcommand) ||
+    (PATCH_SUBCOMMANDS.has(subcommand) && optionNames.some((name) => PATCH_OPTIONS.has(name)));
+  return { ...base, readOnly: true, readsContent, subcommand, reads, writes };
 }
 
 /** `--output=<file>` (and its abbreviations) on any subcommand: a file written. */

@@ -1,10 +1,7 @@
-// Bash source -> simple commands, with web-tree-sitter and the tree-sitter-bash grammar. Anything the
-// extractor cannot represent as plain commands with literal words is "too complex", which means ask.
+// The bash parser: web-tree-sitter with the tree-sitter-bash grammar, loaded once. frontEnd.ts reads
+// commands through it.
 import { createRequire } from "node:module";
 import type { Node, Parser } from "web-tree-sitter";
-import { extractCommands } from "./extract.ts";
-import { SYNTAX_CHECKS } from "./security/index.ts";
-import { indexTree } from "./tree.ts";
 
 export interface SimpleCommand {
   argv: string[];
@@ -12,10 +9,6 @@ export interface SimpleCommand {
   redirects: Array<{ op: string; target: string; fd?: number }>;
   text: string;
 }
-
-export type ParseResult =
-  | { kind: "simple"; commands: SimpleCommand[]; operators: string[] }
-  | { kind: "too-complex"; reason: string; check: string };
 
 let parser: Parser | undefined;
 let loading: Promise<void> | undefined;
@@ -55,26 +48,4 @@ export function withBashTree<T>(source: string, use: (root: Node) => T): T {
   } finally {
     tree.delete();
   }
-}
-
-/**
- * The command as plain simple commands and the operators between them, or why it is too complex.
- * Syntax checks (substitutions, expansions, quoting tricks) run first so the reason names the trick.
- */
-export function parseBashCommand(command: string): ParseResult {
-  return withBashTree(command, (root) => {
-    const tree = indexTree(root, command);
-    for (const check of SYNTAX_CHECKS) {
-      const reason = check.run(tree);
-      if (reason !== undefined) return { kind: "too-complex", reason, check: check.id };
-    }
-    const extraction = extractCommands(root, command);
-    const problem = extraction.problems[0];
-    if (problem) return { kind: "too-complex", reason: problem.reason, check: problem.check };
-    return {
-      kind: "simple",
-      commands: extraction.commands.map((command) => command.simple),
-      operators: extraction.operators,
-    };
-  });
 }

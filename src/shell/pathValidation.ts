@@ -1,259 +1,91 @@
-// Path arguments and redirect targets, resolved against every directory the shell may be in at that
-// point (`cd x && ...` adds x; a failed cd keeps the old one) and through symlinks: outside the
-// working directories asks; writes to protected paths and removals of / or ~ ask in every mode.
-import { existsSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, resolve } from "node:path";
+// Path arguments and redirect targets, expanded as bash expands them and resolved against every folder
+// the shell may be in at that point (`cd x && ...` adds x; a failed cd keeps the old one) and through
+// symlinks: outside the working directories asks; Read and Edit rules apply; writes to protected paths,
+// writes whose target cannot be known, and removals of / or ~ ask in every mode.
+import { resolve } from "node:path";
 import {
-  isInWorkingDirectories,
+  danglingLinkTarget,
   isPathWithin,
   lstatOrUndefined,
-  protectedPathReason,
-  remembered,
+  resolveSymlinks,
+  systemFolderOf,
 } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
+import { cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
+import { expandTilde, expandWord } from "./expand.ts";
 import type { Redirect } from "./extract.ts";
-import { readGitGlobals } from "./gitSpec.ts";
+import { checkGit, gitStartFolders } from "./gitPaths.ts";
+import { checkArgumentRules, checkPathRules } from "./pathRuleFindings.ts";
+import {
+  add,
+  createScope,
+  type Finding,
+  hasPathRules,
+  isInside,
+  type PathAccess,
+  protectedReasonOf,
+  type Scope,
+} from "./pathScope.ts";
+import { REMOVERS } from "./programs.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
 import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
 import type { Word } from "./words.ts";
 
-export interface Finding {
-  check: string;
-  reason: string;
-  safety: boolean;
-}
+export type { Finding } from "./pathScope.ts";
 
 const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
-const SYSTEM_ROOTS = [
-  "/etc",
-  "/usr",
-  "/bin",
-  "/sbin",
-  "/lib",
-  "/lib64",
-  "/boot",
-  "/sys",
-  "/proc",
-  "/dev",
-  "/var",
-];
-const REMOVERS = new Set(["rm", "rmdir", "shred", "unlink"]);
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 const READ_REDIRECTS = new Set(["<", "<&"]);
-const MAX_GLOB_ENTRIES = 2_000;
 const MAX_FOLDERS = 8;
 
-interface Scope {
-  context: ToolPermissionContext;
-  /** Directories the shell may be in; empty after `cd -` and the like (unknown). */
-  cwds: string[];
-  cwdUnknown: boolean;
-  /** Report only findings that ask in every mode (used on commands that are already too complex). */
-  safetyOnly: boolean;
-  findings: Finding[];
-  /** Paths already judged (same access, path and base): checks touch the disk, so once is enough. */
-  checked: Set<string>;
-  /** Disk-backed answers per absolute path, asked once per analysis (scripts repeat the same paths). */
-  disk: DiskMemo;
+/** A path whose value cannot be known: a write could reach a protected path, a read a ruled one. */
+function unknownPath(check: string, reason: string, access: PathAccess, scope: Scope): void {
+  const safety = access === "write" || hasPathRules(scope, access);
+  add(scope, { check, reason, safety });
 }
 
-interface DiskMemo {
-  inside: Map<string, boolean>;
-  protectedReason: Map<string, string | undefined>;
-  dangling: Map<string, string | undefined>;
-  /** Folder -> the repository-like folder git would find from it without a .git (see plantedRepository). */
-  planted: Map<string, string | undefined>;
-}
-
-/** Inside the working directories; `abs` is absolute. */
-function isInside(abs: string, scope: Scope): boolean {
-  return remembered(scope.disk.inside, abs, () => isInWorkingDirectories(abs, scope.context));
-}
-
-/** protectedPathReason for an absolute path (the base only matters for relative ones). */
-function protectedReasonOf(abs: string, base: string, scope: Scope): string | undefined {
-  return remembered(scope.disk.protectedReason, abs, () => protectedPathReason(abs, base));
-}
-
-function danglingTargetOf(abs: string, scope: Scope): string | undefined {
-  return remembered(scope.disk.dangling, abs, () => danglingLinkTarget(abs));
-}
-
-function add(scope: Scope, check: string, reason: string, safety: boolean): void {
-  if (scope.safetyOnly && !safety) return;
-  if (scope.findings.some((finding) => finding.check === check && finding.reason === reason)) return;
-  scope.findings.push({ check, reason, safety });
-}
-
-/** `~` and `~/x` become the home folder; `~user` is unknown. */
-function expandTilde(value: string, word: Word | undefined): string | undefined {
-  const tilde = word ? word.tilde : value.startsWith("~");
-  if (!tilde) return value;
-  if (value === "~" || value.startsWith("~/")) return homedir() + value.slice(1);
-  return undefined;
-}
-
-/** For a glob word: the folder its matches live in, or why it cannot be judged. */
-function globBase(written: string, startsWithGlob: boolean): { base: string } | { problem: string } {
-  // `*/` matches folders: judge it like `*`.
-  const value = written.replace(/\/+$/, "");
-  const first = value.search(/[*?[]/);
-  const slash = value.lastIndexOf("/", first);
-  if (value.indexOf("/", first) !== -1)
-    return { problem: `the glob ${value} matches folders; name the folder` };
-  const segment = value.slice(slash + 1);
-  if (segment.startsWith(".")) return { problem: `the glob ${value} can match .. (parent folder)` };
-  if (startsWithGlob && slash === -1) return { base: "." };
-  return { base: slash === -1 ? "." : value.slice(0, slash) || "/" };
-}
-
-/** A regex for one glob segment as bash matches it (no dotglob: a leading dot must be literal). */
-function segmentRegex(pattern: string): RegExp {
-  let source = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const char = pattern[i] as string;
-    const end = char === "[" ? pattern.indexOf("]", i + 2) : -1;
-    if (char === "*") source += ".*";
-    else if (char === "?") source += ".";
-    else if (end !== -1) {
-      source += `[${pattern
-        .slice(i + 1, end)
-        .replace(/^[!^]/, "^")
-        .replace(/\\/g, "\\\\")}]`;
-      i = end;
-    } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`, "s");
-}
-
-/** Entries of a globbed folder that a match could turn into an option or a way out through a symlink. */
-function globEntriesProblem(
-  folder: string,
-  value: string,
+function checkAbsolute(
+  abs: string,
+  base: string,
+  access: PathAccess,
+  commandName: string,
   scope: Scope,
-  optionRisk: boolean,
-): string | undefined {
-  const trimmed = value.replace(/\/+$/, "");
-  const pattern = segmentRegex(trimmed.slice(trimmed.lastIndexOf("/") + 1));
-  let entries: import("node:fs").Dirent[];
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-  if (entries.length > MAX_GLOB_ENTRIES)
-    return `the glob ${value} covers a folder with over ${MAX_GLOB_ENTRIES} entries`;
-  for (const entry of entries) {
-    if (entry.name.startsWith(".") || !pattern.test(entry.name)) continue;
-    if (optionRisk && entry.name.startsWith("-"))
-      return `the glob ${value} would match ${entry.name}, which reads as an option`;
-    if (!entry.isSymbolicLink()) continue;
-    let target: string;
-    try {
-      target = realpathSync.native(resolve(folder, entry.name));
-    } catch {
-      target = danglingTargetOf(resolve(folder, entry.name), scope) ?? folder;
+  recursive = false,
+): void {
+  if (HARMLESS_DEVICES.test(abs)) return;
+  const key = `${access}\0${commandName}\0${recursive}\0${abs}\0${base}`;
+  if (scope.checked.has(key)) return;
+  scope.checked.add(key);
+  if (access === "write") {
+    const protectedReason = protectedReasonOf(abs, base, scope);
+    if (protectedReason)
+      add(scope, { check: "protected-path", reason: `writes ${protectedReason}`, safety: true });
+    if (REMOVERS.has(commandName)) {
+      const critical = criticalRemovalReason(abs);
+      if (critical) add(scope, { check: "dangerous-removal", reason: critical, safety: true });
     }
-    if (!isInside(target, scope))
-      return `the glob ${value} would follow the link ${entry.name} out of the working directories`;
   }
-  return undefined;
-}
-
-/**
- * Where a dangling symlink points. realpath fails on it, so a write through it (which creates the
- * target) would otherwise be judged by the link's own location.
- */
-function danglingLinkTarget(abs: string): string | undefined {
-  try {
-    // No throw for a missing path: most paths judged do not exist yet, and exceptions are slow.
-    if (!lstatOrUndefined(abs)?.isSymbolicLink() || existsSync(abs)) return undefined;
-    return resolve(dirname(abs), readlinkSync(abs));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The path as the kernel walks it: each symlink followed before a later `..` is applied. */
-function physicalPath(base: string, path: string): string {
-  let current = path.startsWith("/") ? "/" : base;
-  for (const segment of path.split("/")) {
-    if (segment === "" || segment === ".") continue;
-    if (segment === "..") {
-      current = dirname(realOrSelf(current));
-      continue;
-    }
-    current = resolve(current, segment);
-  }
-  return current;
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
-
-/** A folder laid out like a git directory (HEAD plus objects/, refs/ or commondir), as bare-repository discovery accepts. */
-function looksLikeGitDir(dir: string): boolean {
-  if (!lstatOrUndefined(resolve(dir, "HEAD"))) return false;
-  return ["objects", "refs", "commondir"].some(
-    (entry) => lstatOrUndefined(resolve(dir, entry)) !== undefined,
-  );
-}
-
-/**
- * Where git's repository discovery from `start` lands when it is not a .git folder: walking up, the
- * first folder with a .git entry ends the search; a folder that itself looks like a git directory
- * before that is taken as a bare repository, whose config (core.fsmonitor, diff.external, textconv
- * drivers...) git obeys. Plain file writes can plant one, so a read-only git there is not safe.
- */
-function plantedRepository(start: string, scope: Scope): string | undefined {
-  return remembered(scope.disk.planted, start, () => {
-    for (let dir = start; ; dir = dirname(dir)) {
-      if (basename(dir) === ".git" || lstatOrUndefined(resolve(dir, ".git"))) return undefined;
-      if (looksLikeGitDir(dir)) return dir;
-      if (dirname(dir) === dir) return undefined;
-    }
-  });
-}
-
-/** git run against a repository that is not a .git folder (--git-dir=x, or a bare-looking folder). */
-function checkGitRepository(view: CommandView, scope: Scope): void {
-  if (view.argv[0] !== "git") return;
-  const globals = readGitGlobals(view.argv);
-  const hops: string[] = [];
-  for (const global of globals.paths) {
-    if (global.option === "--git-dir") {
-      if (basename(global.value.replace(/\/+$/, "")) === ".git") return;
-      add(
-        scope,
-        "git-repository",
-        `git --git-dir=${global.value} uses a repository that is not a .git folder`,
-        false,
-      );
-      return;
-    }
-    if (global.option === "-C") hops.push(global.value);
-  }
-  // `~` and dynamic folders are judged (and asked about) by the path checks.
-  if (hops.some((hop) => hop.startsWith("~"))) return;
-  for (const cwd of scope.cwds) {
-    const found = plantedRepository(
-      hops.reduce((dir, hop) => resolve(dir, hop), cwd),
-      scope,
-    );
-    if (found)
-      add(
-        scope,
-        "git-repository",
-        `git would use ${found} as a bare repository (it holds HEAD, objects or refs but is not a .git folder)`,
-        false,
-      );
+  checkPathRules(abs, base, access, commandName, scope, recursive);
+  // A file with more than one name may be the same file as one outside (a hard link): no path shows
+  // where its other names are, so changing it is not an edit inside the working directories.
+  const stats = access === "write" ? lstatOrUndefined(abs) : undefined;
+  if (stats?.isFile() && stats.nlink > 1)
+    add(scope, {
+      check: "hard-link",
+      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may lead outside)`,
+      safety: false,
+    });
+  // A write through a dangling link creates the link's target: name it where it is judged.
+  const target = access === "write" ? danglingLinkTarget(abs) : undefined;
+  if (!isInside(abs, scope)) {
+    const verb = access === "write" ? "writes" : access === "cd" ? "changes directory to" : "reads";
+    const where = target && target !== abs ? target : abs;
+    add(scope, {
+      check: "path-outside-working-dirs",
+      reason: `${commandName} ${verb} ${where}, outside the working directories`,
+      safety: false,
+    });
   }
 }
 
@@ -261,92 +93,64 @@ function checkGitRepository(view: CommandView, scope: Scope): void {
 function checkWorkingDirRemoval(abs: string, commandName: string, scope: Scope): void {
   const roots = workingDirectories(scope.context).map((dir) => resolve(dir));
   if (roots.some((root) => isPathWithin(root, abs)))
-    add(scope, "working-dir-removal", `${commandName} would remove the working directory ${abs}`, false);
+    add(scope, {
+      check: "working-dir-removal",
+      reason: `${commandName} would remove the working directory ${abs}`,
+      safety: false,
+    });
 }
 
-function checkAbsolute(
-  given: string,
-  base: string,
-  access: PathUse["access"],
-  commandName: string,
-  scope: Scope,
-): void {
-  if (HARMLESS_DEVICES.test(given)) return;
-  const key = `${access}\0${commandName}\0${given}\0${base}`;
-  if (scope.checked.has(key)) return;
-  scope.checked.add(key);
-  const dangling = danglingTargetOf(given, scope);
-  if (dangling !== undefined && dangling !== given) checkAbsolute(dangling, base, access, commandName, scope);
-  const abs = given;
-  if (access === "write") {
-    const protectedReason = protectedReasonOf(abs, base, scope);
-    if (protectedReason) add(scope, "protected-path", `writes ${protectedReason}`, true);
-    if (REMOVERS.has(commandName)) {
-      const critical = criticalRemovalReason(abs);
-      if (critical) add(scope, "dangerous-removal", critical, true);
-    }
-  }
-  if (!isInside(abs, scope)) {
-    const verb = access === "write" ? "writes" : access === "cd" ? "changes directory to" : "reads";
-    add(
-      scope,
-      "path-outside-working-dirs",
-      `${commandName} ${verb} ${abs}, outside the working directories`,
-      false,
-    );
-  }
+interface PathCheck {
+  value: string;
+  word: Word | undefined;
+  access: PathAccess;
+  commandName: string;
+  /** Folders the path is relative to (the shell's, or git's after -C). */
+  bases: readonly string[];
+  recursive?: boolean;
 }
 
-function checkPath(
-  value: string,
-  word: Word | undefined,
-  access: PathUse["access"],
-  commandName: string,
-  scope: Scope,
-  relativeTo?: string,
-): void {
+function checkPath(check: PathCheck, scope: Scope): void {
+  const { value, word, access, commandName } = check;
   if (value === "" || value === "-") return;
-  if (word && (word.dynamic || word.unknown || word.brace)) {
-    add(scope, "dynamic-path", `${commandName}: the path ${word.text} is only known at run time`, false);
-    return;
-  }
-  let path = expandTilde(value, word);
-  if (path === undefined) {
-    add(scope, "tilde-user", `${value} names another user's home folder`, false);
-    return;
-  }
-  if (!path.startsWith("/") && scope.cwdUnknown) {
-    add(
-      scope,
+  if (!value.startsWith("/") && !value.startsWith("~") && scope.cwdUnknown) {
+    unknownPath(
       "cwd-unknown",
       `${commandName} uses the relative path ${value} after a cd the analyzer cannot follow`,
-      false,
+      access,
+      scope,
     );
     return;
   }
-  const glob = word?.glob ?? false;
-  let optionRisk = false;
-  if (glob) {
-    const found = globBase(path, /^[*?[]/.test(path));
-    if ("problem" in found) {
-      add(scope, "glob-path", found.problem, false);
+  for (const base of check.bases) {
+    const expansion = expandWord(word, value, {
+      cwd: base,
+      filesMayChange: scope.filesMayChange,
+      forWrite: access === "write",
+    });
+    if (expansion.kind === "unknown") {
+      unknownPath(expansion.check, `${commandName}: ${expansion.reason}`, access, scope);
       return;
     }
-    optionRisk = /^[*?[]/.test(path);
-    path = found.base;
-  }
-  for (const cwd of scope.cwds) {
-    const base = relativeTo ? resolve(cwd, relativeTo) : cwd;
-    const abs = resolve(base, path);
-    checkAbsolute(abs, base, access, commandName, scope);
-    if (!glob && access === "write" && REMOVERS.has(commandName))
-      checkWorkingDirRemoval(abs, commandName, scope);
-    // The kernel resolves `link/..` physically (to the link target's parent), not lexically.
-    const physical = /(^|\/)\.\.(\/|$)/.test(path) ? physicalPath(base, path) : abs;
-    if (physical !== abs) checkAbsolute(physical, base, access, commandName, scope);
-    if (glob) {
-      const problem = globEntriesProblem(abs, value, scope, optionRisk);
-      if (problem) add(scope, "glob-path", problem, false);
+    const startsWithGlob = word?.glob === true && /^[*?[]/.test(value);
+    for (const match of expansion.globMatches) {
+      if (startsWithGlob && match.replace(/^.*\//, "").startsWith("-"))
+        add(scope, {
+          check: "glob-path",
+          reason: `the glob ${value} would match ${match}, which reads as an option`,
+          safety: false,
+        });
+    }
+    for (const path of expansion.paths) {
+      const abs = resolve(base, path);
+      checkAbsolute(abs, base, access, commandName, scope, check.recursive);
+      // The kernel applies `link/..` to the link's target (its parent), not to the text.
+      if (/(^|\/)\.\.(\/|$)/.test(path)) {
+        const physical = resolveSymlinks(path.startsWith("/") ? path : `${base}/${path}`);
+        if (physical !== abs) checkAbsolute(physical, base, access, commandName, scope, check.recursive);
+      }
+      if (word?.glob !== true && access === "write" && REMOVERS.has(commandName))
+        checkWorkingDirRemoval(abs, commandName, scope);
     }
   }
 }
@@ -361,41 +165,33 @@ export function redirectAccess(redirect: Redirect): "read" | "write" | undefined
   return undefined;
 }
 
-/** Arguments of a command the analyzer does not know: any that names a protected path is a write risk. */
+/** Arguments of a command the analyzer does not know: any may be a file it reads or writes. */
 function checkUnknownArguments(view: CommandView, scope: Scope): void {
   const written = view.written.simple.argv;
+  const name = written[0] ?? "";
   for (let i = 1; i < written.length; i++) {
     const arg = written[i] as string;
+    const word = view.written.words[i];
     const candidates = arg.startsWith("-")
       ? arg.includes("=")
         ? [arg.slice(arg.indexOf("=") + 1)]
         : []
       : [arg];
     for (const candidate of candidates) {
-      const expanded = expandTilde(candidate, view.written.words[i]);
+      if (word?.dynamic || word?.unknown) continue;
+      const expanded = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;
       if (expanded === undefined || expanded === "") continue;
       for (const cwd of scope.cwds) {
         const abs = resolve(cwd, expanded);
-        if (SYSTEM_ROOTS.some((root) => isPathWithin(abs, root)) || HARMLESS_DEVICES.test(abs)) continue;
+        if (HARMLESS_DEVICES.test(abs)) continue;
+        checkArgumentRules(abs, cwd, name, scope);
+        if (systemFolderOf(abs)) continue;
         const reason = protectedReasonOf(abs, cwd, scope);
-        if (reason) add(scope, "protected-path", `${written[0]} may write ${reason}`, true);
+        if (reason)
+          add(scope, { check: "protected-path", reason: `${name} may write ${reason}`, safety: true });
       }
     }
   }
-}
-
-/** Where a cd-like command goes from `cwd`: a folder, "unknown", or undefined when it does not move. */
-function cdDestination(
-  view: CommandView,
-  classification: Classification,
-  cwd: string,
-): string | "unknown" | undefined {
-  const name = view.argv[0];
-  if (name !== "cd" && name !== "pushd" && name !== "popd") return undefined;
-  const target = classification.paths[0]?.value ?? view.argv.slice(1).find((arg) => !arg.startsWith("-"));
-  if (name === "popd" || target === "-" || (target === undefined && name === "pushd")) return "unknown";
-  const destination = target === undefined ? homedir() : expandTilde(target, view.words[1]);
-  return destination === undefined ? "unknown" : resolve(cwd, destination);
 }
 
 export interface ValidationInput {
@@ -429,18 +225,65 @@ function dedupe(states: ShellState[]): ShellState[] {
   return kept;
 }
 
+function basesFor(use: PathUse, view: CommandView, scope: Scope): readonly string[] | undefined {
+  if (!use.fromGitStart) return scope.cwds;
+  return gitStartFolders(view, scope);
+}
+
 function validateCommand(view: CommandView, classification: Classification, scope: Scope): void {
   const name = view.argv[0] ?? view.written.simple.argv[0] ?? "";
   for (const use of classification.paths) {
     if (use.access === "cd") continue;
+    const bases = basesFor(use, view, scope);
+    if (!bases) continue;
     const word = use.index === undefined ? undefined : view.words[use.index];
-    checkPath(use.value, word, use.access, name, scope, use.base);
+    checkPath(
+      {
+        value: use.value,
+        word,
+        access: use.access,
+        commandName: name,
+        bases,
+        recursive: use.recursive ?? false,
+      },
+      scope,
+    );
   }
   if (classification.kind === "other") checkUnknownArguments(view, scope);
-  checkGitRepository(view, scope);
+  // git -C folders are where git reads from (and whose repository it uses).
+  for (const start of view.argv[0] === "git" ? (gitStartFolders(view, scope) ?? []) : [])
+    if (!scope.cwds.includes(start)) checkAbsolute(start, start, "read", "git -C", scope);
+  checkGit(view, classification, scope);
   for (const redirect of view.redirects) {
     const access = redirectAccess(redirect);
-    if (access) checkPath(redirect.target?.value ?? "", redirect.target, access, name || "redirect", scope);
+    if (access)
+      checkPath(
+        {
+          value: redirect.target?.value ?? "",
+          word: redirect.target,
+          access,
+          commandName: name || "redirect",
+          bases: scope.cwds,
+        },
+        scope,
+      );
+  }
+}
+
+/** Follows one command's cd (if it is one) from every running state into the next states. */
+function followCd(view: CommandView, running: readonly ShellState[], next: ShellState[], scope: Scope): void {
+  for (const state of running) {
+    const target = cdTarget(view, state.cwd, scope.filesMayChange);
+    if (target.kind === "unknown") {
+      scope.cwdUnknown = true;
+      add(scope, { check: "cwd-unknown", reason: target.reason, safety: false });
+    } else if (target.kind === "go") {
+      for (const folder of target.folders) {
+        checkAbsolute(folder, state.cwd, "cd", view.argv[0] ?? "cd", scope);
+        next.push({ cwd: folder, ok: true });
+      }
+    } else next.push({ cwd: state.cwd, ok: true });
+    next.push({ cwd: state.cwd, ok: false });
   }
 }
 
@@ -454,17 +297,13 @@ export function validatePaths(
   context: ToolPermissionContext,
   options: { safetyOnly?: boolean; operators?: readonly string[] } = {},
 ): Finding[] {
-  const scope: Scope = {
-    context,
-    cwds: [cwd],
-    cwdUnknown: false,
-    safetyOnly: options.safetyOnly ?? false,
-    findings: [],
-    checked: new Set(),
-    disk: { inside: new Map(), protectedReason: new Map(), dangling: new Map(), planted: new Map() },
-  };
-  if (!isInWorkingDirectories(cwd, context))
-    add(scope, "path-outside-working-dirs", `the shell is in ${cwd}, outside the working directories`, false);
+  const scope = createScope(context, cwd, options);
+  if (!isInside(cwd, scope))
+    add(scope, {
+      check: "path-outside-working-dirs",
+      reason: `the shell is in ${cwd}, outside the working directories`,
+      safety: false,
+    });
   let states: ShellState[] = [{ cwd, ok: true }];
   commands.forEach(({ view, classification }, index) => {
     const operator = index === 0 ? undefined : (options.operators?.[index - 1] ?? ";");
@@ -472,31 +311,16 @@ export function validatePaths(
     const next = states.filter((state) => !runsAfter(operator, state));
     scope.cwds = [...new Set(running.map((state) => state.cwd))];
     validateCommand(view, classification, scope);
-    for (const state of running) {
-      const destination = cdDestination(view, classification, state.cwd);
-      if (destination === "unknown") {
-        scope.cwdUnknown = true;
-        add(
-          scope,
-          "cwd-unknown",
-          `${view.argv.join(" ").slice(0, 40)} goes to a folder the analyzer cannot know`,
-          false,
-        );
-      } else if (destination !== undefined) {
-        checkAbsolute(destination, state.cwd, "cd", view.argv[0] ?? "cd", scope);
-        next.push({ cwd: destination, ok: true });
-      } else next.push({ cwd: state.cwd, ok: true });
-      next.push({ cwd: state.cwd, ok: false });
-    }
+    followCd(view, running, next, scope);
+    if (classification.kind !== "read-only" || writesThroughRedirect(view)) scope.filesMayChange = true;
     states = dedupe(next);
     if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
       scope.cwdUnknown = true;
-      add(
-        scope,
-        "cwd-unknown",
-        `the command may be in more than ${MAX_FOLDERS} folders after its cd commands`,
-        false,
-      );
+      add(scope, {
+        check: "cwd-unknown",
+        reason: `the command may be in more than ${MAX_FOLDERS} folders after its cd commands`,
+        safety: false,
+      });
       states = [{ cwd, ok: true }];
     }
   });

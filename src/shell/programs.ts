@@ -31,3 +31,13 @@ export function interpreterFamily(name: string): string {
   if (!match) return name;
   return match[1] === "nodejs" ? "node" : (match[1] as string);
 }
+
+/** Programs that run another command as a different (usually more powerful) user. */
+export const PRIVILEGE_COMMANDS: ReadonlySet<string> = new Set(
+  words("sudo doas su pkexec runuser run0 sudoedit"),
+);
+
+/** Programs whose purpose is to delete files: their targets are checked as removals. */
+export const REMOVERS: ReadonlySet<string> = new Set(
+  words("rm rmdir shred unlink srm trash trash-put zf_rm zf_rmdir"),
+);

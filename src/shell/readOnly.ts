@@ -11,8 +11,10 @@ export interface PathUse {
   /** Index of the argv word that carries it (its quoting, globs and tilde), when known. */
   index?: number;
   access: "read" | "write" | "cd";
-  /** Resolve against this directory (relative to the cwd) first: git -C. */
-  base?: string;
+  /** Relative to the folder git starts in (after its -C options), not the shell's. */
+  fromGitStart?: boolean;
+  /** A folder read whole, with everything below it (grep -r, rg, cp -r). */
+  recursive?: boolean;
 }
 
 export interface Classification {
@@ -20,6 +22,8 @@ export interface Classification {
   /** Why it is not read-only. */
   reason: string;
   paths: PathUse[];
+  /** git may print any file of the repository it uses (show, diff, grep, log -p...). */
+  readsRepository?: boolean;
 }
 
 const other = (reason: string, paths: PathUse[] = []): Classification => ({ kind: "other", reason, paths });
@@ -34,9 +38,17 @@ function positionalUses(
   return indexes.slice(from).map((index) => ({ value: argv[index + 1] as string, index: index + 1, access }));
 }
 
+/** The word carrying a value: the word itself, or an option word ending in `=value`. */
 function valueIndex(argv: readonly string[], value: string): number | undefined {
   const index = argv.lastIndexOf(value);
-  return index > 0 ? index : undefined;
+  if (index > 0) return index;
+  for (let i = argv.length - 1; i > 0; i--) if ((argv[i] as string).endsWith(`=${value}`)) return i;
+  return undefined;
+}
+
+function indexOf(argv: readonly string[], value: string): { index?: number } {
+  const index = valueIndex(argv, value);
+  return index === undefined ? {} : { index };
 }
 
 function optionPaths(
@@ -67,7 +79,7 @@ function lenientWritePaths(argv: readonly string[]): PathUse[] {
     }
     if (options && arg.startsWith("-") && arg !== "-") {
       const eq = arg.indexOf("=");
-      if (eq !== -1) uses.push({ value: arg.slice(eq + 1), access: "write" });
+      if (eq !== -1) uses.push({ value: arg.slice(eq + 1), index: i, access: "write" });
       continue;
     }
     const eq = arg.indexOf("=");
@@ -161,8 +173,14 @@ function classifyPatternTool(argv: readonly string[], spec: OptionSpec, listsFil
   const explicitPattern = hasOption(parse, "-e", "-f", "--regexp", "--file");
   const noPattern = listsFiles && hasOption(parse, "--files", "--type-list");
   const skip = explicitPattern || noPattern ? 0 : 1;
-  const paths = positionalUses(argv, parse.positionalIndexes, "read", skip);
-  for (const file of optionValues(parse, "-f", "--file")) paths.push({ value: file, access: "read" });
+  // rg reads every folder it is given whole, and the current folder when given none.
+  const paths: PathUse[] = positionalUses(argv, parse.positionalIndexes, "read", skip).map((use) => ({
+    ...use,
+    recursive: true,
+  }));
+  if (paths.length === 0) paths.push({ value: ".", access: "read", recursive: true });
+  for (const file of optionValues(parse, "-f", "--file"))
+    paths.push({ value: file, ...indexOf(argv, file), access: "read" });
   return { kind: "read-only", reason: "", paths };
 }
 
@@ -241,11 +259,18 @@ function classifyAwk(argv: readonly string[]): Classification {
   return { kind: "read-only", reason: "", paths: positionalUses(argv, parse.positionalIndexes, "read", 1) };
 }
 
+/**
+ * What makes a jq filter more than a transformation of its input: modules (import/include, which read
+ * files from search paths the filter names), the environment ($ENV, env, also written `$ ENV`), jq's
+ * own variables ($__loc__, $__prog_args...) and the functions that look at the module system.
+ */
+const JQ_REACHES_OUT =
+  /\$\s*(?:ENV\b|__)|(?<![.\w$])(?:env|import|include|modulemeta|get_search_list|get_prog_origin|get_jq_origin|input_filename|\$__prog_args)(?![\w])/;
+
 function classifyJq(argv: readonly string[]): Classification {
   const rest: string[] = [];
   const indexes: number[] = [];
   const paths: PathUse[] = [];
-  let filterFromFile = false;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--arg" || arg === "--argjson") {
@@ -257,12 +282,11 @@ function classifyJq(argv: readonly string[]): Classification {
       i += 2;
       continue;
     }
-    if (arg === "-f" || arg === "--from-file") {
-      filterFromFile = true;
-      paths.push({ value: argv[i + 1] ?? "", index: i + 1, access: "read" });
-      i++;
-      continue;
-    }
+    // A filter read from a file (-f /dev/stdin too) or modules from a library path are not inspected.
+    if (arg === "-f" || arg === "--from-file" || (/^-[a-zA-Z]*f/.test(arg) && !arg.startsWith("--")))
+      return other("jq reads its filter from a file, which is not inspected");
+    if (arg === "-L" || arg.startsWith("-L") || arg.startsWith("--library-path"))
+      return other("jq -L loads modules from a folder");
     if (arg === "--indent") {
       i++;
       continue;
@@ -280,31 +304,37 @@ function classifyJq(argv: readonly string[]): Classification {
   });
   if (!parse.ok) return other(`jq ${parse.option}: ${parse.reason}`);
   if (hasOption(parse, "--args", "--jsonargs")) return other("jq --args takes positional values");
-  const filter = filterFromFile ? "" : (parse.positionals[0] ?? "");
-  if (/\benv\b|\$ENV\b|\$__prog_args|input_filename|\binputs?\b/.test(filter))
-    return other("this jq filter reads the environment or other inputs");
-  const files = parse.positionalIndexes.slice(filterFromFile ? 0 : 1).map((at) => indexes[at] as number);
+  const filter = parse.positionals[0] ?? "";
+  if (JQ_REACHES_OUT.test(filter))
+    return other("this jq filter reads the environment or files beyond its input");
+  const files = parse.positionalIndexes.slice(1).map((at) => indexes[at] as number);
   for (const index of files) paths.push({ value: argv[index] as string, index, access: "read" });
   return { kind: "read-only", reason: "", paths };
 }
 
+/** git's paths: -C folders are followed by path validation itself; the rest are relative to where git starts. */
 function classifyGitCommand(argv: readonly string[]): Classification {
   const git = classifyGit(argv);
   const paths: PathUse[] = [];
-  let base: string | undefined;
-  for (const global of git.globals.paths) {
-    paths.push({ value: global.value, access: "read", ...(base === undefined ? {} : { base }) });
-    if (global.option === "-C") base = base === undefined ? global.value : `${base}/${global.value}`;
-  }
-  const withBase = base === undefined ? {} : { base };
+  for (const global of git.globals.paths)
+    if (global.option !== "-C")
+      paths.push({ value: global.value, index: global.index, access: "read", fromGitStart: true });
   const start = git.globals.subcommandIndex;
   for (const value of git.reads) {
     const index = argv.indexOf(value, start + 1);
-    paths.push({ value, ...(index > 0 ? { index } : {}), access: "read", ...withBase });
+    paths.push({
+      value,
+      ...(index > 0 ? { index } : indexOf(argv, value)),
+      access: "read",
+      fromGitStart: true,
+    });
   }
-  for (const value of git.writes) paths.push({ value, access: "write", ...withBase });
-  if (!git.readOnly || git.writes.length > 0) return other(git.reason || "git --output writes a file", paths);
-  return { kind: "read-only", reason: "", paths };
+  for (const value of git.writes)
+    paths.push({ value, ...indexOf(argv, value), access: "write", fromGitStart: true });
+  const readsRepository = git.readsContent ? { readsRepository: true } : {};
+  if (!git.readOnly || git.writes.length > 0)
+    return { ...other(git.reason || "git --output writes a file", paths), ...readsRepository };
+  return { kind: "read-only", reason: "", paths, ...readsRepository };
 }
 
 /** test's unary file tests (-a and -o are also and/or, -t takes a descriptor: left out) and binary ones. */
@@ -327,6 +357,12 @@ function testFileOperands(argv: readonly string[]): PathUse[] {
     }
   }
   return uses;
+}
+
+function readsWhole(parse: ReturnType<typeof parseOptions>, spec: (typeof COMMAND_SPECS)[string]): boolean {
+  if (!parse.ok) return false;
+  if (spec.recursiveOptions?.some((option) => hasOption(parse, option))) return true;
+  return optionValues(parse, "-d", "--directories").includes("recurse");
 }
 
 function classifyBySpec(argv: readonly string[], name: string): Classification | undefined {
@@ -376,6 +412,12 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     const explicit = hasOption(parse, "-e", "-f", "--regexp", "--file");
     uses.push(...positionalUses(argv, parse.positionalIndexes, "read", explicit ? 0 : 1));
   }
+  if (readsWhole(parse, spec)) {
+    for (const use of uses) if (use.access === "read") use.recursive = true;
+    // grep -r without a file searches the current folder.
+    if (role === "pattern-then-read" && !uses.some((use) => use.access === "read" && use.index !== undefined))
+      uses.push({ value: ".", access: "read", recursive: true });
+  }
   const written = uses.find((use) => use.access === "write");
   if (written && !spec.fileWrite) return other(`${name} writes ${written.value}`, uses);
   return { kind: spec.fileWrite ? "file-write" : "read-only", reason: "", paths: uses };
@@ -401,9 +443,29 @@ function classifyPs(argv: readonly string[]): Classification {
       continue;
     }
     if (/^--(sort|format|pid|ppid|user|cols|columns|width)=/.test(arg) || arg === "--forest") continue;
-    if (/^-[AadfFHjlLMTwxyZNu]+$/.test(arg) || /^[auxwfjlcmrHSTZ]+$/.test(arg)) continue;
+    // In the dash form -e means every process; only BSD's bare `e` shows their environments.
+    if (/^-[AadefFHjlLMTwxyZNu]+$/.test(arg) || /^[auxwfjlcmrHSTZ]+$/.test(arg)) continue;
     return other(`ps ${arg} is not known to be safe (e shows process environments)`);
   }
+  return { kind: "read-only", reason: "", paths: [] };
+}
+
+const NPM_LS: OptionSpec = {
+  flags: "aglp",
+  valued: "w",
+  numeric: false,
+  long: words(
+    "--depth[=] --all --json --long --parseable --prod --production --dev --omit= --include=",
+    "--link --global --unicode --no-unicode --workspace= --workspaces --include-workspace-root",
+    "--package-lock-only --no-color --color[=]",
+  ),
+};
+
+/** `npm ls` / `npm list`: the installed packages, named by package (not path) arguments. */
+function classifyNpm(argv: readonly string[]): Classification | undefined {
+  if (!["ls", "list", "ll", "la"].includes(argv[1] ?? "")) return undefined;
+  const parse = parseOptions(argv.slice(2), NPM_LS);
+  if (!parse.ok) return other(`npm ${argv[1]} ${parse.option}: ${parse.reason}`);
   return { kind: "read-only", reason: "", paths: [] };
 }
 
@@ -451,6 +513,10 @@ export function classifyCommand(argv: readonly string[]): Classification {
       return classifyJq(argv);
   }
   if (name === "ps") return classifyPs(argv);
+  if (name === "npm") {
+    const npm = classifyNpm(argv);
+    if (npm) return npm;
+  }
   if (name === "man" && argv.slice(1).some((arg) => arg.includes("/")))
     return other("man with a path renders a file");
   const bySpec = classifyBySpec(argv, name);

@@ -7,18 +7,21 @@ import type { ToolPermissionContext } from "../tool/context.ts";
 import { isReadOnlyPart } from "./analyze.ts";
 import {
   type BashPattern,
+  globProgramForm,
   parseBashPattern,
   patternMatchesArgv,
   patternMatchesArgvLoosely,
   patternMatchesText,
+  tokenizeSpecifier,
   validateBashSpecifier,
 } from "./bashRules.ts";
 import { viewCommand } from "./commandView.ts";
 import { deepScan } from "./deepCommands.ts";
-import { extractCommands } from "./extract.ts";
-import { initBashParser, withBashTree } from "./parse.ts";
-import { SYNTAX_CHECKS, TEXT_CHECKS } from "./security/index.ts";
-import { indexTree } from "./tree.ts";
+import { commandFormsForDenyRules } from "./denyForms.ts";
+import { braceExpand } from "./expand.ts";
+import { understoodCommands } from "./frontEnd.ts";
+import { initBashParser } from "./parse.ts";
+import { writesThroughRedirect } from "./pathValidation.ts";
 import { commandForAllowRules } from "./wrappers.ts";
 
 const patterns = new Map<string, BashPattern>();
@@ -39,34 +42,65 @@ export function denyRuleMatches(command: string, content: string): boolean {
   if (patternMatchesText(pattern, command)) return true;
   if (command.includes("\\\n") && patternMatchesText(pattern, command.replace(/\\\n/g, ""))) return true;
   try {
-    return deepScan(command).forms.some(
-      (form) => patternMatchesArgv(pattern, form) || patternMatchesArgvLoosely(pattern, form),
-    );
+    const forms = deepScan(command).forms;
+    return [...forms, ...(forms.length === 0 ? textForms(command) : [])].some((form) => {
+      const candidate = globProgramForm(pattern, form) ?? form;
+      return patternMatchesArgv(pattern, candidate) || patternMatchesArgvLoosely(pattern, candidate);
+    });
   } catch {
     return true;
   }
 }
 
-/** Allow: the rule covers at least one part, and every part is covered by some allow rule or is read-only. */
-export function allowRuleMatches(command: string, content: string, allContents: readonly string[]): boolean {
-  if (TEXT_CHECKS.some((check) => check.run(command) !== undefined)) return false;
-  const extraction = withBashTree(command, (root) => {
-    const tree = indexTree(root, command);
-    if (SYNTAX_CHECKS.some((check) => check.run(tree) !== undefined)) return undefined;
-    return extractCommands(root, command);
+/**
+ * When the grammar finds no command at all (`{rm,-rf,src}` reads to it as a broken group), the text
+ * split at its operators (outside quotes) and brace-expanded, for deny and ask rules only.
+ */
+function textForms(command: string): string[][] {
+  const segments: string[] = [];
+  let current = "";
+  let quote: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i] as string;
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if (char === "\\") current += command[i++] ?? "";
+    else if (/[;&|\n]/.test(char)) {
+      segments.push(current);
+      current = "";
+      continue;
+    }
+    current += char;
+  }
+  segments.push(current);
+  return segments.flatMap((segment) => {
+    const words = tokenizeSpecifier(segment).flatMap((word) => braceExpand(word) ?? [word]);
+    return words.length > 0 ? commandFormsForDenyRules(words) : [];
   });
-  if (!extraction || extraction.problems.length > 0 || extraction.commands.length === 0) return false;
+}
+
+/**
+ * Allow: the rule covers at least one part, every part is covered by some allow rule or is read-only,
+ * and no covered part writes a file through a redirect.
+ */
+export function allowRuleMatches(command: string, content: string, allContents: readonly string[]): boolean {
+  const commands = understoodCommands(command);
+  if (!commands) return false;
   const pattern = patternOf(content);
   const others = allContents.map(patternOf);
   let covered = false;
-  for (const extracted of extraction.commands) {
+  for (const extracted of commands) {
+    const view = viewCommand(extracted);
     const target = commandForAllowRules(extracted.simple.argv, extracted.simple.assignments);
-    if (patternMatchesArgv(pattern, target)) {
-      covered = true;
+    const byThis = patternMatchesArgv(pattern, target);
+    if (byThis || others.some((other) => patternMatchesArgv(other, target))) {
+      // A rule names a command, never the files it is told to write: those are judged as writes.
+      if (writesThroughRedirect(view)) return false;
+      covered ||= byThis;
       continue;
     }
-    if (others.some((other) => patternMatchesArgv(other, target))) continue;
-    if (!isReadOnlyPart(viewCommand(extracted))) return false;
+    if (!isReadOnlyPart(view)) return false;
   }
   return covered;
 }
@@ -96,7 +130,6 @@ export async function bashRuleMatches(
 }
 
 export const bashRuleMatcher: RuleContentMatcher = {
-  ruleToolName: "Bash",
   matches: ({ input, rule, permissionContext }) =>
     bashRuleMatches((input as { command?: unknown } | null)?.command, rule, permissionContext),
   validate: validateBashSpecifier,

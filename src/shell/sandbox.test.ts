@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { homedir, tmpdir } from "node:os";
@@ -124,6 +124,31 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
     expect(plain.exit.exitCode).toBe(0);
     expect(existsSync(target)).toBe(true);
     await rm(target);
+  });
+
+  it("applies Read and Edit deny rules: a denied file cannot be read nor changed", async () => {
+    await writeFile(join(root, ".env"), "SECRET=1\n");
+    await mkdir(join(root, "locked"), { recursive: true });
+    await writeFile(join(root, "locked", "a.txt"), "a\n");
+    await writeFile(join(root, "notes.pem"), "key\n");
+    const context = addRules(sandboxedContext(), "deny", "project", [
+      "Read(./.env)",
+      "Read(*.pem)",
+      "Edit(./locked/**)",
+    ]);
+    const policy = sandboxPolicy(context);
+    expect(policy.denyRead).toContain(join(root, ".env"));
+    expect(policy.denyWrite).toContain(join(root, "locked"));
+    const launcher = await createSandboxLauncher(context);
+    const read = await run("cat .env; cat notes.pem; echo done", launcher);
+    expect(read.output).not.toContain("SECRET=1");
+    expect(read.output).not.toContain("key");
+    expect(read.output).toContain("done");
+    const write = await run("echo x >> locked/a.txt", launcher);
+    expect(write.exit.exitCode).not.toBe(0);
+    expect(await readFile(join(root, "locked", "a.txt"), "utf8")).toBe("a\n");
+    // Control: the plain shell reads it, so the test can tell the difference.
+    expect((await run("cat .env", undefined)).output).toContain("SECRET=1");
   });
 
   it("cannot change the session's own settings inside the project", async () => {

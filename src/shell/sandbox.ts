@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { listRules } from "../permissions/matchers.ts";
+import { compilePathRule, validatePathRuleContent } from "../permissions/pathRules.ts";
 import { resolveSymlinks } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
@@ -30,6 +31,8 @@ function sandboxRuntime(): { SandboxManager: SandboxRuntime["SandboxManager"]; r
 }
 
 export interface SandboxPolicy {
+  /** What the session's Read deny rules cover (globs the runtime expands when it wraps a command). */
+  denyRead: string[];
   allowWrite: string[];
   denyWrite: string[];
   allowedDomains: string[];
@@ -59,6 +62,33 @@ function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "d
   return [...domains].sort();
 }
 
+const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+/**
+ * The session's Read deny rules (`names` Read) or Edit deny rules as sandbox paths, so a program the
+ * analyzer cannot see into (or a hard link, which no path check can tell) still cannot reach them.
+ * Reads take globs; writes only fixed paths (bubblewrap binds what exists), so a wildcard Edit deny
+ * rule is left to the analyzer.
+ */
+function pathsFromDenyRules(context: ToolPermissionContext, access: "read" | "write"): string[] {
+  const paths = new Set<string>();
+  for (const rule of listRules(context, "deny")) {
+    const name = rule.value.toolName;
+    const content = rule.value.ruleContent;
+    if (content === undefined || validatePathRuleContent(content) !== undefined) continue;
+    if (access === "read" ? name !== "Read" : !EDIT_RULE_NAMES.has(name)) continue;
+    const compiled = compilePathRule(content, rule.source, context);
+    const body = compiled.pattern.replace(/^\//, "").replace(/\/$/, "");
+    const roots = compiled.anyDepth ? [compiled.root, ...workingDirectories(context)] : [compiled.root];
+    for (const root of withResolvedForms(roots)) {
+      const path = compiled.anyDepth ? join(root, "**", body) : join(root, body === "**" ? "" : body);
+      if (access === "read") paths.add(path);
+      else if (!/[*?[]/.test(path.replace(/\/\*\*$/, ""))) paths.add(path.replace(/\/\*\*$/, ""));
+    }
+  }
+  return [...paths].sort();
+}
+
 function withResolvedForms(paths: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const path of paths) {
@@ -68,13 +98,29 @@ function withResolvedForms(paths: readonly string[]): string[] {
   return [...forms];
 }
 
-/** What the sandbox lets a command of this session do. */
+/**
+ * What the sandbox lets a command of this session do: write in the working dirs, temp and
+ * `sandbox.filesystem.allowWrite`, never in their rule and hook files nor `denyWrite` (deny wins);
+ * reach the hosts of WebFetch(domain:...) allow rules and `sandbox.network.allowedDomains`.
+ */
 export function sandboxPolicy(context: ToolPermissionContext): SandboxPolicy {
   const dirs = withResolvedForms(workingDirectories(context));
+  const settings = context.sandbox;
   return {
-    allowWrite: [...dirs, ...withResolvedForms([tmpdir(), "/tmp"])],
-    denyWrite: dirs.flatMap((dir) => PROTECTED_IN_WORKING_DIRS.map((name) => join(dir, name))),
-    allowedDomains: domainsFromRules(context, "allow"),
+    denyRead: pathsFromDenyRules(context, "read"),
+    allowWrite: [
+      ...dirs,
+      ...withResolvedForms([tmpdir(), "/tmp"]),
+      ...withResolvedForms(settings.allowWrite ?? []),
+    ],
+    denyWrite: [
+      ...dirs.flatMap((dir) => PROTECTED_IN_WORKING_DIRS.map((name) => join(dir, name))),
+      ...withResolvedForms(settings.denyWrite ?? []),
+      ...pathsFromDenyRules(context, "write"),
+    ],
+    allowedDomains: [
+      ...new Set([...domainsFromRules(context, "allow"), ...(settings.allowedDomains ?? [])]),
+    ].sort(),
     deniedDomains: domainsFromRules(context, "deny"),
   };
 }
@@ -151,7 +197,11 @@ export async function createSandboxLauncher(context: ToolPermissionContext): Pro
           script,
           "bash",
           {
-            filesystem: { denyRead: [], allowWrite: policy.allowWrite, denyWrite: policy.denyWrite },
+            filesystem: {
+              denyRead: policy.denyRead,
+              allowWrite: policy.allowWrite,
+              denyWrite: policy.denyWrite,
+            },
             network: { allowedDomains: policy.allowedDomains, deniedDomains: policy.deniedDomains },
           },
           undefined,

@@ -81,12 +81,16 @@ class SedReader {
     return out;
   }
 
-  /** Label or exit code: up to `;` or newline. */
+  /**
+   * A label (of `:`, b, t, T) or an exit code: GNU sed ends it at whitespace or `;` and reads what
+   * follows as the next command (`:a e id` runs id). Other seds read to the end of the line; the
+   * GNU reading sees every command the others see, so it is the one judged.
+   */
   argument(): string {
+    this.skipSpace();
     let out = "";
-    while (!this.done && this.peek() !== ";" && this.peek() !== "\n" && this.peek() !== "}")
-      out += this.next();
-    return out.trim();
+    while (!this.done && !/[\s;}]/.test(this.peek())) out += this.next();
+    return out;
   }
 }
 

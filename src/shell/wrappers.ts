@@ -1,7 +1,9 @@
 // Commands that run another command (timeout, nice, env, xargs, sudo...): read strictly for analysis
 // (unknown wrapper options fail closed) and narrowly for allow rules. denyForms.ts reads them leniently.
+
 import { isHarmlessVariable } from "./envVars.ts";
 import { type OptionSpec, parseOptions } from "./options.ts";
+import { PRIVILEGE_COMMANDS } from "./programs.ts";
 
 interface WrapperDef {
   spec: OptionSpec;
@@ -55,8 +57,6 @@ const ANALYSIS_WRAPPERS: Record<string, WrapperDef> = {
 /** Wrappers whose only effect is scheduling or timing: stripped for allow-rule matching. */
 const ALLOW_WRAPPERS = new Set(["timeout", "time", "nice", "stdbuf", "nohup"]);
 
-const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runuser"]);
-
 export interface Unwrapped {
   /** Index in argv where the effective command starts. */
   offset: number;
@@ -95,7 +95,7 @@ export function unwrapForAnalysis(argv: readonly string[]): Unwrapped {
     const name = argv[result.offset] as string;
     const rest = argv.slice(result.offset + 1);
     // sudo, watch and env -S are judged by their own checks, not seen through.
-    if (PRIVILEGE.has(name) || name === "watch") return result;
+    if (PRIVILEGE_COMMANDS.has(name) || name === "watch") return result;
     if (name === "command" && (rest[0] === "-v" || rest[0] === "-V")) return result;
     if (name === "env" && rest.some((arg) => /^(-[a-zA-Z0-9]*S|--split-string)/.test(arg))) return result;
     if (name === "xargs") {

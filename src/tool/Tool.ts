@@ -1,7 +1,7 @@
 // What a tool is. A tool knows itself: schema, flags, permissions, prompt and views are all members.
 import type { z } from "zod";
-import type { PermissionResult } from "../permissions/types.ts";
-import type { ToolUseContext } from "./context.ts";
+import type { PermissionResult, PermissionRule } from "../permissions/types.ts";
+import type { ToolPermissionContext, ToolUseContext } from "./context.ts";
 import { ToolDefinitionError } from "./errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "./messages.ts";
 
@@ -60,6 +60,8 @@ export interface UserQuestions<Input> {
   questions(input: Input): readonly UserQuestion[];
   /** Question text -> the answer (several chosen labels joined with ", ", or the person's own words). */
   withAnswers(input: Input, answers: Record<string, string>): Input;
+  /** The answers an input carries (put in by withAnswers), if any. */
+  answersOf(input: Input): Record<string, string> | undefined;
 }
 
 export type CanUseTool = (
@@ -89,8 +91,13 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   readonly requiresAgentLoop?: boolean;
   /** An error of this tool in a parallel batch cancels its running siblings (Bash: later commands often depend on it). */
   readonly errorCancelsSiblings?: boolean;
-  /** Rule names whose content rules apply to this tool (Edit rules cover Write, MultiEdit...). Default: [name]. */
+  /** Rule names whose rules apply to this tool (Edit rules cover Write, MultiEdit...). Default: [name]. */
   readonly permissionRuleNames?: readonly string[];
+  /**
+   * How this tool's content rules (`Name(specifier)`) read a call. Without one, deny and ask content
+   * rules cover every call (fail closed) and allow content rules none.
+   */
+  readonly ruleMatcher?: RuleContentMatcher;
 
   call(
     input: Input,
@@ -129,11 +136,32 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   inputsEquivalent?(a: Input, b: Input): boolean;
   mapToolResultToToolResultBlockParam(output: Output, toolUseId: string): ToolResultBlock;
   renderToolUse?(input: Input): ToolView;
+  /**
+   * What the call would change, computed without changing anything (an edit's diff): the approval
+   * dialog shows it before the person answers. Undefined: the dialog shows renderToolUse.
+   */
+  renderToolUsePreview?(input: Input, context: ToolUseContext): Promise<ToolView | undefined>;
   renderToolResult?(output: Output, input: Input): ToolView;
   renderToolProgress?(progress: Progress): ToolView;
 }
 
 export type Tools = readonly Tool[];
+
+export interface RuleMatchArgs {
+  tool: Tool;
+  input: unknown;
+  context: ToolUseContext;
+  permissionContext: ToolPermissionContext;
+  rule: PermissionRule;
+}
+
+/** A tool family's reading of rule specifiers: paths for Read/Edit, commands for Bash, hosts for WebFetch. */
+export interface RuleContentMatcher {
+  /** True when the rule's specifier covers this call. `rule.behavior` tells deny matching from allow. */
+  matches(args: RuleMatchArgs): boolean | Promise<boolean>;
+  /** A reason the specifier is malformed, or undefined when it is fine. */
+  validate?(content: string): string | undefined;
+}
 
 /** What a tool author writes. Omitted members get the fail-closed defaults below. */
 export type ToolDef<Input = unknown, Output = unknown, Progress = unknown> = Omit<

@@ -20,6 +20,21 @@ export interface WorkingDirectory {
   source: RuleSource;
 }
 
+/** The sandbox settings the session runs Bash with (settings `sandbox`, Claude Code's names). */
+export interface SandboxPolicySettings {
+  enabled: boolean;
+  autoAllowBashIfSandboxed: boolean;
+  /** Patterns of commands that run outside the sandbox, through the usual permission checks. */
+  excludedCommands?: string[];
+  /** false: `dangerouslyDisableSandbox` is refused rather than asked. Default true. */
+  allowUnsandboxedCommands?: boolean;
+  /** Hosts sandboxed commands may reach, beside WebFetch(domain:...) allow rules. */
+  allowedDomains?: string[];
+  /** Absolute paths sandboxed commands may also write, and may never write. */
+  allowWrite?: string[];
+  denyWrite?: string[];
+}
+
 interface ToolPermissionContextShape {
   mode: PermissionMode;
   /** The project root: where the session started. Always a working directory. */
@@ -32,7 +47,13 @@ interface ToolPermissionContextShape {
   ruleRoots: Partial<Record<RuleSource, string>>;
   isBypassPermissionsModeAvailable: boolean;
   /** With an OS sandbox active, Bash commands no rule denies may run without asking. */
-  sandbox: { enabled: boolean; autoAllowBashIfSandboxed: boolean };
+  sandbox: SandboxPolicySettings;
+  /**
+   * The worktree the session entered with EnterWorktree (it is then the project root). Protected
+   * folders are judged below it, so its own `.git`, `.keel`... stay protected, but not the
+   * `.keel/worktrees/` it lives in.
+   */
+  worktreeRoot?: string;
 }
 
 /** Session policy. Frozen all the way down: a change is a new context. */
@@ -101,6 +122,12 @@ export interface FileReadRecord {
   isPartialView: boolean;
   offset?: number;
   limit?: number;
+  /**
+   * The call whose result showed this content to the model (Read). When that result leaves the
+   * conversation (compaction), the record is forgotten: "unchanged since last read" would point at
+   * nothing. Writes leave it unset: the model wrote the content itself.
+   */
+  toolUseId?: string;
 }
 
 /** A small LRU keyed by absolute path. */
@@ -141,6 +168,21 @@ export class FileStateCache {
   keys(): string[] {
     return [...this.#entries.keys()];
   }
+
+  /** /clear: the new conversation has seen no file. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  /** Forgets reads whose result the model no longer has (compacted away); returns their paths. */
+  forgetReadsNotShown(visibleToolUseIds: ReadonlySet<string>): string[] {
+    const forgotten: string[] = [];
+    for (const [path, record] of this.#entries) {
+      if (record.toolUseId !== undefined && !visibleToolUseIds.has(record.toolUseId)) forgotten.push(path);
+    }
+    for (const path of forgotten) this.#entries.delete(path);
+    return forgotten;
+  }
 }
 
 /** Session state that tools may read and change (through setAppState). */
@@ -164,7 +206,36 @@ export interface ToolUseOptions {
   mcpClients?: readonly unknown[];
   /** Opaque to the pipeline; the agent loop puts here how the Agent tool starts sub-agents (tools/agent/runtime.ts). */
   agentRuntime?: unknown;
+  /** Opaque to the pipeline; the LSP tool reads its servers and their policy here (lsp/servers.ts LspOptions). */
+  lsp?: unknown;
+  /** The session's transcript file (`keel run`, the terminal UI), given to hooks as transcript_path. */
+  transcriptPath?: string;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`); default `<repo>/.keel/worktrees`. */
+  worktreesDir?: string;
+  /**
+   * Runs one more tool call through the governed pipeline with the session's services (a custom
+   * command's `!` lines and `@file` includes). Set by the agent loop; absent where nobody set it.
+   */
+  runNestedTool?: NestedToolRunner;
 }
+
+export interface NestedToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  /** Allow rules that hold for this call only (a custom command's `allowed-tools`), as session rules. */
+  allowRules?: readonly string[];
+}
+
+export interface NestedToolResult {
+  /** The result's text as the model would see it. */
+  text: string;
+  isError: boolean;
+  /** The call never ran: refused by a rule, hook, person, or nobody to ask; or invalid. */
+  refused: boolean;
+  decidedBy?: string;
+}
+
+export type NestedToolRunner = (call: NestedToolCall, context: ToolUseContext) => Promise<NestedToolResult>;
 
 export interface ToolDecisionRecord {
   behavior: "allow" | "deny" | "ask";
@@ -184,4 +255,15 @@ export interface ToolUseContext {
   toolDecisions?: Map<string, ToolDecisionRecord>;
   /** Set for calls made on behalf of a sub-agent. */
   agentId?: string;
+  /** The sub-agent's type (its name), with agentId. */
+  agentType?: string;
+  /** A sub-agent whose type keeps a memory: its own memory folder (tools/shared/agentMemoryAccess.ts). */
+  agentMemory?: AgentMemoryFolder;
+}
+
+export interface AgentMemoryFolder {
+  agentType: string;
+  scope: "user" | "project" | "local";
+  /** Absolute path of the agent's memory folder. */
+  dir: string;
 }

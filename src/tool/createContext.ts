@@ -32,6 +32,12 @@ export interface SessionOptions {
   isNonInteractiveSession?: boolean;
   model?: string;
   signal?: AbortSignal;
+  /** Language servers and their policy for the LSP tool (lsp/servers.ts LspOptions). */
+  lsp?: unknown;
+  /** The session's transcript file, for hooks (transcript_path). */
+  transcriptPath?: string;
+  /** Where EnterWorktree creates worktrees (settings `worktree.directory`). */
+  worktreesDir?: string;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -72,6 +78,9 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       toolResultsDir: options.toolResultsDir ?? join(tmpdir(), "keel", sessionId, "tool-results"),
       isNonInteractiveSession: options.isNonInteractiveSession ?? true,
       ...(options.model === undefined ? {} : { model: options.model }),
+      ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
+      ...(options.transcriptPath === undefined ? {} : { transcriptPath: options.transcriptPath }),
+      ...(options.worktreesDir === undefined ? {} : { worktreesDir: options.worktreesDir }),
     },
     abortController,
     readFileState: new FileStateCache(),

@@ -5,11 +5,19 @@ export interface TextBlock {
   text: string;
 }
 
+/** The image types models take as image blocks (Anthropic and OpenAI both accept these four). */
+export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export function isImageMediaType(type: string | undefined): type is ImageMediaType {
+  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(type ?? "");
+}
+
 export interface ImageBlock {
   type: "image";
   source: {
     type: "base64";
-    media_type: "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+    media_type: ImageMediaType;
     data: string;
   };
 }

@@ -5,10 +5,14 @@ import { AskUserQuestionTool } from "./ask-user-question/AskUserQuestionTool.ts"
 import { BashTool } from "./bash/BashTool.ts";
 import { EditTool } from "./edit/EditTool.ts";
 import { EnterPlanModeTool } from "./enter-plan-mode/EnterPlanModeTool.ts";
+import { EnterWorktreeTool } from "./enter-worktree/EnterWorktreeTool.ts";
 import { ExitPlanModeTool } from "./exit-plan-mode/ExitPlanModeTool.ts";
+import { ExitWorktreeTool } from "./exit-worktree/ExitWorktreeTool.ts";
 import { GlobTool } from "./glob/GlobTool.ts";
 import { GrepTool } from "./grep/GrepTool.ts";
 import { LSTool } from "./ls/LSTool.ts";
+import { LspTool } from "./lsp/LspTool.ts";
+import { MonitorTool } from "./monitor/MonitorTool.ts";
 import { MultiEditTool } from "./multi-edit/MultiEditTool.ts";
 import { NotebookEditTool } from "./notebook-edit/NotebookEditTool.ts";
 import { ReadTool } from "./read/ReadTool.ts";
@@ -36,9 +40,11 @@ export function builtinTools(): Tool[] {
     GlobTool,
     GrepTool,
     LSTool,
+    LspTool,
     BashTool,
     TaskOutputTool,
     TaskStopTool,
+    MonitorTool,
     WebFetchTool,
     WebSearchTool,
     TodoWriteTool,
@@ -49,6 +55,8 @@ export function builtinTools(): Tool[] {
     AskUserQuestionTool,
     EnterPlanModeTool,
     ExitPlanModeTool,
+    EnterWorktreeTool,
+    ExitWorktreeTool,
     SkillTool,
     ToolSearchTool,
     AgentTool,

@@ -1,10 +1,13 @@
 // The terminal UI's Ink components (React without JSX: Node runs this file as TypeScript directly).
 // Finished items print once through <Static>; below them the live area: streaming text, running tools,
-// the approval dialog, the input line and the status line.
-import { Box, Static, Text, useInput } from "ink";
+// the approval dialog or an MCP server's form, the input line and the status line.
+import { Box, Static, Text, useInput, usePaste } from "ink";
 import { createElement as h, type ReactElement, useEffect, useState } from "react";
 import type { ToolView } from "../../tool/Tool.ts";
-import type { HistoryItem, InteractiveController, ToolEntry, UiState } from "./controller.ts";
+import type { DialogState, InteractiveController, UiState } from "./controller.ts";
+import type { FormState } from "./formInput.ts";
+import { PromptView } from "./promptView.ts";
+import type { HistoryItem, ToolEntry } from "./transcriptView.ts";
 
 const MAX_VIEW_LINES = 12;
 
@@ -103,14 +106,50 @@ function HistoryLine({ item }: { item: HistoryItem }): ReactElement {
   }
 }
 
-function FormDialog({ state }: { state: NonNullable<UiState["dialog"]> }): ReactElement {
-  const form = state.form!;
+/** The approval dialog: what will run, why it asks, and the numbered choices with what each does. */
+function Dialog({ state }: { state: DialogState }): ReactElement {
+  const { prompt, selected } = state;
   return h(
     Box,
     { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
-    h(Text, { bold: true }, `${state.title}:`),
-    h(Text, null, state.message),
-    h(Text, { bold: true }, form.field),
+    h(Text, { bold: true }, prompt.title),
+    h(
+      Box,
+      { marginLeft: 2, marginY: 1 },
+      // The command is what is approved: shown whole and plain, not dimmed as in a tool's result.
+      prompt.preview.kind === "command"
+        ? h(Text, null, `$ ${prompt.preview.command}`)
+        : h(ViewBlock, { view: prompt.preview }),
+    ),
+    h(Text, { dimColor: true }, prompt.reason),
+    h(Text, null, "Do you want to proceed?"),
+    ...prompt.options.map((option, index) => {
+      const color = index === selected ? "cyan" : undefined;
+      const shortcut =
+        option.effect.kind === "acceptEdits" ? " (shift+tab)" : option.effect.kind === "no" ? " (esc)" : "";
+      return h(
+        Box,
+        { key: option.key, flexDirection: "column" },
+        h(
+          Box,
+          null,
+          h(Text, { color }, `${index === selected ? "❯" : " "} ${option.key}. `),
+          h(Text, { color }, `${option.label}${shortcut}`),
+        ),
+        option.detail ? h(Box, { marginLeft: 5 }, h(Text, { dimColor: true }, option.detail)) : null,
+      );
+    }),
+  );
+}
+
+/** An MCP server's form: its message and the field asked now; the answer is typed on the prompt line. */
+function FormDialog({ form }: { form: FormState }): ReactElement {
+  return h(
+    Box,
+    { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
+    h(Text, { bold: true }, `${form.title}${form.step ? ` (${form.step})` : ""}:`),
+    h(Text, null, form.message),
+    form.field ? h(Box, { marginTop: 1 }, h(Text, { bold: true }, form.field)) : null,
     form.description ? h(Text, { dimColor: true }, form.description) : null,
     ...form.choices.map((choice) => h(Text, { key: choice }, `  ${choice}`)),
     form.problem ? h(Text, { color: "red" }, form.problem) : null,
@@ -118,60 +157,15 @@ function FormDialog({ state }: { state: NonNullable<UiState["dialog"]> }): React
   );
 }
 
-function Dialog({ state }: { state: NonNullable<UiState["dialog"]> }): ReactElement {
-  if (state.form) return h(FormDialog, { state });
-  return h(
-    Box,
-    { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
-    h(Text, { bold: true }, `Allow ${state.title}?`),
-    h(Text, { dimColor: true }, state.message),
-    h(Text, null, "y  yes, this once"),
-    state.alwaysRule ? h(Text, null, `a  always allow ${state.alwaysRule}`) : null,
-    h(Text, null, "n  no"),
-  );
-}
-
 export function App({ controller }: { controller: InteractiveController }): ReactElement {
   const [state, setState] = useState<UiState>(controller.state);
   useEffect(() => controller.subscribe(() => setState(controller.state)), [controller]);
-  useInput((input, key) => {
-    if (key.ctrl && input === "c") return controller.ctrlC();
-    if (controller.state.dialog?.form) {
-      // A form is answered on the input line: typing edits it, Enter answers the field, Esc declines.
-      if (key.escape) return controller.answerForm(true);
-      if (key.return) return controller.answerForm();
-      if (key.backspace || key.delete) return controller.backspace();
-      if (!key.ctrl && !key.meta && input) controller.typed(input.replace(/[\r\n]+/g, ""));
-      if (/[\r\n]$/.test(input)) controller.answerForm();
-      return;
-    }
-    if (controller.state.dialog) {
-      const answer = input.toLowerCase();
-      if (answer === "y") controller.answer("yes");
-      else if (answer === "a" && controller.state.dialog.alwaysRule) controller.answer("always");
-      else if (answer === "n" || key.escape) controller.answer("no");
-      return;
-    }
-    if (key.ctrl && input === "d") return controller.exit(0);
-    if (key.return) return void controller.enter();
-    if (key.backspace || key.delete) return controller.backspace();
-    if (
-      key.ctrl ||
-      key.meta ||
-      key.escape ||
-      key.tab ||
-      key.upArrow ||
-      key.downArrow ||
-      key.leftArrow ||
-      key.rightArrow
-    )
-      return;
-    // Keys typed faster than a frame (or pasted) arrive together, Enter included.
-    const enter = /[\r\n]$/.test(input);
-    const text = input.replace(/[\r\n]+$/, "").replace(/\r?\n/g, " ");
-    if (text) controller.typed(text);
-    if (enter) void controller.enter();
-  });
+  useInput((input, key) => controller.key(input, key));
+  usePaste((text) => controller.paste(text));
+  // Effects run in order: once this one has run, the terminal is in raw mode and keys reach the
+  // handlers above. Until then the status line says so (keys typed earlier arrive as cooked lines).
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
   return h(
     Box,
     { flexDirection: "column" },
@@ -182,18 +176,37 @@ export function App({ controller }: { controller: InteractiveController }): Reac
     }),
     state.streamingText ? h(Box, { marginTop: 1 }, h(Text, null, state.streamingText)) : null,
     ...state.tools.map((entry) => h(ToolLine, { key: entry.id, entry })),
-    state.dialog ? h(Dialog, { state: state.dialog }) : null,
+    state.dialog
+      ? h(Dialog, { state: state.dialog })
+      : state.form
+        ? h(FormDialog, { form: state.form })
+        : null,
     h(
       Box,
-      { marginTop: 1, borderStyle: "round", borderColor: state.running ? "gray" : "cyan", paddingX: 1 },
-      h(
-        Text,
-        null,
-        state.running && !state.dialog?.form
-          ? h(Text, { dimColor: true }, "working… (Ctrl-C to stop)")
-          : `> ${state.input}█`,
-      ),
+      {
+        marginTop: 1,
+        borderStyle: "round",
+        // The line is live for a prompt when the agent is idle, and for a form's answer.
+        borderColor: state.dialog || (state.running && !state.form) ? "gray" : "cyan",
+        paddingX: 1,
+        flexDirection: "column",
+      },
+      h(PromptView, {
+        editor: state.form && !state.dialog ? state.form.editor : state.prompt,
+        active: !state.dialog,
+      }),
     ),
-    h(Text, { dimColor: true }, state.hint ?? state.status),
+    state.hint ? h(Text, { color: "yellow" }, state.hint) : null,
+    h(
+      Text,
+      { dimColor: true },
+      !live
+        ? "starting…"
+        : state.form && !state.dialog
+          ? `answering a form (Esc declines it, Ctrl-C stops) · ${state.status}`
+          : state.running
+            ? `working… (Esc or Ctrl-C to stop) · ${state.status}`
+            : state.status,
+    ),
   );
 }

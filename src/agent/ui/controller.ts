@@ -1,56 +1,51 @@
-// What the terminal shows, kept apart from how it is drawn: agent events become finished history items
-// (printed once) and a live area (the streaming text, running tools, the approval dialog). The Ink
-// components only render snapshots of this state and forward keys.
-import type { ResultEvent } from "../../pipeline/runToolUse.ts";
-import type { ToolUseBlock } from "../../tool/messages.ts";
-import type { ToolView } from "../../tool/Tool.ts";
+// What the terminal shows, kept apart from how it is drawn: the conversation (transcriptView.ts), the
+// approval dialog, an MCP server's form (formInput.ts), the prompt line and the status line; keys come
+// in here and become edits, answers and session actions. The Ink components only render snapshots of this state and forward keys.
+import type { Key } from "ink";
+import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
+import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
+import type { PermissionMode } from "../../permissions/types.ts";
+import { updatePermissionContext } from "../../tool/context.ts";
 import type { AgentSession } from "../createAgent.ts";
-import type { AgentEvent } from "../events.ts";
+import {
+  describeCommand,
+  type ExpandedCommand,
+  expandSlashLine,
+  listCustomCommands,
+} from "../customCommands.ts";
 import { errorMessageForUser, formatCost } from "../format.ts";
-import { viewToolProgress, viewToolResult, viewToolUse } from "../toolViews.ts";
+import { modelInfo } from "../models.ts";
+import { dialogKey } from "./dialogKeys.ts";
+import { FormInput, type FormState } from "./formInput.ts";
+import type { EditorState } from "./prompt/editor.ts";
+import { keyActions } from "./prompt/keys.ts";
+import { type HistorySource, type LineOutcome, PromptLine } from "./prompt/promptLine.ts";
 import { parseSlash, type SlashHost } from "./slashCommands.ts";
-import type { DialogChoice, UiPrompter } from "./uiPrompter.ts";
+import { type NewItem, type TranscriptState, TranscriptView } from "./transcriptView.ts";
+import type { UiPrompter } from "./uiPrompter.ts";
 
-export interface ToolEntry {
-  id: string;
-  name: string;
-  title: string;
-  status: "running" | "done" | "error";
-  useView?: ToolView;
-  progress?: ToolView;
-  result?: ToolView;
-}
-
-export type HistoryItem =
-  | { id: number; kind: "user"; text: string }
-  | { id: number; kind: "assistant"; text: string }
-  | { id: number; kind: "tool"; entry: ToolEntry }
-  | { id: number; kind: "notice"; level: "info" | "warning" | "error"; text: string };
-
-/** A history item before it gets its id (Omit over a union would merge the members). */
-type NewItem = HistoryItem extends infer Item ? (Item extends HistoryItem ? Omit<Item, "id"> : never) : never;
+export type { HistoryItem, ToolEntry } from "./transcriptView.ts";
 
 export interface DialogState {
-  title: string;
-  message: string;
-  alwaysRule?: string;
-  /** A form from an MCP server: the field being asked, answered on the input line. */
-  form?: {
-    field: string;
-    description?: string;
-    choices: string[];
-    hint: string;
-    problem?: string;
-  };
+  prompt: ApprovalPrompt;
+  /** The highlighted choice (Up/Down move it, Enter picks it). */
+  selected: number;
 }
 
-export interface UiState {
-  history: HistoryItem[];
-  streamingText: string;
-  tools: ToolEntry[];
+/** Shift+Tab walks these; any other mode steps to the first. */
+export const MODE_CYCLE: readonly PermissionMode[] = ["default", "acceptEdits", "plan"];
+
+/** Where the sent prompts are kept (the history file), and read back for Up/Down. */
+export interface PromptHistoryStore extends HistorySource {
+  add(prompt: string): void;
+}
+
+export interface UiState extends TranscriptState {
   running: boolean;
   dialog?: DialogState;
-  input: string;
+  /** A form an MCP server asks for, answered on the prompt line (after any approval question). */
+  form?: FormState;
+  prompt: EditorState;
   status: string;
   hint?: string;
 }
@@ -59,19 +54,33 @@ export class InteractiveController {
   readonly session: AgentSession;
   readonly prompter: UiPrompter;
   #state: UiState;
-  #nextId = 1;
   #listeners = new Set<() => void>();
-  #calls = new Map<string, ToolUseBlock>();
+  readonly #view: TranscriptView;
   #exitCode: number | undefined;
   #exitWaiters: Array<(code: number) => void> = [];
   #lastCtrlC = 0;
+  readonly #line: PromptLine;
+  readonly #form: FormInput;
+  readonly #promptHistory: PromptHistoryStore | undefined;
 
-  constructor(session: AgentSession, prompter: UiPrompter) {
+  constructor(session: AgentSession, prompter: UiPrompter, options: { history?: PromptHistoryStore } = {}) {
     this.session = session;
     this.prompter = prompter;
-    this.#state = { history: [], streamingText: "", tools: [], running: false, input: "", status: "" };
+    this.#promptHistory = options.history;
+    this.#line = new PromptLine(options.history ?? { entries: [] });
+    this.#form = new FormInput(prompter);
+    this.#view = new TranscriptView(
+      () => session.agent.pool.all,
+      () => this.#update(this.#view.state),
+    );
+    this.#state = {
+      ...this.#view.state,
+      running: false,
+      prompt: this.#line.state,
+      status: "",
+    };
     this.#state.status = this.#statusLine();
-    prompter.onChange(() => this.#update({ dialog: this.#dialog() }));
+    prompter.onChange(() => this.#update({ dialog: this.#dialog(), form: this.#form.state() }));
     for (const text of session.notices) this.#push({ kind: "notice", level: "info", text });
     if (session.resumed)
       this.#push({
@@ -104,13 +113,18 @@ export class InteractiveController {
     for (const waiter of this.#exitWaiters) waiter(code);
   }
 
+  /** A line for the person in the history (warnings about the UI itself, like an unwritable history file). */
+  notify(level: "info" | "warning", text: string): void {
+    this.#push({ kind: "notice", level, text });
+  }
+
   #update(patch: Partial<UiState>): void {
     this.#state = { ...this.#state, ...patch };
     for (const listener of this.#listeners) listener();
   }
 
   #push(item: NewItem): void {
-    this.#update({ history: [...this.#state.history, { ...item, id: this.#nextId++ } as HistoryItem] });
+    this.#view.push(item);
   }
 
   #statusLine(): string {
@@ -120,74 +134,118 @@ export class InteractiveController {
     return `${agent.model} · ${mode} mode · ${agent.modelInfo.pricing ? cost : "cost unknown"} · /help`;
   }
 
-  #formDialog(): DialogState | undefined {
-    const pending = this.prompter.currentForm;
-    const field = pending?.form.current;
-    if (!pending || !field) return undefined;
-    const fallback = field.default === undefined ? "" : ` (empty: ${String(field.default)})`;
-    return {
-      title: `MCP server "${pending.request.serverName}" asks`,
-      message: pending.request.message,
-      form: {
-        field: `${field.label}${field.required ? "" : " (optional)"}`,
-        ...(field.description ? { description: field.description } : {}),
-        choices: (field.choices ?? []).map((choice, index) => `${index + 1}  ${choice.title}`),
-        hint: `${field.multiple ? "numbers, separated by commas" : field.choices ? "a number" : "your answer"}, then Enter${fallback}; Esc declines`,
-        ...(pending.problem ? { problem: pending.problem } : {}),
-      },
-    };
-  }
-
   #dialog(): DialogState | undefined {
     const pending = this.prompter.current;
-    if (!pending) return this.#formDialog();
-    const request = pending.request;
-    const block: ToolUseBlock = {
-      type: "tool_use",
-      id: request.toolUseId,
-      name: request.tool.name,
-      input: request.input,
-    };
-    return {
-      title: viewToolUse(this.session.agent.pool.all, block).title,
-      message: request.message,
-      ...(pending.alwaysRule ? { alwaysRule: pending.alwaysRule } : {}),
-    };
+    if (!pending) return undefined;
+    // The same question keeps its highlighted choice; a new one starts on "Yes".
+    const same = this.#state.dialog?.prompt === pending.prompt;
+    return { prompt: pending.prompt, selected: same ? (this.#state.dialog?.selected ?? 0) : 0 };
   }
 
   // --- keys -------------------------------------------------------------------------------------
 
-  typed(text: string): void {
-    this.#update({ input: this.#state.input + text, hint: undefined });
+  /** A key from the terminal: to the approval dialog when one is open, to a form, else to the prompt line. */
+  key(input: string, key: Key): void {
+    if (key.ctrl && input === "c") {
+      this.ctrlC();
+      return;
+    }
+    const dialog = this.#state.dialog;
+    if (dialog) {
+      const result = dialogKey(input, key, dialog);
+      if (result?.type === "select") this.#update({ dialog: { ...dialog, selected: result.index } });
+      else if (result?.type === "answer") this.answer(result.choice);
+      return;
+    }
+    for (const action of keyActions(input, key)) {
+      // Keys typed together (Enter included) may answer a form's field and go on to the next one.
+      if (this.#state.form) {
+        if (this.#form.apply(action) === "interrupt") this.ctrlC();
+        this.#update({ form: this.#form.state() });
+        continue;
+      }
+      const outcome = this.#line.apply(action);
+      this.#update({ prompt: this.#line.state, hint: undefined });
+      if (outcome) this.#outcome(outcome);
+    }
   }
 
-  backspace(): void {
-    this.#update({ input: this.#state.input.slice(0, -1) });
+  /** Bracketed paste: the text, line breaks included, goes into the prompt as one piece. */
+  paste(text: string): void {
+    if (this.#state.dialog) return;
+    if (this.#state.form) {
+      this.#form.paste(text);
+      this.#update({ form: this.#form.state() });
+      return;
+    }
+    this.#line.paste(text);
+    this.#update({ prompt: this.#line.state, hint: undefined });
   }
 
-  /** Enter or Esc while a form is on screen: the typed line answers its field, Esc declines it. */
-  answerForm(decline = false): void {
-    if (decline) this.prompter.declineForm();
-    else this.prompter.answerField(this.#state.input);
-    this.#update({ input: "" });
+  #outcome(outcome: LineOutcome): void {
+    switch (outcome.type) {
+      case "submit":
+        void this.enter();
+        return;
+      case "interrupt":
+        this.ctrlC();
+        return;
+      case "eof":
+        if (!this.#state.running) this.exit(0);
+        return;
+      case "cycleMode":
+        this.cycleMode();
+        return;
+      case "escape":
+        if (this.#state.running) this.ctrlC();
+        return;
+    }
   }
 
-  answer(choice: DialogChoice): void {
-    this.prompter.answer(choice);
+  /** Answers the question on screen with a choice (its number or letter); unknown choices are ignored. */
+  answer(choice: string): void {
+    const option = this.#state.dialog?.prompt.options.find(
+      (candidate) => candidate.key === choice || candidate.letter === choice.toLowerCase(),
+    );
+    if (!this.prompter.answer(choice)) return;
     for (const note of this.prompter.notes.splice(0))
       this.#push({ kind: "notice", level: "info", text: note });
+    this.#update({ status: this.#statusLine() });
+    // "No, and tell the model what to do instead": the turn stops here, and the prompt is the person's.
+    if (option?.effect.kind === "no") {
+      this.prompter.cancelAll();
+      this.session.agent.interrupt();
+      this.#push({ kind: "notice", level: "info", text: "Refused. Tell the model what to do instead." });
+    }
   }
 
-  /** Ctrl-C: stop the agent; at an idle, empty prompt, twice in a row leaves. */
+  /** Shift+Tab: default → acceptEdits → plan → default, shown in the status line. */
+  cycleMode(): void {
+    const context = this.session.agent.context;
+    const current = context.getAppState().toolPermissionContext.mode;
+    const index = MODE_CYCLE.indexOf(current);
+    const next = MODE_CYCLE[(index + 1) % MODE_CYCLE.length] ?? "default";
+    context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: updatePermissionContext(state.toolPermissionContext, { mode: next }),
+    }));
+    this.#update({
+      status: this.#statusLine(),
+      hint: `${next} mode: ${MODE_DESCRIPTIONS[next]} (Shift+Tab to change)`,
+    });
+  }
+
+  /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */
   ctrlC(): void {
-    if (this.#state.running || this.prompter.current) {
+    if (this.#state.running || this.prompter.current || this.prompter.currentForm) {
       this.prompter.cancelAll();
       this.session.agent.interrupt();
       this.#update({ hint: "Interrupting…" });
       return;
     }
-    if (this.#state.input) {
-      this.#update({ input: "" });
+    if (this.#line.text) {
+      this.#line.clear();
+      this.#update({ prompt: this.#line.state });
       return;
     }
     const now = Date.now();
@@ -199,10 +257,19 @@ export class InteractiveController {
     this.#update({ hint: "Press Ctrl-C again to exit." });
   }
 
+  /** Enter: sends the prompt (or runs the slash command); while the agent works, the text waits. */
   async enter(): Promise<void> {
-    const line = this.#state.input.trim();
-    if (!line || this.#state.running) return;
-    this.#update({ input: "" });
+    const line = this.#line.text.trim();
+    if (!line) return;
+    if (this.#state.running) {
+      this.#update({
+        hint: "The agent is still working: press Enter again once it is done, or Ctrl-C to stop it.",
+      });
+      return;
+    }
+    this.#promptHistory?.add(this.#line.text);
+    this.#line.clear();
+    this.#update({ prompt: this.#line.state });
     const slash = parseSlash(line);
     if (slash) return this.#slash(slash.name, slash.args);
     await this.submit(line);
@@ -210,31 +277,33 @@ export class InteractiveController {
 
   // --- running ----------------------------------------------------------------------------------
 
-  async submit(prompt: string): Promise<void> {
-    this.#push({ kind: "user", text: prompt });
+  /** `shown`: what the history shows instead of the prompt (the `/command args` a person typed). */
+  async submit(prompt: string, shown?: string): Promise<void> {
+    this.#push({ kind: "user", text: shown ?? prompt });
     this.#update({ running: true, hint: undefined });
     try {
-      for await (const event of this.session.agent.submit(prompt)) this.#event(event);
+      for await (const event of this.session.agent.submit(prompt)) {
+        this.#view.event(event);
+        // Each answer costs: the status line shows the session's cost so far.
+        if (event.type === "assistant") this.#update({ status: this.#statusLine() });
+      }
     } catch (error) {
       this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
     } finally {
-      this.#flushText();
-      this.#flushTools(true);
+      this.#view.finish();
       this.#update({ running: false, hint: undefined, status: this.#statusLine() });
     }
   }
 
   async #slash(name: string, args: string): Promise<void> {
     const parsed = parseSlash(`/${name} ${args}`);
-    if (!parsed?.command) {
-      this.#push({ kind: "notice", level: "warning", text: `Unknown command /${name}. Try /help.` });
-      return;
-    }
+    if (!parsed?.command) return this.#customCommand(name, args);
     const host: SlashHost = {
       agent: this.session.agent,
       print: (text) => this.#push({ kind: "notice", level: "info", text }),
       exit: () => this.exit(0),
-      clearScreen: () => this.#update({ streamingText: "", tools: [] }),
+      clearScreen: () => this.#view.clearLive(),
+      customCommands: async () => (await listCustomCommands(this.session.agent)).map(describeCommand),
       compact: async (instructions) => {
         this.#update({ running: true });
         try {
@@ -242,7 +311,7 @@ export class InteractiveController {
             trigger: "manual",
             ...(instructions ? { instructions } : {}),
           });
-          for await (const event of run) this.#event(event);
+          for await (const event of run) this.#view.event(event);
         } finally {
           this.#update({ running: false });
         }
@@ -252,130 +321,30 @@ export class InteractiveController {
     this.#update({ status: this.#statusLine() });
   }
 
-  #flushText(): void {
-    const text = this.#state.streamingText;
-    if (text.trim()) this.#push({ kind: "assistant", text: text.replace(/\s+$/, "") });
-    if (text) this.#update({ streamingText: "" });
-  }
-
-  /** Finished tools move to history in call order; `all` moves the rest too (end of a run). */
-  #flushTools(all: boolean): void {
-    const tools = [...this.#state.tools];
-    while (tools.length > 0 && (all || tools[0]!.status !== "running")) {
-      const entry = tools.shift()!;
-      this.#push({
-        kind: "tool",
-        entry:
-          entry.status === "running"
-            ? { ...entry, status: "error", result: { kind: "text", text: "(stopped)" } }
-            : entry,
-      });
+  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent. */
+  async #customCommand(name: string, args: string): Promise<void> {
+    const line = `/${name}${args.trim() ? ` ${args.trim()}` : ""}`;
+    this.#update({ running: true });
+    let expanded: ExpandedCommand | undefined;
+    try {
+      expanded = await expandSlashLine(this.session.agent, line);
+    } catch (error) {
+      this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
+      return;
+    } finally {
+      this.#update({ running: false });
     }
-    this.#update({ tools });
-  }
-
-  #setTool(id: string, patch: Partial<ToolEntry>): void {
-    this.#update({
-      tools: this.#state.tools.map((entry) => (entry.id === id ? { ...entry, ...patch } : entry)),
-    });
-  }
-
-  #event(event: AgentEvent): void {
-    const tools = this.session.agent.pool.all;
-    switch (event.type) {
-      case "stream": {
-        const stream = event.event;
-        if (stream.type === "text_delta")
-          this.#update({ streamingText: this.#state.streamingText + stream.text });
-        else if (stream.type === "tool_use_complete") {
-          this.#flushText();
-          this.#calls.set(stream.block.id, stream.block);
-          const view = viewToolUse(tools, stream.block);
-          this.#update({
-            tools: [
-              ...this.#state.tools,
-              {
-                id: stream.block.id,
-                name: stream.block.name,
-                title: view.title,
-                status: "running",
-                ...(view.view ? { useView: view.view } : {}),
-              },
-            ],
-          });
-        }
-        break;
-      }
-      case "tool_progress": {
-        const entry = this.#state.tools.find((tool) => tool.id === event.toolUseId);
-        if (entry && event.source === "tool")
-          this.#setTool(entry.id, { progress: viewToolProgress(tools, entry.name, event.data) });
-        break;
-      }
-      case "tool_result":
-        this.#toolDone(event.result);
-        break;
-      case "retry":
-        // The abandoned response's text and calls are dropped; the retry streams them again.
-        this.#update({
-          streamingText: "",
-          tools: this.#state.tools.filter((tool) => tool.status !== "running"),
-        });
-        this.#push({
-          kind: "notice",
-          level: "warning",
-          text: `${event.error.message} Retrying in ${(event.delayMs / 1000).toFixed(1)} s…`,
-        });
-        break;
-      case "notice":
-        this.#push({ kind: "notice", level: event.level, text: event.text });
-        break;
-      case "compacted":
-        this.#push({
-          kind: "notice",
-          level: "info",
-          text: `Conversation compacted: ${event.summarizedMessages} older messages summarized, ${event.keptMessages} kept.`,
-        });
-        break;
-      case "assistant":
-        this.#update({ status: this.#statusLine() });
-        break;
-      case "end":
-        this.#flushText();
-        this.#flushTools(true);
-        if (
-          event.outcome.reason === "error" ||
-          (event.outcome.reason !== "completed" && event.outcome.detail)
-        )
-          this.#push({
-            kind: "notice",
-            level: event.outcome.reason === "error" ? "error" : "warning",
-            text: event.outcome.detail ?? event.outcome.reason,
-          });
-        else if (event.outcome.reason === "interrupted")
-          this.#push({ kind: "notice", level: "warning", text: "Interrupted." });
-        break;
-      default:
-        break;
+    if (!expanded) {
+      this.#push({ kind: "notice", level: "warning", text: `Unknown command /${name}. Try /help.` });
+      return;
     }
-  }
-
-  #toolDone(result: ResultEvent): void {
-    const block = this.#calls.get(result.toolUseId);
-    if (!this.#state.tools.some((tool) => tool.id === result.toolUseId)) {
-      const view = block ? viewToolUse(this.session.agent.pool.all, block) : { title: result.toolName };
-      this.#update({
-        tools: [
-          ...this.#state.tools,
-          { id: result.toolUseId, name: result.toolName, title: view.title, status: "running" },
-        ],
-      });
+    const agent = this.session.agent;
+    const before = { model: agent.model, info: agent.modelInfo };
+    if (expanded.model) agent.setModel(expanded.model, modelInfo(expanded.model));
+    try {
+      await this.submit(expanded.prompt, line);
+    } finally {
+      if (expanded.model) agent.setModel(before.model, before.info);
     }
-    this.#setTool(result.toolUseId, {
-      status: result.isError ? "error" : "done",
-      result: viewToolResult(this.session.agent.pool.all, block, result),
-    });
-    for (const message of result.userMessages) this.#push({ kind: "notice", level: "info", text: message });
-    this.#flushTools(false);
   }
 }

@@ -1,46 +1,58 @@
-// The real `keel` program in a pseudo-terminal (tmux), against a scripted Anthropic server: a prompt,
-// a tool call whose permission dialog is answered, streaming, Ctrl-C, slash commands, /exit.
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+// The real `keel` program in a pseudo-terminal (tmux), against a scripted Anthropic server: prompts,
+// approval dialogs that show what they approve (a Write's content, an Edit's diff, the whole command)
+// and narrow "don't ask again" choices, streaming, Ctrl-C, /clear forgetting reads, /cost, /exit.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, TEST_KEY } from "../testing/harness.ts";
-import { type ScriptTurn, text, toolUse } from "../testing/script.ts";
+import { trustFolder } from "../../settings/trust.ts";
+import { startServer } from "../testing/harness.ts";
+import { type RecordedRequest, type ScriptTurn, text, toolUse } from "../testing/script.ts";
 import type { ScriptedServer } from "../testing/server.ts";
-
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
-const ENTRY = join(import.meta.dirname, "..", "..", "cli", "entry.ts");
-const SOCKET = `keel-ui-test-${process.pid}`;
-
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-}
-
-function screen(): string {
-  return tmux("capture-pane", "-p", "-t", "keel", "-S", "-200");
-}
-
-async function waitFor(pattern: RegExp, what: string): Promise<string> {
-  let last = "";
-  for (let i = 0; i < 200; i++) {
-    last = screen();
-    if (pattern.test(last)) return last;
-    if (/EXITED \d+/.test(last)) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; the screen shows:\n${last}`);
-}
-
-function quote(value: string): string {
-  return `'${value.replace(/'/g, "'\\''")}'`;
-}
+import { hasTmux, isToolResultTurn, lastPrompt, TmuxKeel } from "./testing/tmuxSession.ts";
 
 describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
   let server: ScriptedServer;
   let project: string;
   let home: string;
-  const turns: ScriptTurn[] = [];
+  const keel = new TmuxKeel("ui");
+  let toolTurns = 0;
+
+  /** What the model does for each prompt; after a tool result it says "Tool done N." */
+  function reply(request: RecordedRequest): ScriptTurn {
+    if (isToolResultTurn(request)) return { blocks: [text(`Tool done ${++toolTurns}.`)] };
+    const prompt = lastPrompt(request);
+    const file = (name: string) => join(project, name);
+    switch (prompt) {
+      case "write hello.txt":
+        return {
+          blocks: [
+            text("I will write the file."),
+            toolUse("Write", { file_path: file("hello.txt"), content: "hi\n" }),
+          ],
+        };
+      case "keep talking":
+        return { blocks: [text("Thinking out loud"), text("this never arrives")], hangAfterBlocks: 1 };
+      case "read greet":
+        return { blocks: [toolUse("Read", { file_path: file("greet.ts") })] };
+      case "edit greet":
+        return {
+          blocks: [
+            toolUse("Edit", { file_path: file("greet.ts"), old_string: "'hello'", new_string: "'goodbye'" }),
+          ],
+        };
+      case "write more":
+        return { blocks: [toolUse("Write", { file_path: file("more.txt"), content: "more\n" })] };
+      case "run touch":
+        return { blocks: [toolUse("Bash", { command: "touch made.txt", description: "make a file" })] };
+      case "write refused":
+        return { blocks: [toolUse("Write", { file_path: file("refused.txt"), content: "no\n" })] };
+      case "read notes":
+        return { blocks: [toolUse("Read", { file_path: file("notes.txt") })] };
+      default:
+        return { blocks: [text(`(no script for ${JSON.stringify(prompt)})`)] };
+    }
+  }
 
   beforeAll(async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-")));
@@ -48,66 +60,109 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     home = join(root, "home");
     mkdirSync(project);
     mkdirSync(home);
-    turns.push(
-      {
-        blocks: [
-          text("I will write the file."),
-          toolUse("Write", { file_path: join(project, "hello.txt"), content: "hi\n" }),
-        ],
-      },
-      { blocks: [text("The file is written.")] },
-      { blocks: [text("Thinking out loud"), text("this never arrives")], hangAfterBlocks: 1 },
-    );
-    let played = 0;
-    server = await startServer("anthropic", () => turns[played++] ?? { blocks: [text("(no more turns)")] });
-    const env = [
-      `PATH=${quote(process.env.PATH ?? "")}`,
-      `HOME=${quote(home)}`,
-      `KEEL_HOME=${quote(home)}`,
-      `KEEL_MANAGED_SETTINGS=${quote(join(root, "none.json"))}`,
-      `ANTHROPIC_API_KEY=${TEST_KEY}`,
-      "TERM=xterm-256color",
-    ].join(" ");
-    const command = `cd ${quote(project)} && env -i ${env} ${quote(process.execPath)} ${quote(ENTRY)} --provider anthropic --base-url ${server.url} --model claude-test; echo "EXITED $?"; sleep 60`;
-    tmux("new-session", "-d", "-s", "keel", "-x", "110", "-y", "40", command);
+    writeFileSync(join(project, "greet.ts"), "export const greeting = 'hello';\n");
+    writeFileSync(join(project, "notes.txt"), "the secret is 42\n");
+    trustFolder(project, { KEEL_HOME: home });
+    server = await startServer("anthropic", reply);
+    keel.start({ project, home, server });
+    await keel.waitFor(/\/help/, "the status line");
   });
 
   afterAll(async () => {
-    try {
-      tmux("kill-server");
-    } catch {
-      // Already gone.
-    }
+    keel.kill();
     await server?.close();
   });
 
-  it("answers a prompt, asks before a tool runs, streams, stops on Ctrl-C and exits", async () => {
-    await waitFor(/\/help/, "the status line");
-
-    tmux("send-keys", "-t", "keel", "write hello.txt", "Enter");
-    const dialog = await waitFor(/Allow Write\(/, "the permission dialog");
-    expect(dialog).toContain("y  yes, this once");
-    expect(dialog).toMatch(/n {2}no/);
+  it("a Write asks first and shows the content before the answer; streams; stops on Ctrl-C", async () => {
+    await keel.prompt("write hello.txt");
+    const dialog = await keel.waitFor(/Do you want to proceed\?/, "the permission dialog");
+    expect(dialog).toMatch(/Write\(.*hello\.txt\)/);
+    expect(dialog).toMatch(/Create .*hello\.txt \(1 line\)/);
+    expect(dialog).toMatch(/\+hi/);
+    expect(dialog).toMatch(/❯ 1\. Yes/);
+    expect(dialog).toMatch(/2\. Yes, allow all edits during this session \(shift\+tab\)/);
+    expect(dialog).toMatch(/3\. No, and tell the model what to do instead \(esc\)/);
     expect(existsSync(join(project, "hello.txt"))).toBe(false);
 
-    tmux("send-keys", "-t", "keel", "y");
-    const done = await waitFor(/The file is written\./, "the answer after the tool");
+    keel.send("1");
+    const done = await keel.waitFor(/Tool done 1\./, "the answer after the tool");
     expect(readFileSync(join(project, "hello.txt"), "utf8")).toBe("hi\n");
     expect(done).toMatch(/● Write\(.*hello\.txt\)/);
-    expect(done).toMatch(/\+hi/);
 
-    tmux("send-keys", "-t", "keel", "keep talking", "Enter");
-    await waitFor(/Thinking out loud/, "streamed text");
-    tmux("send-keys", "-t", "keel", "C-c");
-    await waitFor(/Interrupted\./, "the interruption notice");
+    await keel.prompt("keep talking");
+    await keel.waitFor(/Thinking out loud/, "streamed text");
+    keel.send("C-c");
+    await keel.waitFor(/Interrupted\./, "the interruption notice");
     for (let i = 0; i < 200 && server.clientClosed.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(server.clientClosed).toEqual([2]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.clientClosed).toHaveLength(1);
+  });
 
-    tmux("send-keys", "-t", "keel", "/cost", "Enter");
-    await waitFor(/Tokens: 200 in, 40 out/, "/cost");
+  it("an Edit shows its diff; Shift+Tab allows all edits for the session, and the next Write runs", async () => {
+    await keel.prompt("read greet");
+    await keel.waitFor(/Tool done 2\./, "the read");
+    await keel.prompt("edit greet");
+    const dialog = await keel.waitFor(/Do you want to proceed\?/, "the Edit dialog", () => keel.bottom(30));
+    expect(dialog).toMatch(/-export const greeting = 'hello';/);
+    expect(dialog).toMatch(/\+export const greeting = 'goodbye';/);
+    expect(dialog).not.toMatch(/Edit\(\/\*\*\)/);
+    expect(readFileSync(join(project, "greet.ts"), "utf8")).toContain("'hello'");
 
-    tmux("send-keys", "-t", "keel", "/exit", "Enter");
-    await waitFor(/EXITED 0/, "the program to exit");
+    keel.send("BTab");
+    const after = await keel.waitFor(/Tool done 3\./, "the edit to run");
+    expect(after).toMatch(/Permission mode: acceptEdits for this session/);
+    expect(readFileSync(join(project, "greet.ts"), "utf8")).toContain("'goodbye'");
+    expect(keel.bottom(1)).toMatch(/acceptEdits mode/);
+
+    await keel.prompt("write more");
+    await keel.waitFor(/Tool done 4\./, "the write, unasked");
+    expect(readFileSync(join(project, "more.txt"), "utf8")).toBe("more\n");
+    expect(existsSync(join(project, ".keel", "settings.local.json"))).toBe(false);
+    keel.send("BTab", "BTab");
+    await keel.waitFor(/default mode/, "back to default mode", () => keel.bottom(1));
+  });
+
+  it("a command shows itself; 'don't ask again' saves its prefix in the project's local settings", async () => {
+    const settings = join(project, ".keel", "settings.local.json");
+    await keel.prompt("run touch");
+    const dialog = await keel.waitFor(/Do you want to proceed\?/, "the Bash dialog", () => keel.bottom(30));
+    expect(dialog).toMatch(/\$ touch made\.txt/);
+    expect(dialog).toContain(`2. Yes, and don't ask again for \`touch\` commands in ${project}`);
+    expect(dialog).toMatch(/Adds the allow rule Bash\(touch:\*\) to/);
+
+    keel.send("Down", "Enter");
+    const saved = await keel.waitFor(/Tool done 5\./, "the command to run");
+    expect(saved.replace(/\s+/g, " ")).toContain(`Saved: allow Bash(touch:*) in ${settings}`);
+    expect(existsSync(join(project, "made.txt"))).toBe(true);
+    expect(JSON.parse(readFileSync(settings, "utf8"))).toEqual({ permissions: { allow: ["Bash(touch:*)"] } });
+
+    await keel.prompt("run touch");
+    const again = await keel.waitFor(/Tool done 6\./, "the same command, unasked", () => keel.bottom(30));
+    expect(again).not.toMatch(/Do you want to proceed/);
+  });
+
+  it("after /clear, Read gives the model the file again; No stops the turn; /cost; /exit", async () => {
+    await keel.prompt("read notes");
+    await keel.waitFor(/Tool done 7\./, "the first read");
+    await keel.prompt("/clear");
+    await keel.waitFor(/Conversation cleared\./, "/clear");
+    await keel.prompt("read notes");
+    await keel.waitFor(/Tool done 8\./, "the read after /clear");
+    const messages = JSON.stringify(server.requests.at(-1)!.body.messages);
+    expect(messages).toContain("the secret is 42");
+    expect(messages).not.toContain("File unchanged since last read");
+
+    // No (Esc): the call is refused and the turn stops, so the person can say what to do instead.
+    await keel.prompt("write refused");
+    await keel.waitFor(/Do you want to proceed\?/, "the Write dialog", () => keel.bottom(30));
+    keel.send("Escape");
+    const refused = await keel.waitFor(/Refused\. Tell the model what to do instead\./, "the refusal");
+    expect(refused).toMatch(/Interrupted\./);
+    expect(existsSync(join(project, "refused.txt"))).toBe(false);
+
+    await keel.prompt("/cost");
+    await keel.waitFor(/Tokens: [\d.]+k? in, [\d.]+k? out/, "/cost");
+    await keel.prompt("/exit");
+    await keel.waitFor(/EXITED 0/, "the program to exit");
   });
 });

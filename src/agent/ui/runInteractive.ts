@@ -1,10 +1,15 @@
-// Starts the terminal UI on a session and resolves with the exit code when the person leaves.
+// Starts the terminal UI on a session and resolves with the exit code when the person leaves. The
+// prompt history is kept in ~/.keel/history.jsonl.
+import { join } from "node:path";
 import { render } from "ink";
 import { createElement } from "react";
+import { stopLanguageServers } from "../../lsp/sessionServers.ts";
+import { keelUserDir } from "../../settings/locations.ts";
 import { killAllBackgroundTasks } from "../../shell/background.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
 import { InteractiveController } from "./controller.ts";
+import { PromptHistory } from "./prompt/history.ts";
 import type { UiPrompter } from "./uiPrompter.ts";
 
 export async function runInteractive(
@@ -12,12 +17,25 @@ export async function runInteractive(
   prompter: UiPrompter,
   options: { initialPrompt?: string } = {},
 ): Promise<number> {
-  const controller = new InteractiveController(session, prompter);
-  const instance = render(createElement(App, { controller }), { exitOnCtrlC: false });
+  let controller: InteractiveController | undefined;
+  const problems: string[] = [];
+  const history = new PromptHistory({
+    path: join(keelUserDir(), "history.jsonl"),
+    project: session.agent.context.getAppState().toolPermissionContext.projectRoot,
+    onError: (message) => (controller ? controller.notify("warning", message) : problems.push(message)),
+  });
+  controller = new InteractiveController(session, prompter, { history });
+  for (const problem of problems) controller.notify("warning", problem);
+  // The kitty keyboard protocol, where the terminal has it, tells Shift+Enter from Enter.
+  const instance = render(createElement(App, { controller }), {
+    exitOnCtrlC: false,
+    kittyKeyboard: { mode: "auto" },
+  });
   if (options.initialPrompt) void controller.submit(options.initialPrompt);
   const code = await controller.exited();
   await session.hooks.sessionEnd("prompt_input_exit", new AbortController().signal).catch(() => undefined);
   await killAllBackgroundTasks(session.agent.sessionId);
+  await stopLanguageServers(session.agent.sessionId);
   instance.unmount();
   await instance.waitUntilExit().catch(() => undefined);
   return code;

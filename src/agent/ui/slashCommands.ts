@@ -1,11 +1,13 @@
-// Slash commands of the terminal UI: /help /clear /compact /permissions /cost /model /exit. Each is a
-// small function over the session; the UI only parses the line and shows what they print.
+// Slash commands of the terminal UI: /help /memory /clear /compact /permissions /cost /model /exit. Each
+// is a small function over the session; the UI only parses the line and shows what they print. Other
+// names are the project's and user's custom commands (src/agent/customCommands.ts).
 import { isPermissionMode, MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import { PERMISSION_MODES, RULE_SOURCES } from "../../permissions/types.ts";
 import { updatePermissionContext, workingDirectories } from "../../tool/context.ts";
 import type { Agent } from "../Agent.ts";
 import { formatCost, formatTokens, formatUsage } from "../format.ts";
 import { modelInfo } from "../models.ts";
+import { memoryCommand } from "./memoryCommand.ts";
 
 export interface SlashHost {
   agent: Agent;
@@ -15,6 +17,8 @@ export interface SlashHost {
   compact(instructions: string | undefined): Promise<void>;
   /** /clear: forget what is on screen too. */
   clearScreen(): void;
+  /** The custom slash commands of the session (for /help), usage and description each. */
+  customCommands?(): Promise<Array<{ usage: string; description: string }>>;
 }
 
 export interface SlashCommand {
@@ -82,20 +86,49 @@ function model(host: SlashHost, args: string): void {
   host.print(`Model: ${name}`);
 }
 
+/** The keys, as /help lists them below the commands. */
+export const KEY_HELP: readonly string[] = [
+  "Enter sends the prompt. Shift+Enter, Alt+Enter, Ctrl+J or \\ then Enter start a new line; a paste stays one prompt.",
+  "Left/Right, Home/End (Ctrl+A/E), Alt+B/F or Ctrl+Left/Right by word; Ctrl+W, Ctrl+U, Ctrl+K delete.",
+  "Up/Down (Ctrl+P/N) recall earlier prompts of this project (kept in ~/.keel/history.jsonl).",
+  "Shift+Tab cycles the permission mode: default, acceptEdits, plan.",
+  "Ctrl-C or Esc stops the agent (tools that can stop, stop); Ctrl-C clears the prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits.",
+  "In an approval dialog: Up/Down and Enter, or the choice's number (y, a, n also work); Esc answers no.",
+];
+
+async function help(host: SlashHost): Promise<void> {
+  const custom = (await host.customCommands?.().catch(() => [])) ?? [];
+  host.print(
+    [
+      ...SLASH_COMMANDS.map((command) => `${command.usage.padEnd(28)} ${command.description}`),
+      ...(custom.length > 0
+        ? [
+            "",
+            "Custom commands:",
+            ...custom.map((command) => `${command.usage.padEnd(28)} ${command.description}`),
+          ]
+        : []),
+      "",
+      ...KEY_HELP,
+    ].join("\n"),
+  );
+}
+
+function memory(host: SlashHost, args: string): Promise<void> {
+  const state = host.agent.context.getAppState();
+  return memoryCommand(
+    { projectRoot: state.toolPermissionContext.projectRoot, cwd: state.cwd, print: host.print },
+    args,
+  );
+}
+
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  { name: "help", usage: "/help", description: "show the commands and keys", run: help },
   {
-    name: "help",
-    usage: "/help",
-    description: "show the commands and keys",
-    run: (host) =>
-      host.print(
-        [
-          ...SLASH_COMMANDS.map((command) => `${command.usage.padEnd(28)} ${command.description}`),
-          "",
-          "Enter sends the prompt. Ctrl-C stops the agent (tools that can stop, stop); at an empty prompt, Ctrl-C twice exits.",
-          "In an approval dialog: y yes, a always, n no (Esc also answers no).",
-        ].join("\n"),
-      ),
+    name: "memory",
+    usage: "/memory [show|edit|add <n>]",
+    description: "list, show and edit the memory files",
+    run: memory,
   },
   {
     name: "clear",

@@ -1,5 +1,5 @@
 // The UI's prompter and slash commands, without a terminal: answers, "always" rules, cancellation.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,26 +37,60 @@ function request(signal = new AbortController().signal): ApprovalRequest {
   };
 }
 
+/** The question appears once its preview is ready (a microtask or a file read away). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  if (!condition()) throw new Error("the question never appeared");
+}
+
 describe("UiPrompter", () => {
-  it("answers yes and no for the question on screen, one at a time", async () => {
+  it("answers yes and no for the question on screen, one at a time, in call order", async () => {
     const prompter = new UiPrompter({ persist: () => false });
     const first = prompter.ask(request());
     const second = prompter.ask(request());
+    await until(() => prompter.current !== undefined);
     expect(prompter.current?.request.toolUseId).toBe("t1");
-    prompter.answer("yes");
-    prompter.answer("no");
+    expect(prompter.answer("1")).toBe(true);
+    await until(() => prompter.current !== undefined);
+    expect(prompter.answer("n")).toBe(true);
     expect(await first).toEqual({ behavior: "allow", choice: "once" });
     expect(await second).toEqual({ behavior: "deny" });
     expect(prompter.current).toBeUndefined();
+    expect(prompter.answer("y")).toBe(false);
   });
 
-  it("always: adds the rule to the session, and saves it when the folder is trusted", async () => {
+  it("shows the input as the preview, and an unknown key answers nothing", async () => {
+    const prompter = new UiPrompter({ persist: () => false });
+    const answer = prompter.ask(request());
+    await until(() => prompter.current !== undefined);
+    expect(prompter.current?.prompt.title).toBe("Touch({})");
+    expect(prompter.current?.prompt.preview).toEqual({ kind: "text", text: "{}" });
+    expect(prompter.answer("x")).toBe(false);
+    expect(prompter.current).toBeDefined();
+    prompter.answer("3");
+    expect(await answer).toEqual({ behavior: "deny" });
+  });
+
+  it("don't ask again: adds the rule to the session, and saves it where it says when the folder is trusted", async () => {
     for (const persist of [false, true]) {
       const prompter = new UiPrompter({ persist: () => persist });
       const asked = request();
       const answer = prompter.ask(asked);
-      expect(prompter.current?.alwaysRule).toBe("Touch");
-      prompter.answer("always");
+      await until(() => prompter.current !== undefined);
+      const root = asked.context.getAppState().toolPermissionContext.projectRoot;
+      const file = join(root, ".keel", "settings.local.json");
+      const always = prompter.current?.prompt.options[1];
+      expect(always?.label).toBe(
+        persist
+          ? `Yes, and don't ask again for Touch in ${root}`
+          : "Yes, and don't ask again for Touch during this session",
+      );
+      expect(always?.detail).toBe(
+        persist
+          ? `Adds the allow rule Touch to ${file}.`
+          : "Adds the allow rule Touch for this session only (this folder is not trusted, so nothing is saved).",
+      );
+      prompter.answer("a");
       expect(await answer).toMatchObject({
         behavior: "allow",
         choice: "always",
@@ -64,11 +98,12 @@ describe("UiPrompter", () => {
       });
       const rules = asked.context.getAppState().toolPermissionContext.alwaysAllowRules;
       expect(rules[persist ? "local" : "session"]).toEqual(["Touch"]);
-      const root = asked.context.getAppState().toolPermissionContext.projectRoot;
+      expect(prompter.notes).toEqual([
+        persist ? `Saved: allow Touch in ${file}` : "Allowed for this session: Touch",
+      ]);
       if (persist)
-        expect(JSON.parse(readFileSync(join(root, ".keel", "settings.local.json"), "utf8"))).toEqual({
-          permissions: { allow: ["Touch"] },
-        });
+        expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ permissions: { allow: ["Touch"] } });
+      else expect(existsSync(file)).toBe(false);
     }
   });
 
@@ -77,8 +112,10 @@ describe("UiPrompter", () => {
     const controller = new AbortController();
     const cancelled = prompter.ask(request(controller.signal));
     const other = prompter.ask(request());
+    await until(() => prompter.current !== undefined);
     controller.abort();
     expect(await cancelled).toEqual({ behavior: "deny", reason: "the call was cancelled" });
+    await until(() => prompter.current !== undefined);
     prompter.cancelAll();
     expect(await other).toEqual({ behavior: "deny", reason: "interrupted by the user" });
   });
@@ -148,10 +185,12 @@ describe("UiPrompter forms (MCP elicitation)", () => {
   it("shows an approval question before a waiting form", async () => {
     const prompter = new UiPrompter({ persist: () => false });
     const answer = prompter.elicit(form());
+    expect(prompter.currentForm?.request.serverName).toBe("tickets");
     const approval = prompter.ask(request());
+    await until(() => prompter.current !== undefined);
     expect(prompter.currentForm).toBeUndefined();
-    prompter.answer("yes");
-    await approval;
+    expect(prompter.answer("1")).toBe(true);
+    expect(await approval).toEqual({ behavior: "allow", choice: "once" });
     expect(prompter.currentForm?.request.serverName).toBe("tickets");
     prompter.declineForm();
     await answer;

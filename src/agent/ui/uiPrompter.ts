@@ -1,12 +1,16 @@
-// The prompter the terminal UI drives: each approval request waits in a queue until the person answers
-// yes (once), always (the suggested rule, for the session and saved in the local settings file when the
-// folder is trusted) or no. A cancelled call (Ctrl-C) drops its question; nothing is ever allowed by
-// default. Forms from MCP servers (elicitation) wait in the same way and are filled in field by field
-// on the input line; Esc declines one.
-
+// The prompter the terminal UI drives: each approval request waits in a queue, with the question of
+// approvalOptions.ts (the call as it will run and the choices), until the person picks a choice. A
+// cancelled call (Ctrl-C) drops its question; nothing is ever allowed by default. Forms from MCP
+// servers (elicitation) wait in a queue of their own, behind any approval question, and are filled in
+// field by field on the prompt line; Esc declines one, a cancelled call or Ctrl-C cancels it.
+import {
+  type ApprovalOption,
+  type ApprovalPrompt,
+  applyApproval,
+  describeApproval,
+  optionForWord,
+} from "../../permissions/prompters/approvalOptions.ts";
 import { FormFiller } from "../../permissions/prompters/formFields.ts";
-import { alwaysRuleFor } from "../../permissions/prompters/terminalPrompter.ts";
-import type { RuleSuggestion } from "../../permissions/types.ts";
 import type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -14,17 +18,10 @@ import type {
   ElicitationRequest,
   Prompter,
 } from "../../pipeline/services.ts";
-import { addRuleToSettingsFile } from "../../settings/addRule.ts";
-import { localSettingsPath } from "../../settings/locations.ts";
-import { addRules } from "../../tool/context.ts";
-import { errorMessage } from "../../tool/errors.ts";
-
-export type DialogChoice = "yes" | "always" | "no";
 
 export interface PendingApproval {
   request: ApprovalRequest;
-  /** The rule "always" would add; undefined when the tool offers none. */
-  alwaysRule?: string;
+  prompt: ApprovalPrompt;
   resolve(answer: ApprovalAnswer): void;
 }
 
@@ -37,9 +34,11 @@ export interface PendingForm {
 }
 
 export interface UiPrompterOptions {
-  /** Save "always" rules in .keel/settings.local.json (only for trusted folders). */
+  /** "Don't ask again" may be saved in .keel/settings.local.json (only for trusted folders). */
   persist: () => boolean;
 }
+
+const CANCELLED: ApprovalAnswer = { behavior: "deny", reason: "the call was cancelled" };
 
 export class UiPrompter implements Prompter {
   readonly name = "terminal UI";
@@ -47,7 +46,8 @@ export class UiPrompter implements Prompter {
   readonly #forms: PendingForm[] = [];
   readonly #listeners = new Set<() => void>();
   readonly #options: UiPrompterOptions;
-  /** Messages for the person about saved rules. */
+  #describing: Promise<unknown> = Promise.resolve();
+  /** Messages for the person about what a choice changed (a saved rule, the mode). */
   readonly notes: string[] = [];
 
   constructor(options: UiPrompterOptions) {
@@ -68,14 +68,19 @@ export class UiPrompter implements Prompter {
     for (const listener of this.#listeners) listener();
   }
 
-  ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    if (request.signal.aborted)
-      return Promise.resolve({ behavior: "deny", reason: "the call was cancelled" });
+  async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+    if (request.signal.aborted) return CANCELLED;
+    // Questions are described one after another, so they queue in the order the calls asked.
+    const described = this.#describing.then(() =>
+      describeApproval(request, { persist: this.#options.persist() }),
+    );
+    this.#describing = described.catch(() => undefined);
+    const prompt = await described;
+    if (request.signal.aborted) return CANCELLED;
     return new Promise((resolve) => {
-      const rule = alwaysRuleFor(request);
       const pending: PendingApproval = {
         request,
-        ...(rule ? { alwaysRule: rule } : {}),
+        prompt,
         resolve: (answer) => {
           request.signal.removeEventListener("abort", onAbort);
           const index = this.#queue.indexOf(pending);
@@ -84,14 +89,26 @@ export class UiPrompter implements Prompter {
           this.#changed();
         },
       };
-      const onAbort = () => pending.resolve({ behavior: "deny", reason: "the call was cancelled" });
+      const onAbort = () => pending.resolve(CANCELLED);
       request.signal.addEventListener("abort", onAbort, { once: true });
       this.#queue.push(pending);
       this.#changed();
     });
   }
 
-  /** The form on screen now (after any approval question). */
+  /** The person's choice for the question on screen: an option, or its number or letter. */
+  answer(choice: ApprovalOption | string, reason?: string): boolean {
+    const pending = this.current;
+    if (!pending) return false;
+    const option = typeof choice === "string" ? optionForWord(pending.prompt.options, choice) : choice;
+    if (!option || !pending.prompt.options.includes(option)) return false;
+    const applied = applyApproval(pending.request, option, reason);
+    this.notes.push(...applied.notes);
+    pending.resolve(applied.answer);
+    return true;
+  }
+
+  /** The form on screen now: the oldest one, once no approval question is waiting. */
   get currentForm(): PendingForm | undefined {
     return this.current ? undefined : this.#forms[0];
   }
@@ -117,7 +134,7 @@ export class UiPrompter implements Prompter {
     });
   }
 
-  /** The typed answer for the current field of the form on screen; the last one sends the form. */
+  /** The typed answer for the current field of the form on screen; the last field's sends the form. */
   answerField(line: string): void {
     const pending = this.currentForm;
     if (!pending) return;
@@ -133,40 +150,10 @@ export class UiPrompter implements Prompter {
     this.currentForm?.resolve({ action: "decline" });
   }
 
-  /** The person's answer to the question on screen. */
-  answer(choice: DialogChoice, reason?: string): void {
-    const pending = this.current;
-    if (!pending) return;
-    if (choice === "no") pending.resolve({ behavior: "deny", ...(reason ? { reason } : {}) });
-    else if (choice === "yes" || !pending.alwaysRule) pending.resolve({ behavior: "allow", choice: "once" });
-    else pending.resolve(this.#always(pending.request, pending.alwaysRule));
-  }
-
   /** Ctrl-C: every open question is answered no, every open form cancelled. */
   cancelAll(): void {
     for (const pending of [...this.#queue])
       pending.resolve({ behavior: "deny", reason: "interrupted by the user" });
     for (const pending of [...this.#forms]) pending.resolve({ action: "cancel" });
-  }
-
-  #always(request: ApprovalRequest, rule: string): ApprovalAnswer {
-    let destination: RuleSuggestion["destination"] = "session";
-    if (this.#options.persist()) {
-      const file = localSettingsPath(request.context.getAppState().toolPermissionContext.projectRoot);
-      try {
-        addRuleToSettingsFile(file, "allow", rule);
-        destination = "local";
-        this.notes.push(`Saved: allow ${rule} in ${file}`);
-      } catch (error) {
-        this.notes.push(
-          `Could not save the rule (${errorMessage(error)}); it applies for this session only.`,
-        );
-      }
-    }
-    request.context.setAppState((state) => ({
-      ...state,
-      toolPermissionContext: addRules(state.toolPermissionContext, "allow", destination, [rule]),
-    }));
-    return { behavior: "allow", choice: "always", rule: { behavior: "allow", rule, destination } };
   }
 }

@@ -1,5 +1,7 @@
 // `keel mcp [serve]`: Keel's tools as an MCP server, over stdio or Streamable HTTP (--http).
 import { randomBytes } from "node:crypto";
+import { lspOptionsFromSettings } from "../../lsp/servers.ts";
+import { stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { createMcpSessionContext } from "../../mcp/sessionContext.ts";
 import type { PipelineServices } from "../../pipeline/services.ts";
 import { errorMessage } from "../../tool/errors.ts";
@@ -74,12 +76,17 @@ export async function serve(flags: ServeFlags, options: McpCommandOptions): Prom
   const tools = selectTools(servable, names(flags.tools), names(flags.excludeTools));
   // Hooks, the audit log and (none) prompter come with the session, as on every other surface.
   const services: PipelineServices = session.services;
-  const createSession = () => ({
-    tools,
-    context: createMcpSessionContext(tools, settings.permissionContext),
-    services,
-    log,
-  });
+  const createSession = () => {
+    const lsp = lspOptionsFromSettings(settings, { startOnEdit: true });
+    const context = createMcpSessionContext(tools, settings.permissionContext, lsp);
+    // Both transports abort the session's controller when its client goes: its language servers stop then.
+    context.abortController.signal.addEventListener(
+      "abort",
+      () => void stopLanguageServers(context.options.sessionId),
+      { once: true },
+    );
+    return { tools, context, services, log };
+  };
   process.on("unhandledRejection", (reason) =>
     log(`unhandled error (the server goes on): ${errorMessage(reason)}`),
   );

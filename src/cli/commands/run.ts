@@ -111,8 +111,9 @@ export function register(program: Command, runtime: CliRuntime): void {
       const format = flags.outputFormat ?? "text";
       if (!["text", "json", "stream-json"].includes(format))
         throw new CliError(`Unknown --output-format "${format}". Use text, json or stream-json.`);
-      const prompt = readPrompt(words);
+      const typed = readPrompt(words);
       const session = await openAgentSession(flags, { interactive: false });
+      const prompt = await customCommandPrompt(session, typed);
       const { runPrintMode } = await import("../../agent/printMode.ts");
       const outcome = await runPrintMode(session, prompt, {
         format,
@@ -124,6 +125,30 @@ export function register(program: Command, runtime: CliRuntime): void {
       session.close?.();
       runtime.setExitCode(exitCodeForOutcome(outcome));
     });
+}
+
+/**
+ * `/name args` naming a project or user command: its expansion (its `!` lines and @files run through the
+ * session's permission checks first), with the command's model for this run. Any other prompt as typed.
+ */
+async function customCommandPrompt(session: AgentSession, typed: string): Promise<string> {
+  if (!typed.startsWith("/")) return typed;
+  const { expandSlashLine } = await import("../../agent/customCommands.ts");
+  try {
+    const expanded = await expandSlashLine(session.agent, typed);
+    if (!expanded) return typed;
+    if (expanded.model) {
+      const { modelInfo } = await import("../../agent/models.ts");
+      session.agent.setModel(expanded.model, modelInfo(expanded.model));
+    }
+    return expanded.prompt;
+  } catch (error) {
+    session.close?.();
+    const { ToolError } = await import("../../tool/errors.ts");
+    if (error instanceof ToolError)
+      throw new CliError(error.message, error.code === "command_refused" ? EXIT.refused : EXIT.usage);
+    throw error;
+  }
 }
 
 /** Settings, tools and services as every command loads them, then the agent on top (shared with `keel`). */

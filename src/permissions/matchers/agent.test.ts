@@ -3,12 +3,13 @@ import { z } from "zod";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { decidePermission } from "../engine.ts";
-import "./index.ts";
+import { agentRuleMatcher } from "./agent.ts";
 
 const agent = buildTool<Record<string, unknown>>({
   name: "Agent",
   aliases: ["Task"],
   permissionRuleNames: ["Agent", "Task"],
+  ruleMatcher: agentRuleMatcher,
   inputSchema: z.looseObject({}),
   maxResultSizeChars: 100_000,
   call: async () => ({ data: "" }),

@@ -1,6 +1,6 @@
 // `Agent(type)`: the sub-agent type of the call (`subagent_type`) equals the rule's type. `Task(type)`
 // is the older name of the same rule and reads the same way.
-import { type RuleContentMatcher, type RuleMatchArgs, registerRuleMatcher } from "../matchers.ts";
+import type { RuleContentMatcher, RuleMatchArgs } from "../matchers.ts";
 
 /** The type used when a call names none. */
 export const DEFAULT_SUBAGENT_TYPE = "general-purpose";
@@ -27,9 +27,5 @@ function validateAgentRule(content: string): string | undefined {
     : `Agent rules name one sub-agent type (letters, digits, _ . : -), e.g. Agent(Explore)`;
 }
 
-export function agentRuleMatcher(ruleToolName: "Agent" | "Task"): RuleContentMatcher {
-  return { ruleToolName, matches: matchAgentRule, validate: validateAgentRule };
-}
-
-registerRuleMatcher(agentRuleMatcher("Agent"));
-registerRuleMatcher(agentRuleMatcher("Task"));
+/** `Agent(type)` and `Task(type)`, the older name of the same rule. */
+export const agentRuleMatcher: RuleContentMatcher = { matches: matchAgentRule, validate: validateAgentRule };

@@ -3,8 +3,7 @@ import { z } from "zod";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { decidePermission } from "../engine.ts";
-import { getRuleMatcher } from "../matchers.ts";
-import "./index.ts";
+import { webFetchRuleMatcher } from "./webFetch.ts";
 
 const webFetch = buildTool<{ url: string; prompt?: string }>({
   name: "WebFetch",
@@ -14,6 +13,7 @@ const webFetch = buildTool<{ url: string; prompt?: string }>({
   call: async () => ({ data: "" }),
   description: () => "fetch",
   prompt: () => "fetch",
+  ruleMatcher: webFetchRuleMatcher,
 });
 
 async function decide(rule: string, behavior: "allow" | "deny", url: string) {
@@ -74,7 +74,7 @@ describe("WebFetch(domain:host)", () => {
   });
 
   it("explains malformed specifiers so settings loading can warn", () => {
-    const matcher = getRuleMatcher("WebFetch");
+    const matcher = webFetchRuleMatcher;
     expect(matcher?.validate?.("domain:example.com")).toBeUndefined();
     expect(matcher?.validate?.("example.com")).toMatch(/domain:<host>/);
     expect(matcher?.validate?.("domain:a b")).toMatch(/not a host name/);

@@ -1,6 +1,6 @@
 // `WebFetch(domain:host)`: the URL's host equals the rule's host or is a subdomain of it, compared by
 // labels, never as a string prefix (`example.com` never covers `example.com.evil.io` or `badexample.com`).
-import { type RuleContentMatcher, type RuleMatchArgs, registerRuleMatcher } from "../matchers.ts";
+import type { RuleContentMatcher, RuleMatchArgs } from "../matchers.ts";
 
 const PREFIX = "domain:";
 
@@ -58,12 +58,9 @@ function matchWebFetchRule({ input, rule }: RuleMatchArgs): boolean {
 }
 
 export const webFetchRuleMatcher: RuleContentMatcher = {
-  ruleToolName: "WebFetch",
   matches: matchWebFetchRule,
   validate: (content) => {
     const spec = parseDomainSpecifier(content);
     return typeof spec === "string" ? spec : undefined;
   },
 };
-
-registerRuleMatcher(webFetchRuleMatcher);

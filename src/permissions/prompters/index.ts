@@ -4,6 +4,13 @@ import type { Prompter } from "../../pipeline/services.ts";
 import { type CanUseToolCallback, callbackPrompter } from "./callbackPrompter.ts";
 import { type Terminal, terminalPrompter } from "./terminalPrompter.ts";
 
+export {
+  type ApprovalOption,
+  type ApprovalPrompt,
+  alwaysRuleFor,
+  applyApproval,
+  describeApproval,
+} from "./approvalOptions.ts";
 export type {
   CallbackPrompterOptions,
   CanUseToolAnswer,
@@ -13,7 +20,6 @@ export type {
 } from "./callbackPrompter.ts";
 export { callbackPrompter } from "./callbackPrompter.ts";
 export {
-  alwaysRuleFor,
   openTerminal,
   type Terminal,
   type TerminalPrompter,

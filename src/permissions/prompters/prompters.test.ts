@@ -75,8 +75,16 @@ describe("terminal prompter", () => {
     const result = await run({ prompter });
     expect(result.isError).toBe(false);
     expect(result.decision?.decidedBy).toBe("user via terminal (once)");
-    expect(shown()).toMatch(/Echo wants to run: \{"text":"hi"\}/);
-    expect(shown()).toMatch(/a {2}always: allow Echo \(saved in .*settings\.local\.json\)/);
+    // The call as it will run, why it asks, then numbered choices that say where "don't ask again" goes.
+    expect(shown()).toContain('Echo({"text":"hi"})');
+    expect(shown()).toMatch(/Approval needed: .*\(default \(no rule matched\)\)/);
+    expect(shown()).toContain("  1  Yes\n");
+    expect(shown()).toContain(`  2  Yes, and don't ask again for Echo in ${dir}\n`);
+    expect(shown()).toContain(
+      `     Adds the allow rule Echo to ${join(dir, ".keel", "settings.local.json")}.\n`,
+    );
+    expect(shown()).toMatch(/ {2}3 {2}No, and tell the model what to do instead/);
+    expect(shown()).toContain("Allow? [1/2/3] ");
   });
 
   it("no refuses with the person's reason passed to the model", async () => {
@@ -107,8 +115,8 @@ describe("terminal prompter", () => {
     });
   });
 
-  it("always in an untrusted folder applies for the session only", async () => {
-    const { prompter } = terminal(["a"], false);
+  it("always (by its number) in an untrusted folder applies for the session only", async () => {
+    const { prompter } = terminal(["2"], false);
     expect((await run({ prompter })).isError).toBe(false);
     expect(context.getAppState().toolPermissionContext.alwaysAllowRules).toEqual({ session: ["Echo"] });
     expect(() => readFileSync(join(dir, ".keel", "settings.local.json"))).toThrow();
@@ -117,7 +125,7 @@ describe("terminal prompter", () => {
   it("asks again on an unclear answer, and refuses when the input ends", async () => {
     const { prompter, input, shown } = terminal(["maybe", "y"]);
     expect((await run({ prompter })).isError).toBe(false);
-    expect(shown()).toMatch(/Please answer y, a or n/);
+    expect(shown()).toContain("Please answer 1 (y), 2 (a), 3 (n).");
     input.end();
     const closed = await run({ prompter });
     expect(closed.isError).toBe(true);

@@ -1,15 +1,12 @@
-// The terminal prompter: yes (once), always (the suggested rule is written to .keel/settings.local.json
-// and applies for the rest of the session), or no (with an optional reason for the model).
+// The line-based terminal prompter (`keel tool` on a terminal): the call as it will run, then the
+// choices of approvalOptions.ts by number or letter: yes, a narrow "don't ask again" that says where it
+// is kept, or no (with an optional reason for the model).
 import { openSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { ReadStream, WriteStream } from "node:tty";
 import type { ApprovalAnswer, ApprovalRequest, Prompter } from "../../pipeline/services.ts";
-import { addRuleToSettingsFile } from "../../settings/addRule.ts";
-import { localSettingsPath } from "../../settings/locations.ts";
-import { addRules } from "../../tool/context.ts";
-import { errorMessage } from "../../tool/errors.ts";
-import { getRuleMatcher } from "../matchers.ts";
-import { describeDecider, type RuleSuggestion } from "../types.ts";
+import { viewText } from "../../tool/viewText.ts";
+import { applyApproval, describeApproval, optionForWord } from "./approvalOptions.ts";
 import { LineReader } from "./lineReader.ts";
 import { askFormOnTerminal } from "./terminalForm.ts";
 
@@ -46,25 +43,13 @@ export function openTerminal(): Terminal | undefined {
   }
 }
 
-/** The rule "always" would add: the tool's own allow suggestion, or the bare tool name when its rules take no specifier. */
-export function alwaysRuleFor(request: ApprovalRequest): string | undefined {
-  const suggested = request.suggestions.find((suggestion) => suggestion.behavior === "allow");
-  if (suggested) return suggested.rule;
-  const names = request.tool.permissionRuleNames ?? [request.tool.name];
-  return names.some((name) => getRuleMatcher(name)) ? undefined : request.tool.name;
-}
-
-function describeInput(input: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(input);
-  } catch {
-    text = String(input);
-  }
-  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+function indent(text: string): string {
+  return text.replace(/^/gm, "  ");
 }
 
 const MAX_TRIES = 3;
+/** Lines of the preview shown: a long diff or a new file's head, then how many more lines there are. */
+const PREVIEW_LINES = 40;
 
 export interface TerminalPrompter extends Prompter {
   /** Stops reading the terminal, so it does not keep the process alive. */
@@ -79,16 +64,18 @@ export function terminalPrompter(options: TerminalPrompterOptions): TerminalProm
   let queue: Promise<unknown> = Promise.resolve();
 
   async function question(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    const rule = alwaysRuleFor(request);
-    const file = localSettingsPath(request.context.getAppState().toolPermissionContext.projectRoot);
-    write(`\n${request.tool.userFacingName(request.input)} wants to run: ${describeInput(request.input)}\n`);
-    write(`Approval needed: ${request.message} (${describeDecider(request.decision.decisionReason)})\n`);
-    write("  y  yes, this once\n");
-    if (rule)
-      write(`  a  always: allow ${rule}${persist ? ` (saved in ${file})` : " (this session only)"}\n`);
-    write("  n  no (add a reason after it to tell the model: n use the test script instead)\n");
+    const prompt = await describeApproval(request, { persist });
+    write(`\n${prompt.title}\n${indent(viewText(prompt.preview, PREVIEW_LINES))}\n`);
+    write(`Approval needed: ${prompt.reason}\n`);
+    for (const option of prompt.options) {
+      const hint =
+        option.effect.kind === "no" ? " (add a reason after it: n use the test script instead)" : "";
+      write(`  ${option.key}  ${option.label}${hint}\n`);
+      if (option.detail) write(`     ${option.detail}\n`);
+    }
+    const keys = prompt.options.map((option) => option.key).join("/");
     for (let tries = 0; tries < MAX_TRIES; tries++) {
-      write(rule ? "Allow? [y/a/n] " : "Allow? [y/n] ");
+      write(`Allow? [${keys}] `);
       const line = await lines.next(request.signal);
       if (line === undefined) {
         write("\n");
@@ -98,34 +85,17 @@ export function terminalPrompter(options: TerminalPrompterOptions): TerminalProm
         };
       }
       const [word = "", ...rest] = line.trim().split(/\s+/);
-      const answer = word.toLowerCase();
-      if (answer === "y" || answer === "yes") return { behavior: "allow", choice: "once" };
-      if (rule && (answer === "a" || answer === "always")) return always(request, rule, file);
-      if (answer === "n" || answer === "no") {
-        const reason = rest.join(" ");
-        return { behavior: "deny", ...(reason ? { reason } : {}) };
+      const option = optionForWord(prompt.options, word);
+      if (option) {
+        const applied = applyApproval(request, option, rest.join(" ") || undefined);
+        for (const note of applied.notes) write(`${note}\n`);
+        return applied.answer;
       }
-      write(`Please answer ${rule ? "y, a or n" : "y or n"}.\n`);
+      write(
+        `Please answer ${prompt.options.map((option) => `${option.key} (${option.letter})`).join(", ")}.\n`,
+      );
     }
     return { behavior: "deny", reason: "no clear answer" };
-  }
-
-  function always(request: ApprovalRequest, rule: string, file: string): ApprovalAnswer {
-    let destination: RuleSuggestion["destination"] = persist ? "local" : "session";
-    if (persist) {
-      try {
-        addRuleToSettingsFile(file, "allow", rule);
-        write(`Saved: allow ${rule} in ${file}\n`);
-      } catch (error) {
-        destination = "session";
-        write(`Could not save the rule (${errorMessage(error)}); it applies for this session only.\n`);
-      }
-    }
-    request.context.setAppState((state) => ({
-      ...state,
-      toolPermissionContext: addRules(state.toolPermissionContext, "allow", destination, [rule]),
-    }));
-    return { behavior: "allow", choice: "always", rule: { behavior: "allow", rule, destination } };
   }
 
   return {

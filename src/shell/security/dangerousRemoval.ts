@@ -1,21 +1,15 @@
 // Removing /, the home folder (or a folder above it) or a system folder asks in every mode, bypass
 // included. Relative targets are resolved by path validation, which calls criticalRemovalReason too.
+
 import { homedir } from "node:os";
 import { dirname, resolve, sep } from "node:path";
+import { SYSTEM_FOLDERS } from "../../permissions/paths.ts";
 import { commandFormsForDenyRules } from "../denyForms.ts";
-import { words } from "../options.ts";
+import { REMOVERS } from "../programs.ts";
 import type { CommandCheck } from "./types.ts";
 
-const REMOVERS = new Set(words("rm rmdir shred unlink srm trash trash-put zf_rm zf_rmdir"));
 /** Recursive permission or owner changes on these folders break the system as surely as removal. */
 const RECURSIVE_CHANGERS = new Set(["chmod", "chown", "chgrp"]);
-const SYSTEM_FOLDERS = new Set(
-  words(
-    "/bin /boot /dev /etc /home /lib /lib32 /lib64 /libx32 /media /mnt /opt /proc /root /run",
-    "/sbin /srv /sys /tmp /usr /var /Applications /Library /System /Users /Volumes /private",
-    "/nix /snap /cores",
-  ),
-);
 
 /** Why removing this absolute path would be catastrophic, or undefined. */
 export function criticalRemovalReason(absolute: string, home: string = homedir()): string | undefined {
@@ -24,20 +18,10 @@ export function criticalRemovalReason(absolute: string, home: string = homedir()
   const homePath = resolve(home);
   if (path === homePath) return "removing the home folder deletes every user file";
   if (homePath.startsWith(path + sep)) return `removing ${path} deletes the home folder`;
-  if (SYSTEM_FOLDERS.has(path) || dirname(path) === sep) return `removing ${path} deletes a system folder`;
-  for (const folder of SYSTEM_FOLDERS) {
-    if (
-      path.startsWith(folder + sep) &&
-      dirname(path) === folder &&
-      folder !== "/home" &&
-      folder !== "/Users" &&
-      folder !== "/tmp" &&
-      folder !== "/Volumes" &&
-      folder !== "/mnt" &&
-      folder !== "/media"
-    )
-      return `removing ${path} deletes part of the system`;
-  }
+  // Every top-level folder (/home, /tmp and /mnt too) and the system folders themselves.
+  if (SYSTEM_FOLDERS.includes(path) || dirname(path) === sep)
+    return `removing ${path} deletes a system folder`;
+  if (SYSTEM_FOLDERS.includes(dirname(path))) return `removing ${path} deletes part of the system`;
   return undefined;
 }
 

@@ -75,8 +75,3 @@ export const COMMAND_CHECKS: readonly CommandCheck[] = [
 ];
 
 export const ALL_CHECKS: readonly SecurityCheck[] = [...TEXT_CHECKS, ...SYNTAX_CHECKS, ...COMMAND_CHECKS];
-
-/** Check ids whose findings ask in every mode, bypass included. */
-export const SAFETY_CHECK_IDS: ReadonlySet<string> = new Set(
-  ALL_CHECKS.filter((check) => check.severity === "safety").map((check) => check.id),
-);

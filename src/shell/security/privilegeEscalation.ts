@@ -1,7 +1,6 @@
 // sudo and friends run a command as another user: never without a person saying yes.
+import { PRIVILEGE_COMMANDS } from "../programs.ts";
 import type { CommandCheck } from "./types.ts";
-
-const PRIVILEGE = new Set(["sudo", "doas", "su", "pkexec", "runuser", "run0", "sudoedit"]);
 
 export const privilegeEscalation: CommandCheck = {
   id: "privilege-escalation",
@@ -9,7 +8,7 @@ export const privilegeEscalation: CommandCheck = {
   description: "sudo, su, doas and pkexec run commands with other privileges",
   run: (view) => {
     const name = view.argv[0];
-    return name !== undefined && PRIVILEGE.has(name)
+    return name !== undefined && PRIVILEGE_COMMANDS.has(name)
       ? `${name} runs a command with other privileges`
       : undefined;
   },

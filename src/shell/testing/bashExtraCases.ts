@@ -1,5 +1,6 @@
-// Bash permission cases in the format of shared/security/bash-cases.jsonl: our own adversarial cases
-// (extra-bash-cases.jsonl, beside this file) and a loader for any such file.
+// Bash permission cases in the format of shared/security/bash-cases.jsonl: the public shared cases
+// (a copy beside this file, so a fresh clone tests them), our own adversarial cases
+// (extra-bash-cases.jsonl) and a loader for any such file.
 import { existsSync, readFileSync } from "node:fs";
 
 export type Verdict = "allow" | "ask" | "deny";
@@ -11,6 +12,7 @@ export interface BashCase {
   context: {
     allow_rules?: string[];
     deny_rules?: string[];
+    ask_rules?: string[];
     cwd_root?: string;
     mode?: string;
     shell?: string;
@@ -35,4 +37,6 @@ export const EXTRA_CASES: BashCase[] = loadBashCases(
   new URL("./extra-bash-cases.jsonl", import.meta.url).pathname,
 );
 
-export const SHARED_CASES_FILE = process.env.KEEL_BASH_CASES ?? "/work/shared/security/bash-cases.jsonl";
+/** The shared public cases: KEEL_BASH_CASES when set, else the copy kept beside this file. */
+export const SHARED_CASES_FILE =
+  process.env.KEEL_BASH_CASES ?? new URL("./shared-bash-cases.jsonl", import.meta.url).pathname;

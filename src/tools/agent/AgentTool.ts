@@ -1,9 +1,10 @@
 // Agent (alias Task): starts a sub-agent, the same loop with its own tools and prompt, in the foreground
 // (its report is the result), in the background (a task id at once), as a fork of this conversation,
 // or in its own git worktree. Every call the sub-agent makes goes through the permission pipeline.
-import "../../permissions/matchers/agent.ts";
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { agentRuleMatcher } from "../../permissions/matchers/agent.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
@@ -144,6 +145,7 @@ export function createAgentTool(
     maxResultSizeChars: 50_000,
     requiresAgentLoop: true,
     permissionRuleNames: ["Agent", "Task"],
+    ruleMatcher: agentRuleMatcher,
     async prompt() {
       const { types } = await loadAgentTypes(agentTypeRoots(config.projectRoot ?? process.cwd(), env()));
       return `${PROMPT}\n\n${listing(types)}`;

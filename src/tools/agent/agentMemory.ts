@@ -63,7 +63,7 @@ export function agentMemorySection(
   return [
     "# Your memory",
     `You keep a memory folder at ${dir} (${type.memory} scope: ${SCOPE_MEANING[type.memory]}). It lasts across sessions.`,
-    "Before you start, use what it says. When you learn something worth keeping (where things are, what worked, the user's preferences), write it down: short, dated notes in topic files there, each listed in MEMORY.md with one line. Update or remove notes that turn out wrong.",
+    "Before you start, use what it says. When you learn something worth keeping (where things are, what worked, the user's preferences), write it down with Write or Edit: short, dated notes in Markdown topic files there (name.md), each listed in MEMORY.md with one line. Update or remove notes that turn out wrong. Reading and writing .md files in this folder needs no approval; nothing else there does.",
     index === undefined
       ? "MEMORY.md does not exist yet: create it when you first have something to keep."
       : `Contents of ${join(dir, "MEMORY.md")}:\n\n${index.trim()}`,

@@ -40,7 +40,7 @@ export interface AgentTypeRoot {
 const builtinPrompt = (file: string) =>
   readFileSync(new URL(`./builtin/${file}`, import.meta.url), "utf8").trim();
 
-const EXPLORE_TOOLS = ["Read", "Glob", "Grep", "LS", "Bash", "WebFetch", "WebSearch", "ToolSearch"];
+const EXPLORE_TOOLS = ["Read", "Glob", "Grep", "LS", "LSP", "Bash", "WebFetch", "WebSearch", "ToolSearch"];
 
 let builtins: AgentType[] | undefined;
 

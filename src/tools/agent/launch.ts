@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { Message, ToolUseBlock } from "../../tool/messages.ts";
-import { agentMemorySection } from "./agentMemory.ts";
+import { agentMemoryDir, agentMemorySection } from "./agentMemory.ts";
 import { type AgentType, DEFAULT_AGENT_TYPE, FORK_TYPE, findAgentType } from "./agentTypes.ts";
 import { forkDirective, forkHistory } from "./fork.ts";
 import type { AgentRuntime, SubagentInstructions, SubagentLoop } from "./runtime.ts";
@@ -71,8 +71,16 @@ export async function launchAgent(args: LaunchArgs): Promise<LaunchedAgent> {
     const cwd = worktree?.path ?? state.cwd;
     // A fork keeps the parent's pool exactly (its tools are part of the cached prefix).
     const tools = fork ? [...runtime.tools] : toolsForAgent(runtime.tools, type, runtime.depth + 1);
+    const memoryDir =
+      !fork && type.memory
+        ? agentMemoryDir(type.name, type.memory, state.toolPermissionContext.projectRoot, args.env)
+        : undefined;
     const child = subagentContext(context, {
       agentId,
+      agentType: type.name,
+      ...(memoryDir && type.memory
+        ? { memory: { agentType: type.name, scope: type.memory, dir: memoryDir } }
+        : {}),
       tools,
       cwd,
       ...(worktree ? { projectRoot: worktree.path } : {}),

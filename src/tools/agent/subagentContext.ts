@@ -3,6 +3,7 @@
 // its directory, a worktree root or a stricter mode (Explore's plan) stay its own.
 import type { PermissionMode } from "../../permissions/types.ts";
 import {
+  type AgentMemoryFolder,
   type AppState,
   FileStateCache,
   type ToolPermissionContext,
@@ -13,6 +14,10 @@ import type { Tool } from "../../tool/Tool.ts";
 
 export interface SubagentContextOptions {
   agentId: string;
+  /** The agent type's name, for hooks (agent_type). */
+  agentType?: string;
+  /** The agent type's memory folder, which its file tools may write without asking. */
+  memory?: AgentMemoryFolder;
   tools: readonly Tool[];
   cwd: string;
   /** A worktree: the agent's working directory instead of the project root. */
@@ -80,6 +85,8 @@ export function subagentContext(parent: ToolUseContext, options: SubagentContext
     messages: [],
     toolDecisions: new Map(),
     agentId: options.agentId,
+    ...(options.agentType ? { agentType: options.agentType } : {}),
+    ...(options.memory ? { agentMemory: options.memory } : {}),
     ...(parent.fileReadingLimits ? { fileReadingLimits: parent.fileReadingLimits } : {}),
     ...(parent.globLimits ? { globLimits: parent.globLimits } : {}),
   };

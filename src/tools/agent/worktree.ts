@@ -2,12 +2,12 @@
 // never touch the checkout the person is in. The worktree goes in a temp folder, not the repository's
 // `.keel/worktrees/`, because every path under a `.keel` folder is protected and each edit would ask.
 // A worktree left without changes or commits is removed with its branch; otherwise both are kept.
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { ToolError } from "../../tool/errors.ts";
+import { runGit } from "../shared/git.ts";
 
 export interface Worktree {
   path: string;
@@ -26,27 +26,7 @@ export interface WorktreeResult {
   commits: number;
 }
 
-const GIT_TIMEOUT_MS = 30_000;
-
-function git(args: string[], cwd: string, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      "git",
-      args,
-      {
-        cwd,
-        timeout: GIT_TIMEOUT_MS,
-        maxBuffer: 4 * 1024 * 1024,
-        ...(signal ? { signal } : {}),
-        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0" },
-      },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`git ${args.join(" ")}: ${String(stderr).trim() || error.message}`));
-        else resolvePromise(String(stdout));
-      },
-    );
-  });
-}
+const git = runGit;
 
 export function worktreeBranch(agentId: string): string {
   return `keel/${agentId}`;

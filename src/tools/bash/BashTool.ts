@@ -1,5 +1,6 @@
 // The Bash tool: runs a command in the session's shell directory, in its own process group, with
 // its output capped for the model and kept whole on disk; or starts it as a background task.
+
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
@@ -11,13 +12,15 @@ import { type CommandProgress, runForegroundCommand } from "../../shell/execFore
 import { interpretExitCode } from "../../shell/execSemantics.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/output.ts";
 import { initBashParser, isBashParserReady } from "../../shell/parse.ts";
+import { bashRuleMatcher } from "../../shell/ruleMatcher.ts";
 import { createSandboxLauncher } from "../../shell/sandbox.ts";
+import { sandboxExclusionOf } from "../../shell/sandboxExclusions.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { groupThousands } from "../../tool/format.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, safeFlag } from "../../tool/Tool.ts";
-import { checkBashPermissions } from "./bashPermissions.ts";
+import { checkBashPermissions, UNSANDBOXED_REFUSED } from "./bashPermissions.ts";
 
 const inputSchema = z.object({
   command: z.string().min(1).describe("The bash command to run"),
@@ -35,6 +38,12 @@ const inputSchema = z.object({
     .boolean()
     .optional()
     .describe("Run the command as a background task; read its output later with TaskOutput"),
+  dangerouslyDisableSandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run outside the OS sandbox (only when it is on and the command failed because of it). Always needs the user's approval",
+    ),
 });
 
 export type BashInput = z.infer<typeof inputSchema>;
@@ -133,9 +142,18 @@ function persistCwd(
   };
 }
 
-async function launcherFor(context: ToolUseContext): Promise<CommandLauncher | undefined> {
+/** The OS sandbox when it is on, unless the command is excluded from it or the call asked to leave it. */
+async function launcherFor(context: ToolUseContext, input: BashInput): Promise<CommandLauncher | undefined> {
   const permissionContext = context.getAppState().toolPermissionContext;
-  return permissionContext.sandbox.enabled ? createSandboxLauncher(permissionContext) : undefined;
+  if (!permissionContext.sandbox.enabled) return undefined;
+  if (input.dangerouslyDisableSandbox) {
+    // The permission check refuses this; a call made without the pipeline must not run unsandboxed either.
+    if (permissionContext.sandbox.allowUnsandboxedCommands === false)
+      throw new ToolError("sandbox_required", UNSANDBOXED_REFUSED);
+    return undefined;
+  }
+  if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
+  return createSandboxLauncher(permissionContext);
 }
 
 function resultText(output: BashOutput): string {
@@ -173,6 +191,7 @@ function withFullInput(
 
 export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   name: "Bash",
+  ruleMatcher: bashRuleMatcher,
   searchHint: "run shell commands, build, test, git",
   inputSchema,
   maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,
@@ -209,7 +228,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   async call(input, context, _canUseTool, parentMessage, onProgress) {
     if (!isBashParserReady()) await initBashParser().catch(() => {});
     const start = startingCwd(context);
-    const launcher = await launcherFor(context);
+    const launcher = await launcherFor(context, input);
     const outputDir = context.options.toolResultsDir;
 
     if (input.run_in_background) {

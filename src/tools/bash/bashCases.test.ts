@@ -1,61 +1,34 @@
 // Every public bypass case of shared/security/bash-cases.jsonl, plus our own adversarial cases, through
 // the real decision path: decidePermission with the real Bash tool, the case's rules (source
 // "project") and mode, in a real temporary project. Any `allow` where ask/deny is expected fails.
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
-import type { PermissionMode } from "../../permissions/types.ts";
 import { initBashParser } from "../../shell/parse.ts";
 import {
   type BashCase,
   EXTRA_CASES,
-  loadBashCases,
   SHARED_CASES_FILE,
   type Verdict,
 } from "../../shell/testing/bashExtraCases.ts";
-import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
-import { createToolUseContext } from "../../tool/createContext.ts";
+import {
+  caseCommand,
+  caseContext,
+  createCasesProject,
+  SHARED_CASES,
+} from "../../shell/testing/casesProject.ts";
+import type { TestProject } from "../../shell/testing/project.ts";
 import { BashTool } from "./BashTool.ts";
 
 const CASES_FILE = SHARED_CASES_FILE;
-const sharedCases = loadBashCases(CASES_FILE);
+const sharedCases = SHARED_CASES;
 
 let project: TestProject;
 const falseAlarms: string[] = [];
 const results: Array<{ id: string; expected: Verdict; got: Verdict }> = [];
 
-/** Sets up what a needs_fs case describes: "<dir>/ is a symlink to $HOME" and the like. */
-function prepareFilesystem(testCase: BashCase): void {
-  const link = testCase.why?.match(/(\S+?)\/? is a symlink to (\$HOME|~|\/\S+)/);
-  if (!link) return;
-  const name = (link[1] as string).replace(/^\/project\//, "");
-  const path = join(project.root, name);
-  if (!existsSync(path)) symlinkSync(project.outside, path);
-}
-
-function setUpExtraFilesystem(): void {
-  // linked/ holds a symlink that leads out of the project; globs over it must not be allowed.
-  mkdirSync(join(project.root, "linked"), { recursive: true });
-  writeFileSync(join(project.root, "linked", "ok.txt"), "ok\n");
-  writeFileSync(join(project.outside, "secret"), "secret\n");
-  symlinkSync(join(project.outside, "secret"), join(project.root, "linked", "key"));
-  writeFileSync(join(project.root, "list.txt"), "src/app.ts\n");
-}
-
 async function decide(testCase: BashCase): Promise<Verdict> {
-  const root = project.root;
-  const cwdRoot = testCase.context.cwd_root ?? "/project";
-  const command = testCase.command.split(cwdRoot).join(root);
-  const context = createToolUseContext({
-    tools: [BashTool],
-    cwd: root,
-    mode: (testCase.context.mode ?? "default") as PermissionMode,
-    allow: testCase.context.allow_rules ?? [],
-    deny: testCase.context.deny_rules ?? [],
-    ruleSource: "project",
-  });
-  const decision = await decidePermission(BashTool, { command }, context);
+  const context = caseContext(testCase, project, [BashTool]);
+  const decision = await decidePermission(BashTool, { command: caseCommand(testCase, project) }, context);
   return decision.behavior;
 }
 
@@ -74,9 +47,7 @@ function judge(testCase: BashCase, got: Verdict): string | undefined {
 
 beforeAll(async () => {
   await initBashParser();
-  project = createTestProject();
-  setUpExtraFilesystem();
-  for (const testCase of [...sharedCases, ...EXTRA_CASES]) if (testCase.needs_fs) prepareFilesystem(testCase);
+  project = createCasesProject();
 });
 
 afterAll(() => {

@@ -3,13 +3,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { decidePermission } from "../../permissions/engine.ts";
-import { getRuleMatcher } from "../../permissions/matchers.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
 import { isReadOnlyBashCommand } from "../../shell/analyze.ts";
 import { initBashParser } from "../../shell/parse.ts";
+import { bashRuleMatcher } from "../../shell/ruleMatcher.ts";
 import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool } from "../../tool/Tool.ts";
+import { BashTool } from "./BashTool.ts";
 import { checkBashPermissions } from "./bashPermissions.ts";
 
 const bash = buildTool<{ command: string }>({
@@ -21,6 +22,7 @@ const bash = buildTool<{ command: string }>({
   call: async () => ({ data: "" }),
   isReadOnly: (input) => isReadOnlyBashCommand(input.command),
   checkPermissions: checkBashPermissions,
+  ruleMatcher: bashRuleMatcher,
 });
 
 let project: TestProject;
@@ -58,9 +60,9 @@ async function decide(command: string, setup: Setup = {}) {
 }
 
 describe("checkBashPermissions in the decision engine", () => {
-  it("registers the Bash rule matcher when imported", () => {
-    expect(getRuleMatcher("Bash")?.ruleToolName).toBe("Bash");
-    expect(getRuleMatcher("Bash")?.validate?.("git:*:*")).toBeTypeOf("string");
+  it("the Bash tool declares the Bash rule matcher, which checks specifiers", () => {
+    expect(BashTool.ruleMatcher).toBe(bashRuleMatcher);
+    expect(bashRuleMatcher.validate?.("git:*:*")).toBeTypeOf("string");
   });
 
   it("allows read-only commands inside the working directories without any rule", async () => {

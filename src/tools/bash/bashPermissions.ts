@@ -1,22 +1,36 @@
-// The Bash tool's own permission check: the analyzer's verdict as a PermissionResult. Importing this
-// module registers the Bash rule matcher, so Bash(...) rules mean what DESIGN.md says.
-import { registerRuleMatcher } from "../../permissions/matchers.ts";
+// The Bash tool's own permission check: the analyzer's verdict as a PermissionResult.
 import type { PermissionResult } from "../../permissions/types.ts";
 import { analyzeBashCommandNow, type DetailedVerdict } from "../../shell/analyze.ts";
 import { initBashParser } from "../../shell/parse.ts";
-import { bashRuleMatcher } from "../../shell/ruleMatcher.ts";
-import type { ToolUseContext } from "../../tool/context.ts";
+import { sandboxExclusionOf, withoutSandbox } from "../../shell/sandboxExclusions.ts";
+import type { ToolPermissionContext, ToolUseContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 
-registerRuleMatcher(bashRuleMatcher);
+type BashPermissionInput = { command: string; dangerouslyDisableSandbox?: boolean | undefined };
 
-type BashPermissionInput = { command: string };
+export const UNSANDBOXED_REFUSED =
+  "This session's settings require every command to run in the OS sandbox (sandbox.allowUnsandboxedCommands is false), so dangerouslyDisableSandbox is refused. Run the command inside the sandbox, or ask the user to change what it may reach (sandbox.filesystem.allowWrite, sandbox.network.allowedDomains).";
 
 function askMessage(verdict: DetailedVerdict): string {
   const why = `${verdict.reason}${verdict.check ? ` [${verdict.check}]` : ""}`;
   return verdict.safety
     ? `This command needs a person's approval in every mode: ${why}.`
     : `This command needs approval: ${why}. Prefer simpler commands (plain arguments, no substitutions) inside the working directories.`;
+}
+
+/**
+ * Whether this call runs outside a sandbox the session has on: "asked" (dangerouslyDisableSandbox,
+ * which always needs a person), "refused" (the settings forbid that), "excluded" (sandbox.excludedCommands,
+ * ordinary checks), or false. The Bash parser must be ready.
+ */
+function leavesSandbox(
+  input: BashPermissionInput,
+  context: ToolPermissionContext,
+): "asked" | "refused" | "excluded" | false {
+  if (!context.sandbox.enabled) return false;
+  if (input.dangerouslyDisableSandbox)
+    return context.sandbox.allowUnsandboxedCommands === false ? "refused" : "asked";
+  return sandboxExclusionOf(input.command, context) !== undefined ? "excluded" : false;
 }
 
 export async function checkBashPermissions(
@@ -33,15 +47,32 @@ export async function checkBashPermissions(
       decisionReason: { type: "tool", reason: errorMessage(error), check: "parser-unavailable" },
     };
   }
+  const unsandboxed = leavesSandbox(input, toolPermissionContext);
+  if (unsandboxed === "refused")
+    return {
+      behavior: "deny",
+      message: UNSANDBOXED_REFUSED,
+      decisionReason: { type: "tool", reason: UNSANDBOXED_REFUSED, check: "sandbox-required" },
+    };
+  // Outside the sandbox nothing contains the command: it is judged as if no sandbox were on.
+  const policy = unsandboxed ? withoutSandbox(toolPermissionContext) : toolPermissionContext;
   let verdict: DetailedVerdict;
   try {
-    verdict = analyzeBashCommandNow(input.command, { cwd, permissionContext: toolPermissionContext });
+    verdict = analyzeBashCommandNow(input.command, { cwd, permissionContext: policy });
   } catch (error) {
     // A crash must not become a plain ask that bypass mode waves through.
     return {
       behavior: "ask",
       message: `The bash analyzer failed on this command (${errorMessage(error)}); a person must approve it.`,
       decisionReason: { type: "safetyCheck", reason: errorMessage(error), check: "analyzer-error" },
+    };
+  }
+  if (unsandboxed === "asked" && verdict.behavior !== "deny") {
+    const reason = "the call asks to run outside the OS sandbox (dangerouslyDisableSandbox)";
+    return {
+      behavior: "ask",
+      message: `This command would run outside the OS sandbox, which always needs a person's approval (${verdict.reason}).`,
+      decisionReason: { type: "safetyCheck", reason, check: "unsandboxed-command" },
     };
   }
   switch (verdict.behavior) {
@@ -55,15 +86,19 @@ export async function checkBashPermissions(
     case "deny":
       return {
         behavior: "deny",
-        message: verdict.reason,
-        decisionReason: {
-          type: "tool",
-          reason: verdict.reason,
-          ...(verdict.check ? { check: verdict.check } : {}),
-        },
+        message: verdict.rule ? `${verdict.reason}. Do not try to reach it another way.` : verdict.reason,
+        decisionReason: verdict.rule
+          ? { type: "rule", rule: verdict.rule }
+          : { type: "tool", reason: verdict.reason, ...(verdict.check ? { check: verdict.check } : {}) },
       };
     case "ask": {
       const reason = { reason: verdict.reason, ...(verdict.check ? { check: verdict.check } : {}) };
+      if (verdict.rule)
+        return {
+          behavior: "ask",
+          message: askMessage(verdict),
+          decisionReason: { type: "rule", rule: verdict.rule },
+        };
       return {
         behavior: "ask",
         message: askMessage(verdict),

@@ -1,8 +1,10 @@
 // Edit: replace one string in a file (or every copy, with replace_all). The file must have been read
 // and be unchanged since; the write is atomic and keeps the file's format.
+
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -14,6 +16,7 @@ import {
   mapFileChange,
   strategyNote,
 } from "../shared/changeOutput.ts";
+import { missingFile, previewFileChange, replacementView } from "../shared/changePreview.ts";
 import {
   assertEditableKind,
   loadTextFile,
@@ -21,6 +24,7 @@ import {
   statIfExists,
   writeTextFile,
 } from "../shared/editableFile.ts";
+import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
@@ -56,7 +60,7 @@ async function validateEdit(input: EditInput, context: ToolUseContext): Promise<
     return new ToolError("no_change", "No changes to make: old_string and new_string are exactly the same.");
   }
   if (extname(path).toLowerCase() === ".ipynb") return NOTEBOOK_ERROR(path);
-  const denied = await denyRuleError(EditTool as Tool, input, context);
+  const denied = await denyRuleError(EditTool as Tool, input, context, "write");
   if (denied) return denied;
   const stats = await statIfExists(path);
   if (!stats) {
@@ -103,12 +107,17 @@ async function performEdit(input: EditInput, context: ToolUseContext): Promise<F
         throw await missingFileError(path, "To create a new file, use an empty old_string.");
       const format = { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(input.new_string) };
       await writeTextFile(context, path, input.new_string, format);
-      return { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
+      const created = { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
+      return withNewErrors(context, created, undefined, input.new_string);
     }
     if (input.old_string === "") {
       if (file.text !== "") throw existsError(path);
       await writeTextFile(context, path, input.new_string, file.format);
-      return { ...describeFileChange("update", path, "", input.new_string), strategies: ["fill-empty"] };
+      const filled = {
+        ...describeFileChange("update", path, "", input.new_string),
+        strategies: ["fill-empty"],
+      };
+      return withNewErrors(context, filled, "", input.new_string);
     }
     assertReadAndUnchanged(
       context,
@@ -119,12 +128,13 @@ async function performEdit(input: EditInput, context: ToolUseContext): Promise<F
     const applied = applyEdit(file.text, input, file.format.lineEnding, path);
     await writeTextFile(context, path, applied.text, file.format, { file, sites: applied.sites });
     const note = strategyNote(applied.strategy, applied.forgiven);
-    return {
+    const change = {
       ...describeFileChange("update", path, file.text, applied.text, changedSpan(file.text, applied.sites)),
       strategies: [applied.strategy],
       replacements: applied.replacements,
       ...(note ? { notes: [note] } : {}),
     };
+    return withNewErrors(context, change, file.text, applied.text);
   });
 }
 
@@ -134,6 +144,7 @@ export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileCh
   inputSchema: editInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isConcurrencySafe: false,
   getPath: (input) => input.file_path,
@@ -150,5 +161,17 @@ export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileCh
   },
   mapToolResultToToolResultBlockParam: mapFileChange,
   renderToolUse: (input) => ({ kind: "text", text: `Edit ${input.file_path}` }),
+  renderToolUsePreview: (input, context) => {
+    const path = pathOf(input, context);
+    return previewFileChange(
+      path,
+      (file) => {
+        if (input.old_string === "" && !file.text) return input.new_string;
+        if (file.text === undefined) throw missingFile(path);
+        return applyEdit(file.text, input, file.lineEnding, path).text;
+      },
+      () => replacementView(path, input.old_string, input.new_string, "the replacement as given"),
+    );
+  },
   renderToolResult: (output) => fileChangeView(output),
 });

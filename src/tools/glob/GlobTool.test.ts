@@ -1,6 +1,7 @@
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission } from "../../permissions/engine.ts";
 import type { ToolError } from "../../tool/errors.ts";
 import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
 import { runRipgrep } from "../search-shared/ripgrep.ts";
@@ -273,9 +274,11 @@ describe("Glob", () => {
   });
 
   it("asks for a root outside the working directories, an absolute pattern's root included", async () => {
-    expect((await GlobTool.checkPermissions({ pattern: "**/*.ts" }, ctx())).behavior).toBe("allow");
-    expect((await GlobTool.checkPermissions({ pattern: "*.ts", path: outside }, ctx())).behavior).toBe("ask");
-    expect((await GlobTool.checkPermissions({ pattern: `${outside}/**/*.ts` }, ctx())).behavior).toBe("ask");
+    expect((await decidePermission(GlobTool, { pattern: "**/*.ts" }, ctx())).behavior).toBe("allow");
+    expect((await decidePermission(GlobTool, { pattern: "*.ts", path: outside }, ctx())).behavior).toBe(
+      "ask",
+    );
+    expect((await decidePermission(GlobTool, { pattern: `${outside}/**/*.ts` }, ctx())).behavior).toBe("ask");
     expect(GlobTool.getPath!({ pattern: `${outside}/**/*.ts` })).toBe(outside);
     expect(GlobTool.isReadOnly({ pattern: "*" })).toBe(true);
     expect(GlobTool.isConcurrencySafe({ pattern: "*" })).toBe(true);

@@ -1,7 +1,9 @@
 // Glob: file names by pattern, newest-modified first, through `rg --files`. Read-only, concurrency-safe.
+
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
@@ -91,6 +93,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
   inputSchema: globInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Read"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
@@ -106,7 +109,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
     checkSearchPermission(GlobTool, globTarget(input).path, input, context),
   async call(input, context) {
     const target = globTarget(input);
-    const root = await resolveSearchRoot(target.path, context);
+    const root = await resolveSearchRoot(GlobTool, input, target.path, context);
     if (!root.isDirectory)
       throw new ToolError(
         "not_a_directory",

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission } from "../../permissions/engine.ts";
 import type { ToolError } from "../../tool/errors.ts";
 import {
   callTool,
@@ -328,9 +329,9 @@ describe("Grep input and permissions", () => {
   });
 
   it("allows a search inside the working directories and asks outside them", async () => {
-    const inside = await GrepTool.checkPermissions({ pattern: "x", path: "src" }, ctx());
+    const inside = await decidePermission(GrepTool, { pattern: "x", path: "src" }, ctx());
     expect(inside.behavior).toBe("allow");
-    const out = await GrepTool.checkPermissions({ pattern: "x", path: outside }, ctx());
+    const out = await decidePermission(GrepTool, { pattern: "x", path: outside }, ctx());
     expect(out.behavior).toBe("ask");
     expect(out.behavior === "ask" && out.decisionReason).toEqual({
       type: "tool",
@@ -338,15 +339,15 @@ describe("Grep input and permissions", () => {
       check: "outside-working-dirs",
     });
     // A symlink inside the project that points outside is outside.
-    expect((await GrepTool.checkPermissions({ pattern: "x", path: "linked" }, ctx())).behavior).toBe("ask");
+    expect((await decidePermission(GrepTool, { pattern: "x", path: "linked" }, ctx())).behavior).toBe("ask");
     const added = searchContext(root, { additionalDirectories: [outside] });
-    expect((await GrepTool.checkPermissions({ pattern: "x", path: outside }, added)).behavior).toBe("allow");
-    // A Read allow rule covering the folder allows it too (the tool's own ask would come before the rule).
+    expect((await decidePermission(GrepTool, { pattern: "x", path: outside }, added)).behavior).toBe("allow");
+    // A Read allow rule covering the folder allows it too (the engine applies it to the tool's passthrough).
     const suggestion = out.behavior === "ask" ? out.suggestions : undefined;
     expect(suggestion).toEqual([{ behavior: "allow", rule: `Read(/${outside})`, destination: "session" }]);
     const ruled = searchContext(root, { allow: [`Read(/${outside})`] });
     for (const path of [outside, join(outside, "o.txt")])
-      expect(await GrepTool.checkPermissions({ pattern: "x", path }, ruled)).toMatchObject({
+      expect(await decidePermission(GrepTool, { pattern: "x", path }, ruled)).toMatchObject({
         behavior: "allow",
         decisionReason: { type: "rule" },
       });

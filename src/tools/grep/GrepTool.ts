@@ -1,6 +1,8 @@
 // Grep: content search with ripgrep. Read-only, concurrency-safe, governed by Read rules.
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { paginationNote } from "../search-shared/pagination.ts";
 import { checkSearchPermission, resolveSearchRoot, validateSearchPath } from "../search-shared/searchRoot.ts";
@@ -76,6 +78,7 @@ export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOu
   inputSchema: grepInputSchema,
   maxResultSizeChars: GREP_MAX_RESULT_CHARS,
   permissionRuleNames: ["Read"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
@@ -88,7 +91,7 @@ export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOu
   validateInput: (input, context) => validateSearchPath(input.path, context, { toolName: "Grep" }),
   checkPermissions: (input, context) => checkSearchPermission(GrepTool, input.path, input, context),
   async call(input, context) {
-    const root = await resolveSearchRoot(input.path, context);
+    const root = await resolveSearchRoot(GrepTool, input, input.path, context);
     const data = await searchContents(input, root, { signal: context.abortController.signal });
     return { data };
   },

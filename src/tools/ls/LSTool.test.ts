@@ -1,6 +1,7 @@
 import { symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission } from "../../permissions/engine.ts";
 import type { ToolError } from "../../tool/errors.ts";
 import {
   callTool,
@@ -156,8 +157,8 @@ describe("LS", () => {
   });
 
   it("asks outside the working directories and declares itself read-only and concurrency-safe", async () => {
-    expect((await LSTool.checkPermissions({}, ctx())).behavior).toBe("allow");
-    const out = await LSTool.checkPermissions({ path: outside }, ctx());
+    expect((await decidePermission(LSTool, {}, ctx())).behavior).toBe("allow");
+    const out = await decidePermission(LSTool, { path: outside }, ctx());
     expect(out).toMatchObject({
       behavior: "ask",
       decisionReason: { type: "tool", check: "outside-working-dirs" },

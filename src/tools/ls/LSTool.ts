@@ -1,6 +1,8 @@
 // LS: a folder as an indented tree, .gitignore-aware, capped. Read-only, concurrency-safe.
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { checkSearchPermission, resolveSearchRoot, validateSearchPath } from "../search-shared/searchRoot.ts";
@@ -72,6 +74,7 @@ export const LSTool: Tool<LSInput, LSOutput> = buildTool<LSInput, LSOutput>({
   inputSchema: lsInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Read"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
@@ -84,7 +87,7 @@ export const LSTool: Tool<LSInput, LSOutput> = buildTool<LSInput, LSOutput>({
     validateSearchPath(input.path, context, { directoryOnly: true, toolName: "LS" }),
   checkPermissions: (input, context) => checkSearchPermission(LSTool, input.path, input, context),
   async call(input, context) {
-    const root = await resolveSearchRoot(input.path, context);
+    const root = await resolveSearchRoot(LSTool, input, input.path, context);
     if (!root.isDirectory)
       throw new ToolError(
         "not_a_directory",

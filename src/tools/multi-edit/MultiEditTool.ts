@@ -1,8 +1,10 @@
 // MultiEdit: several replacements in one file, applied in order to the content in memory; all of
 // them land, or none does (an error names the failing edit's index).
+
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -15,6 +17,7 @@ import {
   mapFileChange,
   strategyNote,
 } from "../shared/changeOutput.ts";
+import { missingFile, previewFileChange } from "../shared/changePreview.ts";
 import {
   assertEditableKind,
   loadTextFile,
@@ -22,6 +25,7 @@ import {
   statIfExists,
   writeTextFile,
 } from "../shared/editableFile.ts";
+import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding, type TextFormat } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
@@ -79,7 +83,7 @@ async function validateMultiEdit(
       `${path} is a Jupyter notebook; edit it with the NotebookEdit tool.`,
     );
   }
-  const denied = await denyRuleError(MultiEditTool as Tool, input, context);
+  const denied = await denyRuleError(MultiEditTool as Tool, input, context, "write");
   if (denied) return denied;
   const stats = await statIfExists(path);
   const creates = input.edits[0]?.old_string === "";
@@ -142,12 +146,13 @@ async function performMultiEdit(input: MultiEditInput, context: ToolUseContext):
       }
     }
     await writeTextFile(context, path, text, format);
-    return {
+    const change = {
       ...describeFileChange(file ? "update" : "create", path, before, text),
       strategies,
       replacements,
       ...(notes.length ? { notes } : {}),
     };
+    return withNewErrors(context, change, file ? before : undefined, text);
   });
 }
 
@@ -157,6 +162,7 @@ export const MultiEditTool: Tool<MultiEditInput, FileChange> = buildTool<MultiEd
   inputSchema: multiEditInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit", "MultiEdit"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isConcurrencySafe: false,
   getPath: (input) => input.file_path,
@@ -177,5 +183,16 @@ export const MultiEditTool: Tool<MultiEditInput, FileChange> = buildTool<MultiEd
     kind: "text",
     text: `MultiEdit ${input.file_path} (${input.edits.length} edits)`,
   }),
+  renderToolUsePreview: (input, context) => {
+    const path = pathOf(input, context);
+    return previewFileChange(path, (file) => {
+      const creates = input.edits[0]?.old_string === "";
+      if (!creates && file.text === undefined) throw missingFile(path);
+      let text = creates ? (input.edits[0]?.new_string ?? "") : (file.text ?? "");
+      for (const edit of input.edits.slice(creates ? 1 : 0))
+        text = applyEdit(text, edit, file.lineEnding, path).text;
+      return text;
+    });
+  },
   renderToolResult: (output) => fileChangeView(output),
 });

@@ -1,8 +1,10 @@
 // NotebookEdit: replace, insert or delete one cell of a Jupyter notebook. The result is valid nbformat
 // in the file's own JSON layout; an edited code cell loses its now stale outputs and execution count.
+
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -72,7 +74,7 @@ async function performNotebookEdit(
 ): Promise<NotebookEditOutput> {
   const path = pathOf(input, context);
   const problem =
-    inputProblem(input, path) ?? (await denyRuleError(NotebookEditTool as Tool, input, context));
+    inputProblem(input, path) ?? (await denyRuleError(NotebookEditTool as Tool, input, context, "write"));
   if (problem) throw problem;
   return withFileLock(path, async () => {
     const file = await loadTextFile(path);
@@ -122,6 +124,7 @@ export const NotebookEditTool: Tool<NotebookEditInput, NotebookEditOutput> = bui
   inputSchema: notebookEditInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit", "NotebookEdit"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isDestructive: (input) => input.edit_mode === "delete",
   isConcurrencySafe: false,
@@ -134,7 +137,7 @@ export const NotebookEditTool: Tool<NotebookEditInput, NotebookEditOutput> = bui
   async validateInput(input, context) {
     const path = pathOf(input, context);
     const problem =
-      inputProblem(input, path) ?? (await denyRuleError(NotebookEditTool as Tool, input, context));
+      inputProblem(input, path) ?? (await denyRuleError(NotebookEditTool as Tool, input, context, "write"));
     if (problem) return { result: false, message: problem.message, errorCode: problem.code };
     const stats = await statIfExists(path);
     if (!stats) {

@@ -1,11 +1,13 @@
 // ReadMcpResource: one resource of a connected MCP server. Text as text, images as images, other binary
 // contents saved under the session's tool-results folder with the path given to the model.
+
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../../tool/messages.ts";
+import { isImageMediaType } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { findResourceSource, type McpResourceContents } from "../list-mcp-resources/resourceSource.ts";
 
@@ -25,7 +27,6 @@ export interface ReadMcpResourceOutput {
   >;
 }
 
-const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 let prompt: string | undefined;
 
 async function keepBinary(
@@ -33,7 +34,7 @@ async function keepBinary(
   dir: string,
 ): Promise<ReadMcpResourceOutput["contents"][number]> {
   const bytes = Buffer.from(item.blob ?? "", "base64");
-  if (item.mimeType && IMAGE_TYPES.has(item.mimeType))
+  if (isImageMediaType(item.mimeType))
     return { uri: item.uri, mimeType: item.mimeType, kind: "image", data: item.blob ?? "" };
   await mkdir(dir, { recursive: true });
   const path = join(

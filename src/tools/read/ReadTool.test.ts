@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } f
 import { createServer } from "node:net";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission } from "../../permissions/engine.ts";
 import { addRules } from "../../tool/context.ts";
 import { sha256 } from "../shared/readState.ts";
 import {
@@ -346,13 +347,13 @@ describe("Read: permissions", () => {
     mkdirSync(outsideDir, { recursive: true });
     writeFileSync(`${outsideDir}/secret.txt`, "s");
     symlinkSync(`${outsideDir}/secret.txt`, s.path("link.txt"));
-    expect((await ReadTool.checkPermissions({ file_path: inside }, s.context)).behavior).toBe("allow");
+    expect((await decidePermission(ReadTool, { file_path: inside }, s.context)).behavior).toBe("allow");
     for (const path of [
       `${outsideDir}/secret.txt`,
       s.path("link.txt"),
       s.path("..", "elsewhere", "secret.txt"),
     ]) {
-      const result = await ReadTool.checkPermissions({ file_path: path }, s.context);
+      const result = await decidePermission(ReadTool, { file_path: path }, s.context);
       expect(result.behavior).toBe("ask");
       if (result.behavior === "ask")
         expect(result.decisionReason).toMatchObject({ type: "tool", check: "outside-working-dirs" });

@@ -1,15 +1,15 @@
 // Read: text with numbered lines, images, PDFs and notebooks. Read-only, concurrency-safe, and its
 // result is never persisted to disk (the model must see what it asked for, or a clear refusal).
+
 import { readFileSync, type Stats, statSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
-import { isPathDeniedForRead } from "../../permissions/pathRules.ts";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
-import { formatRuleValue } from "../../permissions/rules.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
-import { checkReadPermission } from "../shared/filePermissions.ts";
+import { checkReadPermission, denyRuleError } from "../shared/filePermissions.ts";
 import { getReadRecord, recordFileState } from "../shared/readState.ts";
 import { didYouMean } from "../shared/similarNames.ts";
 import { mapReadResult, type ReadOutput, readResultChars, readResultContent } from "./output.ts";
@@ -75,15 +75,6 @@ function extensionOf(path: string): string {
   return extname(path).slice(1).toLowerCase();
 }
 
-function deniedError(path: string, context: ToolUseContext): ToolError | undefined {
-  const rule = isPathDeniedForRead(path, context);
-  if (!rule) return undefined;
-  return new ToolError(
-    "permission_denied",
-    `Reading ${path} is denied by the ${rule.source} rule ${formatRuleValue(rule.value)}. Do not try to read it another way.`,
-  );
-}
-
 /** A synchronous stat: one system call, where fs/promises would add a round trip through the thread pool. */
 async function statOrExplain(path: string, context: ToolUseContext): Promise<Stats> {
   try {
@@ -127,7 +118,12 @@ function enforceTokenLimit(output: ReadOutput, path: string, context: ToolUseCon
   );
 }
 
-async function readFileAt(path: string, input: ReadInput, context: ToolUseContext): Promise<ReadOutput> {
+async function readFileAt(
+  path: string,
+  input: ReadInput,
+  context: ToolUseContext,
+  toolUseId: string | undefined,
+): Promise<ReadOutput> {
   const stats = await statOrExplain(path, context);
   if (stats.isDirectory()) {
     throw new ToolError(
@@ -179,7 +175,7 @@ async function readFileAt(path: string, input: ReadInput, context: ToolUseContex
       ? await readNotebook(path, stats)
       : await readTextFile(path, stats, { offset, limit, signal: context.abortController.signal });
   enforceTokenLimit(output, path, context);
-  recordFileState(context, path, { ...record, offset, limit });
+  recordFileState(context, path, { ...record, offset, limit, ...(toolUseId ? { toolUseId } : {}) });
   return output;
 }
 
@@ -189,6 +185,7 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
   inputSchema: readInputSchema,
   maxResultSizeChars: Number.POSITIVE_INFINITY,
   permissionRuleNames: ["Read"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
@@ -211,16 +208,16 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
       const problem = pageRangeSyntaxError(input.pages);
       if (problem) return { result: false, message: problem, errorCode: "invalid_pages" };
     }
-    const denied = deniedError(path, context);
+    const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) return { result: false, message: denied.message, errorCode: denied.code };
     return { result: true };
   },
   checkPermissions: (input, context) => checkReadPermission(ReadTool, input, input.file_path, context),
-  async call(input, context) {
+  async call(input, context, _canUseTool, toolUse) {
     const path = absolutePathOf(input, context);
-    const denied = deniedError(path, context);
+    const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) throw denied;
-    return { data: await readFileAt(path, input, context) };
+    return { data: await readFileAt(path, input, context, toolUse?.id) };
   },
   mapToolResultToToolResultBlockParam: mapReadResult,
   renderToolUse: (input) => ({ kind: "text", text: `Read ${input.file_path}` }),

@@ -1,8 +1,14 @@
 // What Read returns (the shape hooks see as tool_response), and how the model is shown it.
-import { type ImageBlock, resultText, type TextBlock, type ToolResultBlock } from "../../tool/messages.ts";
+import {
+  type ImageBlock,
+  type ImageMediaType,
+  resultText,
+  type TextBlock,
+  type ToolResultBlock,
+} from "../../tool/messages.ts";
 import type { TextEncodingName } from "../shared/encoding.ts";
 
-export type ImageMediaType = ImageBlock["source"]["media_type"];
+export type { ImageMediaType } from "../../tool/messages.ts";
 
 export interface TextFileView {
   filePath: string;

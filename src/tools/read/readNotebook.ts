@@ -2,12 +2,11 @@
 import type { Stats } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { FileReadRecord } from "../../tool/context.ts";
+import { IMAGE_MEDIA_TYPES } from "../../tool/messages.ts";
 import { decodeText } from "../shared/encoding.ts";
 import { cellId, outputText, parseNotebook, sourceText } from "../shared/notebook.ts";
 import { sha256 } from "../shared/readState.ts";
-import type { ImageMediaType, NotebookCellView, ReadOutput } from "./output.ts";
-
-const IMAGE_OUTPUT_TYPES: ImageMediaType[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
+import type { NotebookCellView, ReadOutput } from "./output.ts";
 
 export async function readNotebook(
   path: string,
@@ -20,7 +19,7 @@ export async function readNotebook(
     const outputs = cell.outputs ?? [];
     const images: NotebookCellView["images"] = [];
     for (const output of outputs) {
-      for (const mediaType of IMAGE_OUTPUT_TYPES) {
+      for (const mediaType of IMAGE_MEDIA_TYPES) {
         const data = output.data?.[mediaType];
         const base64 = Array.isArray(data) ? data.join("") : data;
         if (typeof base64 === "string") images.push({ mediaType, base64: base64.replace(/\s+/g, "") });

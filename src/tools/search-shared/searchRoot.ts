@@ -3,8 +3,8 @@
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
-import { findContentRule } from "../../permissions/matchers.ts";
-import { isPathDeniedForRead, readDenyGlobs } from "../../permissions/pathRules.ts";
+import { findDenyRule } from "../../permissions/engine.ts";
+import { readDenyGlobs } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
 import { formatRuleValue } from "../../permissions/rules.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
@@ -59,13 +59,15 @@ export async function validateSearchPath(
 }
 
 /** Resolves, stats and applies deny rules. Throws ToolError for a missing or denied path. */
-export async function resolveSearchRoot(
+export async function resolveSearchRoot<Input>(
+  tool: Tool<Input>,
+  input: Input,
   path: string | undefined,
   context: ToolUseContext,
 ): Promise<SearchRoot> {
   const absolute = absoluteSearchPath(path, context);
   const permissionContext = context.getAppState().toolPermissionContext;
-  const deniedBy = isPathDeniedForRead(absolute, context);
+  const deniedBy = await findDenyRule(tool as Tool, input, context);
   if (deniedBy)
     throw new ToolError(
       "permission_denied",
@@ -102,10 +104,7 @@ export async function resolveSearchRoot(
   };
 }
 
-/**
- * Inside the working directories: allowed (reads are free there). Outside: allowed only by a Read allow
- * rule covering the path (through the Read rule matcher, when one is registered); otherwise ask.
- */
+/** Inside the working directories: allowed (reads are free there). Outside: ask unless a rule covers it. */
 export async function checkSearchPermission<Input>(
   tool: Tool<Input>,
   path: string | undefined,
@@ -124,11 +123,9 @@ export async function checkSearchPermission<Input>(
         check: "read-inside",
       },
     };
-  const allowRule = await findContentRule(context, permissionContext, tool as Tool, input, "allow");
-  if (allowRule)
-    return { behavior: "allow", updatedInput: input, decisionReason: { type: "rule", rule: allowRule } };
   return {
-    behavior: "ask",
+    behavior: "passthrough",
+    updatedInput: input,
     message: `${tool.name} wants to search ${absolute}, which is outside the working directories`,
     decisionReason: {
       type: "tool",

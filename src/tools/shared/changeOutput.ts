@@ -16,6 +16,8 @@ export interface FileChange {
   /** What each tolerant strategy forgave, in the model's words. */
   notes?: string[];
   replacements?: number;
+  /** Errors the change introduced, from the file's language server (a `<new-diagnostics>` note). */
+  diagnostics?: string;
 }
 
 export function describeFileChange(
@@ -30,6 +32,11 @@ export function describeFileChange(
 }
 
 export function fileChangeText(change: FileChange): string {
+  const text = changeSummary(change);
+  return change.diagnostics ? `${text}\n\n${change.diagnostics}` : text;
+}
+
+function changeSummary(change: FileChange): string {
   if (change.type === "create") return `File created successfully at: ${change.filePath}`;
   const count =
     change.replacements !== undefined && change.replacements > 1

@@ -1,9 +1,9 @@
 // The path policy of the file tools: reads inside the working directories are allowed, writes inside
 // them ask (allowed in acceptEdits), anything outside asks, protected paths ask even in bypass mode.
-// Deny, ask and allow rules are applied by the engine through the path rule matchers.
+// Deny, ask and allow rules are applied by the engine (through the tool's path rule matcher): outside
+// the working directories this check says "ask unless a rule covers it" (passthrough).
 import { dirname, relative, sep } from "node:path";
-import { findContentRule } from "../../permissions/matchers.ts";
-import "../../permissions/pathRules.ts";
+import { findDenyRule } from "../../permissions/engine.ts";
 import {
   isInWorkingDirectories,
   protectedPathReason,
@@ -15,6 +15,7 @@ import type { PermissionResult, RuleSuggestion } from "../../permissions/types.t
 import { type ToolUseContext, workingDirectories } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { Tool } from "../../tool/Tool.ts";
+import { agentMemoryAccess } from "./agentMemoryAccess.ts";
 
 export type FileAccess = "read" | "write";
 
@@ -36,17 +37,12 @@ function suggestions(ruleName: string, absolutePath: string, context: ToolUseCon
   return [{ behavior: "allow", rule: folderRule(ruleName, absolutePath, context), destination: "session" }];
 }
 
-async function allowRuleCovers(tool: Tool, input: unknown, context: ToolUseContext): Promise<boolean> {
-  const permissionContext = context.getAppState().toolPermissionContext;
-  return (await findContentRule(context, permissionContext, tool, input, "allow")) !== undefined;
-}
-
 function outsideMessage(tool: Tool, verb: string, absolutePath: string, context: ToolUseContext): string {
   const dirs = workingDirectories(context.getAppState().toolPermissionContext).join(", ");
   return `${tool.name} wants to ${verb} ${absolutePath}, which is outside the working directories (${dirs}). Approve it, or add its folder with --add-dir.`;
 }
 
-/** Read-only access: allowed inside the working directories; outside asks unless an allow rule covers it. */
+/** Read-only access: allowed inside the working directories; outside asks unless a rule covers it. */
 export async function checkReadPermission<I>(
   tool: Tool<I>,
   input: I,
@@ -55,6 +51,8 @@ export async function checkReadPermission<I>(
 ): Promise<PermissionResult<I>> {
   const state = context.getAppState();
   const absolutePath = toAbsolutePath(path, state.cwd);
+  const memory = agentMemoryAccess(input, absolutePath, "read", context);
+  if (memory) return memory;
   if (isInWorkingDirectories(absolutePath, state.toolPermissionContext, state.cwd)) {
     return {
       behavior: "allow",
@@ -66,10 +64,9 @@ export async function checkReadPermission<I>(
       },
     };
   }
-  if (await allowRuleCovers(tool as Tool, input, context))
-    return { behavior: "passthrough", updatedInput: input };
   return {
-    behavior: "ask",
+    behavior: "passthrough",
+    updatedInput: input,
     message: outsideMessage(tool as Tool, "read", absolutePath, context),
     decisionReason: {
       type: "tool",
@@ -81,7 +78,8 @@ export async function checkReadPermission<I>(
 }
 
 /**
- * Changing access: protected paths ask (a safety check: even in bypass mode); inside the working
+ * Changing access: a memory agent's own memory files are allowed (agentMemoryAccess.ts, the one
+ * exemption); protected paths ask (a safety check: even in bypass mode); inside the working
  * directories acceptEdits allows and other modes leave it to the rules (no rule: ask); outside asks.
  */
 export async function checkWritePermission<I>(
@@ -93,7 +91,9 @@ export async function checkWritePermission<I>(
   const state = context.getAppState();
   const permissionContext = state.toolPermissionContext;
   const absolutePath = toAbsolutePath(path, state.cwd);
-  const protectedReason = protectedPathReason(absolutePath, state.cwd);
+  const memory = agentMemoryAccess(input, absolutePath, "write", context);
+  if (memory) return memory;
+  const protectedReason = protectedPathReason(absolutePath, state.cwd, permissionContext.worktreeRoot);
   if (protectedReason) {
     return {
       behavior: "ask",
@@ -116,10 +116,9 @@ export async function checkWritePermission<I>(
       suggestions: suggestions("Edit", absolutePath, context),
     };
   }
-  if (await allowRuleCovers(tool as Tool, input, context))
-    return { behavior: "passthrough", updatedInput: input };
   return {
-    behavior: "ask",
+    behavior: "passthrough",
+    updatedInput: input,
     message: outsideMessage(tool as Tool, "change", absolutePath, context),
     decisionReason: {
       type: "tool",
@@ -130,18 +129,23 @@ export async function checkWritePermission<I>(
   };
 }
 
-/** A deny rule covering this call as an error, so a tool called without the pipeline still refuses. */
+/**
+ * The engine's deny rule for this call as an error, for validateInput (before the path is touched, so
+ * a denied path's existence is not told) and for calls made without the pipeline.
+ */
 export async function denyRuleError(
   tool: Tool,
   input: unknown,
   context: ToolUseContext,
+  access: FileAccess,
 ): Promise<ToolError | undefined> {
-  const permissionContext = context.getAppState().toolPermissionContext;
-  const rule = await findContentRule(context, permissionContext, tool, input, "deny");
+  const rule = await findDenyRule(tool, input, context);
   if (!rule) return undefined;
   const path = tool.getPath?.(input) ?? "this path";
+  const [subject, verb] =
+    access === "read" ? [`Reading ${path}`, "read"] : [`${tool.name} on ${path}`, "change"];
   return new ToolError(
     "permission_denied",
-    `${tool.name} on ${path} is denied by the ${rule.source} rule ${formatRuleValue(rule.value)}. Do not try to change it another way.`,
+    `${subject} is denied by the ${rule.source} rule ${formatRuleValue(rule.value)}. Do not try to ${verb} it another way.`,
   );
 }

@@ -1,12 +1,17 @@
-// Skill: skills are listed (name and description) in the tool's prompt up front; a skill's body is read
-// only when the model uses it.
-import "./skillRuleMatcher.ts";
+// Skill: skills and custom slash commands are listed (name and description) in the tool's prompt up
+// front; a skill's body is read, or a command expanded, only when the model uses it.
 import { readFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { z } from "zod";
+import { userHomeDir } from "../../settings/locations.ts";
+import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { commandRoots, discoverCommands } from "./commands/discoverCommands.ts";
+import { expandCommand } from "./commands/expandCommand.ts";
 import { discoverSkills, loadSkillBody, type SkillInfo, skillRoots } from "./discoverSkills.ts";
+import { skillRuleMatcher } from "./skillRuleMatcher.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -27,6 +32,8 @@ const inputSchema = z.strictObject({
 export type SkillInput = z.infer<typeof inputSchema>;
 
 export interface SkillOutput {
+  /** A skill folder, or a custom slash command (its `!` lines already run, its @files included). */
+  kind: "skill" | "command";
   name: string;
   source: SkillInfo["source"];
   path: string;
@@ -34,19 +41,22 @@ export interface SkillOutput {
   content: string;
 }
 
-function listing(skills: readonly SkillInfo[]): string {
-  const offered = skills.filter((skill) => skill.modelInvocable);
+type Offer = Pick<SkillInfo, "name" | "description" | "argumentHint">;
+
+function listing(skills: readonly Offer[], commands: readonly Offer[]): string {
+  const offered = [...skills, ...commands];
   if (offered.length === 0) return "No skills are installed. Do not call this tool.";
   const lines = ["Available skills:"];
   let size = lines[0]!.length;
-  for (const skill of offered) {
+  for (const [index, skill] of offered.entries()) {
+    if (index === skills.length) lines.push("Custom commands (call them the same way, by name):");
     const description =
       skill.description.length > MAX_DESCRIPTION_CHARS
         ? `${skill.description.slice(0, MAX_DESCRIPTION_CHARS)}…`
         : skill.description;
     const line = `- ${skill.name}: ${description || "(no description)"}${skill.argumentHint ? ` (args: ${skill.argumentHint})` : ""}`;
     if (size + line.length > MAX_LISTING_CHARS) {
-      lines.push(`- … and ${offered.length - (lines.length - 1)} more skills not listed here`);
+      lines.push(`- … and ${offered.length - index} more not listed here`);
       break;
     }
     lines.push(line);
@@ -62,16 +72,62 @@ function withArguments(body: string, args: string | undefined): string {
   return `${body}\n\nARGUMENTS: ${args}`;
 }
 
+function onlyTheUser(kind: string, name: string): ToolError {
+  return new ToolError(
+    "not_allowed",
+    `The ${kind} "${name}" is marked disable-model-invocation: only the user can run it.`,
+  );
+}
+
 export function createSkillTool(config: SkillToolConfig = {}): Tool<SkillInput, SkillOutput> {
   const env = () => config.env ?? process.env;
+
+  /** A custom command by that name, expanded through the session's pipeline (its `!` lines ask like any Bash call). */
+  async function runCommand(
+    name: string,
+    args: string | undefined,
+    context: ToolUseContext,
+    skills: readonly SkillInfo[],
+  ): Promise<SkillOutput> {
+    const projectRoot = context.getAppState().toolPermissionContext.projectRoot;
+    const commands = await discoverCommands(commandRoots(projectRoot, env()));
+    const command = commands.find((candidate) => candidate.name === name);
+    if (!command) {
+      const names = [...skills, ...commands].filter((item) => item.modelInvocable).map((item) => item.name);
+      throw new ToolError(
+        "not_found",
+        `No skill named "${name}". ${names.length > 0 ? `Available skills: ${names.join(", ")}.` : "No skills are installed."}`,
+      );
+    }
+    if (!command.modelInvocable) throw onlyTheUser("command", command.name);
+    const runTool = context.options.runNestedTool;
+    const expanded = await expandCommand(command, args?.trim() ?? "", {
+      context,
+      home: userHomeDir(env()),
+      ...(runTool ? { runTool } : {}),
+    });
+    return {
+      kind: "command",
+      name: command.name,
+      source: command.source,
+      path: command.path,
+      dir: dirname(command.path),
+      content: expanded.prompt,
+    };
+  }
   return buildTool<SkillInput, SkillOutput>({
     name: "Skill",
+    ruleMatcher: skillRuleMatcher,
     searchHint: "run a user-defined skill (SKILL.md instructions)",
     inputSchema,
     maxResultSizeChars: 50_000,
     async prompt() {
-      const skills = await discoverSkills(skillRoots(config.projectRoot ?? process.cwd(), env()));
-      return `${PROMPT}\n\n${listing(skills)}`;
+      const root = config.projectRoot ?? process.cwd();
+      const skills = await discoverSkills(skillRoots(root, env()));
+      const commands = await discoverCommands(commandRoots(root, env()));
+      const invocable = <T extends { modelInvocable: boolean }>(list: T[]) =>
+        list.filter((item) => item.modelInvocable);
+      return `${PROMPT}\n\n${listing(invocable(skills), invocable(commands))}`;
     },
     description: (input) => `Run skill ${input.skill}`,
     isReadOnly: true,
@@ -88,36 +144,36 @@ export function createSkillTool(config: SkillToolConfig = {}): Tool<SkillInput, 
       const skills = await discoverSkills(skillRoots(projectRoot, env()));
       const wanted = input.skill.replace(/^\//, "");
       const skill = skills.find((candidate) => candidate.name === wanted);
-      if (!skill) {
-        const names = skills.filter((s) => s.modelInvocable).map((s) => s.name);
-        throw new ToolError(
-          "not_found",
-          `No skill named "${wanted}". ${names.length > 0 ? `Available skills: ${names.join(", ")}.` : "No skills are installed."}`,
-        );
-      }
-      if (!skill.modelInvocable)
-        throw new ToolError(
-          "not_allowed",
-          `The skill "${skill.name}" is marked disable-model-invocation: only the user can run it.`,
-        );
+      if (!skill) return { data: await runCommand(wanted, input.args, context, skills) };
+      if (!skill.modelInvocable) throw onlyTheUser("skill", skill.name);
       const body = withArguments(await loadSkillBody(skill), input.args);
       return {
-        data: { name: skill.name, source: skill.source, path: skill.path, dir: skill.dir, content: body },
+        data: {
+          kind: "skill",
+          name: skill.name,
+          source: skill.source,
+          path: skill.path,
+          dir: skill.dir,
+          content: body,
+        },
       };
     },
 
     mapToolResultToToolResultBlockParam(output, toolUseId): ToolResultBlock {
-      return {
-        type: "tool_result",
-        tool_use_id: toolUseId,
-        content: `Skill "${output.name}" loaded (${output.source}, ${output.path}). Follow its instructions below.\nBase directory for this skill: ${output.dir} (files it mentions are relative to it)\n\n${output.content}`,
-      };
+      const head =
+        output.kind === "command"
+          ? `Command /${output.name} loaded (${output.source}, ${output.path}). Follow its instructions below.`
+          : `Skill "${output.name}" loaded (${output.source}, ${output.path}). Follow its instructions below.\nBase directory for this skill: ${output.dir} (files it mentions are relative to it)`;
+      return { type: "tool_result", tool_use_id: toolUseId, content: `${head}\n\n${output.content}` };
     },
     renderToolUse: (input) => ({
       kind: "text",
       text: `Skill ${input.skill}${input.args ? ` ${input.args}` : ""}`,
     }),
-    renderToolResult: (output) => ({ kind: "text", text: `Loaded skill ${output.name}` }),
+    renderToolResult: (output) => ({
+      kind: "text",
+      text: output.kind === "command" ? `Ran command /${output.name}` : `Loaded skill ${output.name}`,
+    }),
   });
 }
 

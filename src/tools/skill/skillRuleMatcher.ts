@@ -1,5 +1,5 @@
 // `Skill(name)` rules: the exact skill name, or `prefix:*` for a family of skills (`Skill(deploy:*)`).
-import { type RuleContentMatcher, registerRuleMatcher } from "../../permissions/matchers.ts";
+import type { RuleContentMatcher } from "../../permissions/matchers.ts";
 
 export function skillNameMatches(pattern: string, name: string): boolean {
   const wanted = pattern.trim().replace(/^\//, "");
@@ -11,7 +11,6 @@ export function skillNameMatches(pattern: string, name: string): boolean {
 }
 
 export const skillRuleMatcher: RuleContentMatcher = {
-  ruleToolName: "Skill",
   matches: ({ input, rule }) => {
     const skill = (input as { skill?: unknown } | null)?.skill;
     // A call this matcher cannot read is covered by deny and ask rules, never by allow rules.
@@ -23,5 +22,3 @@ export const skillRuleMatcher: RuleContentMatcher = {
       ? `"${content}": only a trailing ":*" wildcard is allowed`
       : undefined,
 };
-
-registerRuleMatcher(skillRuleMatcher);

@@ -1,9 +1,10 @@
 // WebFetch: a URL's content as Markdown (or a configured model's answer about it), with SSRF guards,
 // size, time and redirect limits, and a 15-minute cache.
-import "../../permissions/matchers/webFetch.ts";
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { findContentRule } from "../../permissions/matchers.ts";
+import { findContentAllowRule } from "../../permissions/engine.ts";
+import { webFetchRuleMatcher } from "../../permissions/matchers/webFetch.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { errorMessage, ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
@@ -94,9 +95,8 @@ function parseUrl(text: string): URL | undefined {
 
 /** Only a `WebFetch(domain:...)` allow rule naming the host opens private addresses; a blanket allow does not. */
 async function hostAllowedByRule(tool: Tool, context: ToolUseContext, host: string): Promise<boolean> {
-  const permissionContext = context.getAppState().toolPermissionContext;
   const url = `http://${host.includes(":") ? `[${host}]` : host}/`;
-  return (await findContentRule(context, permissionContext, tool, { url }, "allow")) !== undefined;
+  return (await findContentAllowRule(tool, { url }, context)) !== undefined;
 }
 
 function renderPage(output: Extract<WebFetchOutput, { kind: "page" }>): string {
@@ -242,6 +242,7 @@ export function createWebFetchTool(
 
   const tool: Tool<WebFetchInput, WebFetchOutput> = buildTool<WebFetchInput, WebFetchOutput>({
     name: "WebFetch",
+    ruleMatcher: webFetchRuleMatcher,
     searchHint: "fetch a web page (URL) and read it as markdown",
     inputSchema,
     maxResultSizeChars: 50_000,

@@ -1,7 +1,7 @@
 // Follows a URL to its content: same-host redirects up to a limit, a redirect to another host stops
 // the walk and is reported, every hop is checked for private addresses.
 import { ToolError } from "../../tool/errors.ts";
-import { type HttpResponse, httpGet } from "./httpGet.ts";
+import { type HttpResponse, httpGet, REDIRECT_STATUSES } from "./httpGet.ts";
 import { isPrivateHostLiteral } from "./privateAddress.ts";
 
 export interface FetchLimits {
@@ -38,8 +38,6 @@ export function upgradeToHttps(url: URL): URL {
   upgraded.protocol = "https:";
   return upgraded;
 }
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export async function fetchPage(
   start: URL,

@@ -64,7 +64,8 @@ function decoded(response: IncomingMessage): Readable {
   }
 }
 
-const BODYLESS_REDIRECT = new Set([301, 302, 303, 307, 308]);
+/** HTTP statuses that send the client elsewhere (their bodies are not read). */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 
 /** Reads the body up to maxBytes (decoded). Redirect bodies are skipped. */
 function readBody(response: IncomingMessage, maxBytes: number, redirect: boolean): Promise<Buffer> {
@@ -126,7 +127,7 @@ export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpResponse
     req.on("error", reject);
     req.on("response", (response) => {
       const status = response.statusCode ?? 0;
-      readBody(response, options.maxBytes, BODYLESS_REDIRECT.has(status)).then(
+      readBody(response, options.maxBytes, REDIRECT_STATUSES.has(status)).then(
         (body) =>
           resolve({ status, statusText: response.statusMessage ?? "", headers: response.headers, body }),
         reject,

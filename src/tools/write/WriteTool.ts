@@ -1,7 +1,9 @@
 // Write: create a file, or replace one the session has read in full and that has not changed since.
 // The write is atomic and keeps an existing file's encoding, BOM, line endings and mode.
+
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { ToolError } from "../../tool/errors.ts";
@@ -12,7 +14,9 @@ import {
   fileChangeView,
   mapFileChange,
 } from "../shared/changeOutput.ts";
+import { previewFileChange } from "../shared/changePreview.ts";
 import { assertEditableKind, loadTextFile, statIfExists, writeTextFile } from "../shared/editableFile.ts";
+import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
@@ -36,7 +40,7 @@ function pathOf(input: WriteInput, context: ToolUseContext): string {
 
 async function validateWrite(input: WriteInput, context: ToolUseContext): Promise<ToolError | undefined> {
   const path = pathOf(input, context);
-  const denied = await denyRuleError(WriteTool as Tool, input, context);
+  const denied = await denyRuleError(WriteTool as Tool, input, context, "write");
   if (denied) return denied;
   const stats = await statIfExists(path);
   if (!stats) return undefined;
@@ -61,7 +65,12 @@ async function performWrite(input: WriteInput, context: ToolUseContext): Promise
     const existing = await loadTextFile(path);
     if (!existing) {
       await writeTextFile(context, path, input.content, DEFAULT_TEXT_FORMAT);
-      return describeFileChange("create", path, "", input.content);
+      return withNewErrors(
+        context,
+        describeFileChange("create", path, "", input.content),
+        undefined,
+        input.content,
+      );
     }
     assertReadAndUnchanged(
       context,
@@ -71,7 +80,12 @@ async function performWrite(input: WriteInput, context: ToolUseContext): Promise
     );
     const text = fitLineEndings(input.content, existing.format.lineEnding);
     await writeTextFile(context, path, text, existing.format);
-    return describeFileChange("update", path, existing.text, text);
+    return withNewErrors(
+      context,
+      describeFileChange("update", path, existing.text, text),
+      existing.text,
+      text,
+    );
   });
 }
 
@@ -81,6 +95,7 @@ export const WriteTool: Tool<WriteInput, FileChange> = buildTool<WriteInput, Fil
   inputSchema: writeInputSchema,
   maxResultSizeChars: 100_000,
   permissionRuleNames: ["Edit", "Write"],
+  ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isDestructive: true,
   isConcurrencySafe: false,
@@ -98,5 +113,9 @@ export const WriteTool: Tool<WriteInput, FileChange> = buildTool<WriteInput, Fil
   },
   mapToolResultToToolResultBlockParam: mapFileChange,
   renderToolUse: (input) => ({ kind: "text", text: `Write ${input.file_path}` }),
+  renderToolUsePreview: (input, context) =>
+    previewFileChange(pathOf(input, context), (file) =>
+      file.text === undefined ? input.content : fitLineEndings(input.content, file.lineEnding),
+    ),
   renderToolResult: (output) => fileChangeView(output),
 });

@@ -1,18 +1,22 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash commands, where ${...} is literal text
 import { beforeAll, describe, expect, it } from "vitest";
-import { initBashParser, isBashParserReady, type ParseResult, parseBashCommand } from "./parse.ts";
+import { readBash } from "./frontEnd.ts";
+import { initBashParser, isBashParserReady } from "./parse.ts";
 
 beforeAll(async () => {
   await initBashParser();
 });
 
-function simple(command: string): Extract<ParseResult, { kind: "simple" }> {
-  const result = parseBashCommand(command);
-  if (result.kind !== "simple") throw new Error(`${command} was too complex: ${result.reason}`);
-  return result;
+function simple(command: string) {
+  const { problems, extraction } = readBash(command);
+  if (problems[0]) throw new Error(`${command} was too complex: ${problems[0].reason}`);
+  return {
+    commands: extraction.commands.map((extracted) => extracted.simple),
+    operators: extraction.operators,
+  };
 }
 
-describe("parseBashCommand", () => {
+describe("readBash", () => {
   it("is ready after init, and init is idempotent", async () => {
     await initBashParser();
     expect(isBashParserReady()).toBe(true);
@@ -95,8 +99,7 @@ describe("parseBashCommand", () => {
     ["ls *(e:id:)", "syntax-error"],
     ["echo 'unterminated", "syntax-error"],
   ])("says %j is too complex (%s)", (command, check) => {
-    const result = parseBashCommand(command);
-    expect(result.kind).toBe("too-complex");
-    expect(result.kind === "too-complex" && result.check).toBe(check);
+    expect(readBash(command).problems[0]?.check).toBe(check);
+    expect(readBash(command, { firstProblemOnly: true }).problems[0]?.check).toBe(check);
   });
 });

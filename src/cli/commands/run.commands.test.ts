@@ -1,0 +1,98 @@
+// `keel run "/name args"` as a real child process: a custom command from a real file is expanded
+// through the session's pipeline (its `!` line fires the hooks, which get the real transcript_path),
+// sent with the command's model; a line nobody may approve stops the run before any request.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
+import { text } from "../../agent/testing/script.ts";
+import type { ScriptedServer } from "../../agent/testing/server.ts";
+import { firstUserText } from "../../tools/agent/testing.ts";
+
+const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+let root: string;
+let project: string;
+let home: string;
+let server: ScriptedServer;
+
+beforeAll(async () => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-run-commands-")));
+  project = join(root, "project");
+  home = join(root, "home");
+  mkdirSync(join(project, ".claude", "commands"), { recursive: true });
+  mkdirSync(home);
+  writeFileSync(
+    join(project, ".claude", "commands", "greet.md"),
+    "---\ndescription: Greet someone\nmodel: claude-greet-model\n---\nSay hello to $1. The shell says: !`echo from-shell`",
+  );
+  writeFileSync(join(project, ".claude", "commands", "touchy.md"), "Touch: !`touch touched-by-command`");
+  const record = `cat >> ${join(root, "hook-inputs.jsonl")}; echo >> ${join(root, "hook-inputs.jsonl")}`;
+  writeFileSync(
+    join(project, ".claude", "settings.json"),
+    JSON.stringify({
+      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: record }] }] },
+    }),
+  );
+  server = await startServer("anthropic", () => ({ blocks: [text("Hello, Ada!")] }));
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function keel(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ENTRY, ...args], {
+      cwd: project,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        KEEL_HOME: home,
+        KEEL_MANAGED_SETTINGS: join(root, "none.json"),
+        ANTHROPIC_API_KEY: TEST_KEY,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('keel run "/name args"', () => {
+  it("sends the expanded command with its model; the `!` line went through the hooks with the real transcript_path", async () => {
+    const result = await keel(["run", "--trust", ...cliProviderArgs(server), "/greet Ada"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello, Ada!\n");
+    const request = server.requests.at(-1)!;
+    expect(request.body.model).toBe("claude-greet-model");
+    expect(firstUserText(request)).toBe("Say hello to Ada. The shell says: from-shell");
+    const hook = JSON.parse(readFileSync(join(root, "hook-inputs.jsonl"), "utf8").trim().split("\n")[0]!);
+    expect(hook).toMatchObject({ hook_event_name: "PreToolUse", tool_input: { command: "echo from-shell" } });
+    expect(hook.transcript_path).toMatch(/\.jsonl$/);
+    expect(readFileSync(hook.transcript_path, "utf8")).toContain("Say hello to Ada");
+  });
+
+  it("stops before any request when a line of the command needs an approval nobody can give", async () => {
+    const before = server.requests.length;
+    const result = await keel(["run", "--trust", ...cliProviderArgs(server), "/touchy"]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("The command /touchy runs `touch touched-by-command`, which was not run");
+    expect(existsSync(join(project, "touched-by-command"))).toBe(false);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("sends a prompt that names no command as typed", async () => {
+    await keel(["run", "--trust", ...cliProviderArgs(server), "/usr/bin is a folder"]);
+    expect(firstUserText(server.requests.at(-1)!)).toBe("/usr/bin is a folder");
+  });
+});

@@ -1,0 +1,348 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: bash commands, where ${...} is literal text
+// The ten root causes of allow-bypasses a red team found (issue 13), each as a table: commands that
+// must not be allowed (with the verdict due) and ordinary commands that must stay allowed. Decided by
+// the real engine with the real Bash tool in a real project; nothing here is ever run.
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decidePermission } from "../../permissions/engine.ts";
+import type { PermissionMode } from "../../permissions/types.ts";
+import { initBashParser } from "../../shell/parse.ts";
+import { createCasesProject } from "../../shell/testing/casesProject.ts";
+import type { TestProject } from "../../shell/testing/project.ts";
+import { createToolUseContext } from "../../tool/createContext.ts";
+import { BashTool } from "./BashTool.ts";
+
+let project: TestProject;
+
+/** A folder laid out as git accepts a bare repository: HEAD, objects/, refs/ and a config. */
+function plantBareLayout(dir: string): void {
+  mkdirSync(join(dir, "objects"), { recursive: true });
+  mkdirSync(join(dir, "refs"), { recursive: true });
+  writeFileSync(join(dir, "HEAD"), "ref: refs/heads/main\n");
+  writeFileSync(join(dir, "config"), "[core]\n\tbare = true\n");
+}
+
+beforeAll(async () => {
+  await initBashParser();
+  project = createCasesProject();
+  const at = (path: string) => join(project.root, path);
+  mkdirSync(at("secrets"), { recursive: true });
+  writeFileSync(at("secrets/key.pem"), "k\n");
+  writeFileSync(at("src/private.ts"), "p\n");
+  // A link into the denied file, a folder linking out, and planted repositories of every layout.
+  symlinkSync(at(".env"), at("env-link"));
+  mkdirSync(join(project.outside, "dir"), { recursive: true });
+  writeFileSync(join(project.outside, "dir", "key"), "k\n");
+  symlinkSync(join(project.outside, "dir"), at("outlink"));
+  plantBareLayout(at("fixtures/evil"));
+  mkdirSync(at("gitfile"), { recursive: true });
+  plantBareLayout(at("gitfile-target"));
+  writeFileSync(at("gitfile/.git"), "gitdir: ../gitfile-target\n");
+  mkdirSync(at("emptygit/.git"), { recursive: true });
+  plantBareLayout(at("emptygit"));
+  // A file of the project that is also a file outside it (a hard link).
+  writeFileSync(join(project.outside, "shared.txt"), "s\n");
+  linkSync(join(project.outside, "shared.txt"), at("hardlinked.txt"));
+  mkdirSync(at("node_modules/pkg"), { recursive: true });
+  writeFileSync(at("node_modules/pkg/package.json"), "{}\n");
+});
+afterAll(() => project.cleanup());
+
+type Expected = "allow" | "ask" | "deny";
+
+interface Setup {
+  mode?: PermissionMode;
+  allow?: string[];
+  deny?: string[];
+  ask?: string[];
+}
+
+async function decide(command: string, setup: Setup = {}): Promise<Expected> {
+  const context = createToolUseContext({
+    tools: [BashTool],
+    cwd: project.root,
+    mode: setup.mode ?? "default",
+    allow: setup.allow ?? [],
+    deny: setup.deny ?? [],
+    ask: setup.ask ?? [],
+    ruleSource: "project",
+  });
+  const resolved = command.split("/project").join(project.root).split("/outside").join(project.outside);
+  return (await decidePermission(BashTool, { command: resolved }, context)).behavior;
+}
+
+type Row = [command: string, setup: Setup, expected: Expected];
+
+function table(name: string, must: Row[], mustNot: Row[]): void {
+  describe(name, () => {
+    it.each(must)("%j %j -> %s", async (command, setup, expected) => {
+      expect(await decide(command, setup)).toBe(expected);
+    });
+    it.each(mustNot)("stays %s: %j %j", async (command, setup, expected) => {
+      expect(await decide(command, setup)).toBe(expected);
+    });
+  });
+}
+
+const DENY_ENV: Setup = { deny: ["Read(./.env)"] };
+const BYPASS_DENY_ENV: Setup = { ...DENY_ENV, mode: "bypassPermissions" };
+const ASK_ENV: Setup = { ask: ["Read(./.env)"] };
+const DENY_SRC_EDIT: Setup = { deny: ["Edit(./src/**)"], mode: "acceptEdits" };
+
+table(
+  "1. Read and Edit rules apply to the paths a command reads and writes",
+  [
+    ["cat .env", DENY_ENV, "deny"],
+    ["cat .env", BYPASS_DENY_ENV, "deny"],
+    ["cat ./src/../.env", DENY_ENV, "deny"],
+    ["head -n 1 /project/.env", DENY_ENV, "deny"],
+    ["cat env-link", DENY_ENV, "deny"],
+    ["grep -r SECRET .", DENY_ENV, "ask"],
+    ["grep -r SECRET .", BYPASS_DENY_ENV, "ask"],
+    ["rg SECRET", DENY_ENV, "ask"],
+    ["cat .e*", DENY_ENV, "deny"],
+    ["cat .env", ASK_ENV, "ask"],
+    ["cat .env", { ...ASK_ENV, mode: "bypassPermissions" }, "ask"],
+    ["git show HEAD:.env", DENY_ENV, "ask"],
+    ["git show HEAD:.env", BYPASS_DENY_ENV, "ask"],
+    ["git log -p", DENY_ENV, "ask"],
+    ["git grep SECRET", DENY_ENV, "ask"],
+    ["cp .env /project/copy.txt", { ...DENY_ENV, mode: "acceptEdits" }, "deny"],
+    ["xxd .env", BYPASS_DENY_ENV, "deny"],
+    ["cat secrets/key.pem", { deny: ["Read(*.pem)"] }, "deny"],
+    ["echo x > src/index.ts", DENY_SRC_EDIT, "deny"],
+    ["echo x >> src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
+    ["echo x >> hardlinked.txt", { mode: "acceptEdits" }, "ask"],
+    ["sed -i s/a/b/ src/app.ts", DENY_SRC_EDIT, "deny"],
+    ["cp README.md src/new.ts", DENY_SRC_EDIT, "deny"],
+    ["rm src/app.ts", DENY_SRC_EDIT, "deny"],
+    ["touch src/x.ts", { ask: ["Edit(./src/**)"], mode: "acceptEdits" }, "ask"],
+    ["cat $F", BYPASS_DENY_ENV, "ask"],
+    ['cat "$(echo .env)"', BYPASS_DENY_ENV, "ask"],
+  ],
+  [
+    ["cat README.md", DENY_ENV, "allow"],
+    ["ls -la", DENY_ENV, "allow"],
+    ["grep -r TODO src", DENY_ENV, "allow"],
+    ["git status", DENY_ENV, "allow"],
+    ["git log --oneline -n 5", DENY_ENV, "allow"],
+    ["echo x > build.txt", DENY_SRC_EDIT, "allow"],
+    ["cat src/index.ts", DENY_SRC_EDIT, "allow"],
+    ["cat README.md", BYPASS_DENY_ENV, "allow"],
+  ],
+);
+
+table(
+  "2. sed scripts are read as GNU sed reads them",
+  [
+    ["sed ':a e touch /tmp/x' README.md", {}, "ask"],
+    ["sed ':a;e id' README.md", {}, "ask"],
+    ["sed 'b end e id' README.md", {}, "ask"],
+    ["sed 't x w /tmp/out' README.md", {}, "ask"],
+    ["sed 'T x r /etc/passwd' README.md", {}, "ask"],
+    ["sed -n ':a w out.txt' README.md", {}, "ask"],
+    ["sed ':a\te id' README.md", {}, "ask"],
+    ["sed '/x/b;e id' README.md", {}, "ask"],
+  ],
+  [
+    ["sed ':a;N;$!ba;s/\\n/ /g' README.md", {}, "allow"],
+    ["sed -n '/start/,/end/p' README.md", {}, "allow"],
+    ["sed -e ':loop' -e 's/aa/a/' -e 't loop' README.md", {}, "allow"],
+    ["sed 's/a/b/g' README.md", {}, "allow"],
+  ],
+);
+
+table(
+  "3. Globs and other expansions in paths, folders and programs are expanded or unknown",
+  [
+    ["cd linke? && cat key", {}, "ask"],
+    ["cd outli?k && cat key", {}, "ask"],
+    ["cd .gi? && echo x >> config", { mode: "acceptEdits" }, "ask"],
+    ["git -C outli?k log", {}, "ask"],
+    ["git -C outli* log", {}, "ask"],
+    ["git --work-tree=outli?? diff", {}, "ask"],
+    ["pushd outl* && cat key", {}, "ask"],
+    ["cd {outlink,src} && cat key", {}, "ask"],
+    ["cd ~nobody && ls", {}, "ask"],
+    ["cat outl*/key", {}, "ask"],
+    ["ls outl?nk/", {}, "ask"],
+    ["/bin/ca? /etc/passwd", {}, "ask"],
+  ],
+  [
+    ["cd src && cat index.ts", {}, "allow"],
+    ["cd linke? && cat ok.txt", {}, "allow"],
+    ["git -C linke? log", {}, "allow"],
+    ["cat src/*.ts", {}, "allow"],
+    ["ls src/*.ts", {}, "allow"],
+    ["git -C src log --oneline", {}, "allow"],
+  ],
+);
+
+table(
+  "4. git asks wherever it would use a repository that is not the project's .git folder",
+  [
+    ["git --bare diff", {}, "ask"],
+    ["git --bare log", {}, "ask"],
+    ["git -C fixtures/evil log", {}, "ask"],
+    ["git -C /project/fixtures/evil log", {}, "ask"],
+    ["cd fixtures/evil && git status", {}, "ask"],
+    ["git -C gitfile status", {}, "ask"],
+    ["cd gitfile && git log", {}, "ask"],
+    ["git -C emptygit log", {}, "ask"],
+    ["git --git-dir=fixtures/evil log", {}, "ask"],
+    [`git -C ${homedir()}/../fixtures-that-do-not-exist log`, {}, "ask"],
+  ],
+  [
+    ["git status", {}, "allow"],
+    ["git -C src status", {}, "allow"],
+    ["git log --oneline -n 3", {}, "allow"],
+  ],
+);
+
+table(
+  "5. jq filters that read files or the environment are not read-only",
+  [
+    ['jq -n \'import "x" as $c {search: "~/.docker"}; $c\'', {}, "ask"],
+    ["jq -n 'include \"x\"; 1'", {}, "ask"],
+    ["jq -n '$ ENV'", {}, "ask"],
+    ["jq -n '$ENV.HOME'", {}, "ask"],
+    ["jq -n 'env'", {}, "ask"],
+    ["jq -n '[env.HOME]'", {}, "ask"],
+    ["jq -n '$__loc__'", {}, "ask"],
+    ["jq -f filter.jq package.json", {}, "ask"],
+    ["jq -f /dev/stdin package.json", {}, "ask"],
+    ["jq --from-file filter.jq package.json", {}, "ask"],
+    ["jq -L /tmp '.' package.json", {}, "ask"],
+    ["jq -n 'get_search_list'", {}, "ask"],
+    ["jq -n 'modulemeta'", {}, "ask"],
+    ["jq --rawfile k /etc/passwd -n '$k'", {}, "ask"],
+  ],
+  [
+    ["jq .version package.json", {}, "allow"],
+    ["jq '.scripts | keys' package.json", {}, "allow"],
+    ["jq -r '.name' package.json", {}, "allow"],
+    ["jq '.environment' package.json", {}, "allow"],
+    ["cat package.json | jq '.dependencies // {}'", {}, "allow"],
+  ],
+);
+
+table(
+  "6. git config --includes does not pull outside files into a read-only listing",
+  [
+    ["git config --includes -f x.cfg --list", {}, "ask"],
+    ["git config --file=x.cfg --includes --list", {}, "ask"],
+    ["git config --blob=HEAD:x.cfg --includes --list", {}, "ask"],
+    ["git config --includes --get user.name", {}, "ask"],
+    ["git config -f /etc/gitconfig --list", {}, "ask"],
+  ],
+  [
+    ["git config --get user.name", {}, "allow"],
+    ["git config -f x.cfg --list", {}, "allow"],
+    ["git config --list --no-includes", {}, "allow"],
+  ],
+);
+
+table(
+  "7. cd -P is resolved physically, as bash does",
+  [
+    ["cd -P outlink/.. && cat /project/outside-file", {}, "ask"],
+    ["cd -P outlink/.. && ls", {}, "ask"],
+    ["cd -LP outlink/.. && ls", {}, "ask"],
+  ],
+  [
+    ["cd -P src && ls", {}, "allow"],
+    ["cd -L src/.. && ls", {}, "allow"],
+  ],
+);
+
+table(
+  "8. A prefix allow rule never covers the command's own writes",
+  [
+    ["npm test > src/index.ts", { allow: ["Bash(npm test:*)"] }, "ask"],
+    ["npm test >> /project/out.log", { allow: ["Bash(npm test:*)"] }, "ask"],
+    ["npm test 2> err.txt", { allow: ["Bash(npm test:*)"] }, "ask"],
+    ["npm test &> .git/config", { allow: ["Bash(npm test:*)"], mode: "acceptEdits" }, "ask"],
+    ["npm test | tee out.txt", { allow: ["Bash(npm test:*)"] }, "ask"],
+  ],
+  [
+    ["npm test", { allow: ["Bash(npm test:*)"] }, "allow"],
+    ["npm test 2>&1 | head", { allow: ["Bash(npm test:*)"] }, "allow"],
+    ["npm test > /dev/null", { allow: ["Bash(npm test:*)"] }, "allow"],
+  ],
+);
+
+const BYPASS: Setup = { mode: "bypassPermissions" };
+table(
+  "9. Writes that could reach a protected path ask in every mode, however the target is written",
+  [
+    ["echo x >> .g?t/config", BYPASS, "ask"],
+    ['echo x >> "$HOME/.bashrc"', BYPASS, "ask"],
+    ["echo x >> .{git,x}/config", BYPASS, "ask"],
+    ["echo x >> ~nobody/.bashrc", BYPASS, "ask"],
+    ["echo x >> ~/.config/git/config", BYPASS, "ask"],
+    ["tee -a .gi*/config < README.md", BYPASS, "ask"],
+    ["cp README.md .cla?de/settings.json", BYPASS, "ask"],
+    ["echo x > $TARGET", BYPASS, "ask"],
+    ["echo x > `echo .git/config`", BYPASS, "ask"],
+    ["echo x >> ~/.config/git/config", {}, "ask"],
+  ],
+  [
+    ["echo x > out.txt", BYPASS, "allow"],
+    ["echo x > build/*.log", BYPASS, "allow"],
+    ["npm test", BYPASS, "allow"],
+  ],
+);
+
+const NO_RM: Setup = { deny: ["Bash(rm:*)"], mode: "bypassPermissions" };
+table(
+  "10. Deny rules hold against forms the matcher must resolve, and unresolvable forms are never approved by a mode",
+  [
+    ["/bin/r[m] -rf src", NO_RM, "deny"],
+    ["r? -rf src", NO_RM, "deny"],
+    ["a=rm; $a -rf src", NO_RM, "deny"],
+    ["a=rm && $a -rf src", NO_RM, "deny"],
+    ["export a=rm; ${a} -rf src", NO_RM, "deny"],
+    ["{rm,-rf,src}", NO_RM, "deny"],
+    ["echo 'rm -rf src' | sh", NO_RM, "deny"],
+    ["printf 'rm -rf src' | bash", NO_RM, "deny"],
+    ["stdbuf --output 0 rm -rf src", NO_RM, "deny"],
+    ["stdbuf --output=0 rm -rf src", NO_RM, "deny"],
+    ["env -vS 'rm -rf src'", NO_RM, "deny"],
+    ["timeout --signal KILL 5 rm -rf src", NO_RM, "deny"],
+    ["rm --recursive --force src", { deny: ["Bash(rm -rf:*)"] }, "deny"],
+    ["rm -R -f src", { deny: ["Bash(rm -rf:*)"] }, "deny"],
+    ["git push -f origin main", { deny: ["Bash(git push --force:*)"] }, "deny"],
+    ["git push origin +main", { deny: ["Bash(git push --force:*)"] }, "deny"],
+    ["git push --force-with-lease origin main", { deny: ["Bash(git push --force:*)"] }, "deny"],
+    ["git -c alias.p=push p origin main", { deny: ["Bash(git push:*)"] }, "deny"],
+    ["$(echo rm) -rf src", NO_RM, "ask"],
+    ["`echo rm` -rf src", NO_RM, "ask"],
+    ["$CMD -rf src", NO_RM, "ask"],
+    ["cat script.sh | sh", NO_RM, "ask"],
+    ['eval "$X"', NO_RM, "ask"],
+    ["echo $(id)", { deny: ["Bash(curl:*)"], mode: "bypassPermissions" }, "ask"],
+    ["echo $(id)", { ask: ["Bash(curl:*)"], mode: "acceptEdits" }, "ask"],
+  ],
+  [
+    ["ls -la", NO_RM, "allow"],
+    ["npm test", NO_RM, "allow"],
+    ["echo $(date)", { mode: "bypassPermissions" }, "allow"],
+    ["git push origin main", { deny: ["Bash(git push --force:*)"] }, "ask"],
+    ["rm -r src", { deny: ["Bash(rm -rf:*)"] }, "ask"],
+    ["echo 'rm -rf src'", NO_RM, "allow"],
+  ],
+);
+
+table(
+  "Also: read-only commands a developer runs all day",
+  [],
+  [
+    ["npm ls", {}, "allow"],
+    ["npm ls --depth=0", {}, "allow"],
+    ["npm ls react", {}, "allow"],
+    ["ps -ef", {}, "allow"],
+    ["ls -d .*", {}, "allow"],
+  ],
+);
