@@ -6,6 +6,10 @@ import { existsSync } from "node:fs";
 import module from "node:module";
 import { fileURLToPath } from "node:url";
 
+// Agents read a hook's exit code 2 as "block the tool call": a `keel hook` that cannot start says so
+// with 1, an error they show without blocking the person's work.
+const cannotStart = process.argv[2] === "hook" ? 1 : 2;
+
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
   const pinned = fileURLToPath(new URL("../node_modules/node/bin/node", import.meta.url));
@@ -18,7 +22,7 @@ if (major < 22) {
   process.stderr.write(
     `keel needs Node.js 22 or newer (this is ${process.version}). Install a newer Node, or run \`npm install\` in the keel folder to get its pinned Node.\n`,
   );
-  process.exit(2);
+  process.exit(cannotStart);
 }
 
 // Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
@@ -43,7 +47,7 @@ if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write(
     "keel is not built yet: run `npm install` (or `npm run build`) in the keel folder first.\n",
   );
-  process.exit(2);
+  process.exit(cannotStart);
 }
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -6,6 +6,7 @@ import { linkedController } from "../pipeline/callRunner.ts";
 import { type ResultEvent, runToolUse } from "../pipeline/runToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";
+import type { ToolErrorCode } from "../tool/errors.ts";
 import { resultText, type ToolResultContent } from "../tool/messages.ts";
 import { assembleToolPool } from "../tool/registry.ts";
 import { toolInputJSONSchema } from "../tool/schema.ts";
@@ -15,7 +16,7 @@ import type { Tool } from "../tool/Tool.ts";
 export interface KeelToolOutput {
   isError: boolean;
   content: ToolResultContent;
-  errorCode?: string;
+  errorCode?: ToolErrorCode;
   decidedBy?: string;
 }
 

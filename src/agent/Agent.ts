@@ -14,14 +14,15 @@ import {
 import { type AgentHooks, NO_HOOKS } from "./agentHooks.ts";
 import {
   type CompactionOptions,
-  compactConversation,
+  compactWithHooks,
   DEFAULT_COMPACTION,
   estimateTokens,
+  toolResultIds,
 } from "./compaction.ts";
 import { appendMessage, blocksOf, textOf } from "./conversation.ts";
-import type { AgentEvent, EndReason, RunOutcome } from "./events.ts";
-import { errorMessageForUser } from "./format.ts";
+import { type AgentEvent, notices, type RunOutcome } from "./events.ts";
 import { costUsd, type ModelInfo } from "./models.ts";
+import { answerCutShort, finish, PromptRun, stopAfterTurn } from "./promptRun.ts";
 import {
   addUsage,
   contextTokens,
@@ -220,128 +221,114 @@ export class Agent {
   /** Runs one prompt to the end. Yields what happens; returns (and yields as `end`) the outcome. */
   async *submit(prompt: string | ContentBlock[]): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
     if (this.#interrupt) throw new Error("The agent is already working on a prompt.");
-    const interrupt = new AbortController();
-    this.#interrupt = interrupt;
-    const hooks = this.#options.hooks ?? NO_HOOKS;
-    const maxTurns = this.#options.maxTurns ?? Number.POSITIVE_INFINITY;
-    let usage: Usage = { ...ZERO_USAGE };
-    let cost: number | undefined = 0;
-    let turns = 0;
-    let lastText = "";
-    const outcome = (reason: EndReason, extra: Partial<RunOutcome> = {}): RunOutcome => ({
-      reason,
-      turns,
-      text: lastText,
-      usage,
-      costUsd: cost,
-      ...extra,
-    });
+    const run = new PromptRun(this.#options);
+    this.#interrupt = run.interrupt;
     try {
-      const blocks = blocksOf(prompt);
-      const submitted = await hooks.userPromptSubmit(textOf(blocks), interrupt.signal);
-      yield* notices(submitted.userMessages);
-      if (submitted.block) {
-        const done = outcome("prompt_blocked", { detail: submitted.block });
-        yield { type: "end", outcome: done };
-        return done;
-      }
-      const context = submitted.additionalContext.map((text): ContentBlock => ({ type: "text", text }));
-      this.#append({ role: "user", content: [...blocks, ...context] });
-      let stopHookActive = false;
-      let compactedForLength = false;
+      const blocked = yield* this.#acceptPrompt(prompt, run);
+      if (blocked) return yield* finish(blocked);
       for (;;) {
-        if (turns >= maxTurns)
+        if (run.turns >= run.maxTurns)
           return yield* finish(
-            outcome("max_turns", { detail: `stopped after ${turns} turns (--max-turns)` }),
+            run.outcome("max_turns", { detail: `stopped after ${run.turns} turns (--max-turns)` }),
           );
-        this.#deliverMessages();
-        yield* this.#autoCompact(interrupt.signal, hooks);
-        turns++;
-        const turn: TurnResult = yield* runTurn({
-          provider: this.#options.provider,
-          request: await this.#request(),
-          context: { ...this.#context, messages: [...this.messages] },
-          services: this.#options.services ?? {},
-          retry: this.#options.retry ?? DEFAULT_RETRY_POLICY,
-          interrupt: interrupt.signal,
-          turn: turns,
-          onMessageComplete: (content) => this.#runtime.messageComplete(content),
-        });
-        this.#context = { ...turn.context, messages: [] };
-        let turnCost: number | undefined;
-        if (turn.usage) {
-          turnCost = this.#account(turn.usage);
-          usage = addUsage(usage, turn.usage);
-          cost = cost === undefined || turnCost === undefined ? undefined : cost + turnCost;
-        }
-        if (turn.content.length > 0) {
-          const message: Message = { role: "assistant", content: turn.content };
-          this.#append(message);
-          lastText = textOf(turn.content) || lastText;
-          yield {
-            type: "assistant",
-            message,
-            stopReason: turn.stopReason,
-            usage: turn.usage ?? ZERO_USAGE,
-            costUsd: turnCost,
-          };
-        }
-        if (turn.results.length > 0) yield* this.#returnResults(turn);
-        // The context outgrew the window before the estimate said so: compact once and try again.
-        if (
-          turn.error?.code === "context_too_long" &&
-          !compactedForLength &&
-          this.#options.compaction !== false
-        ) {
-          compactedForLength = true;
-          turns--;
-          if (yield* this.compact({ trigger: "auto", signal: interrupt.signal, hooks })) continue;
-        }
-        if (turn.error)
-          return yield* finish(
-            outcome("error", { error: turn.error, detail: errorMessageForUser(turn.error) }),
-          );
-        if (turn.interrupted) return yield* finish(outcome("interrupted"));
-        const stopped = turn.results.find((result) => result.preventContinuation);
-        if (stopped)
-          return yield* finish(outcome("hook_stopped", { detail: stopped.stopReason ?? "continue: false" }));
-        const budget = this.#options.maxBudgetUsd;
-        if (budget !== undefined) {
-          if (!this.#info.pricing && !this.#priceWarned) {
-            this.#priceWarned = true;
-            yield {
-              type: "notice",
-              level: "warning",
-              text: `The price of model ${this.#model} is unknown, so --max-budget-usd cannot be enforced.`,
-            };
-          }
-          if (this.runCostUsd >= budget)
-            return yield* finish(
-              outcome("budget", { detail: `spent $${this.runCostUsd.toFixed(4)} of the $${budget} budget` }),
-            );
-        }
+        const turn = yield* this.#takeTurn(run);
+        if (yield* this.#compactedForLength(turn, run)) continue;
+        const stopped = stopAfterTurn(turn, run) ?? (yield* this.#overBudget(run));
+        if (stopped) return yield* finish(stopped);
+        // Tools ran: the model sees their results in the next turn.
         if (turn.results.length > 0) continue;
-        if (turn.stopReason === "max_tokens")
-          return yield* finish(outcome("max_tokens", { detail: "the model ran out of output tokens" }));
-        if (turn.stopReason === "refusal")
-          return yield* finish(outcome("refusal", { detail: "the model declined to answer" }));
+        const cutShort = answerCutShort(turn, run);
+        if (cutShort) return yield* finish(cutShort);
         // A message sent while the model was answering (SendMessage, a background agent's report) gets a turn.
         if (this.#runtime.hasMessages) continue;
-        const stop = await hooks.stop(stopHookActive, interrupt.signal, lastText);
-        yield* notices(stop.userMessages);
-        if (stop.block && !stop.stop) {
-          stopHookActive = true;
-          this.#append({
-            role: "user",
-            content: [{ type: "text", text: `Stop hook feedback: ${stop.block}` }],
-          });
-          continue;
-        }
-        return yield* finish(outcome("completed"));
+        if (yield* this.#stopHooksSendBack(run)) continue;
+        return yield* finish(run.outcome("completed"));
       }
     } finally {
       this.#interrupt = undefined;
     }
+  }
+
+  /** UserPromptSubmit hooks see the prompt first: they may refuse it, or add context that joins it. */
+  async *#acceptPrompt(
+    prompt: string | ContentBlock[],
+    run: PromptRun,
+  ): AsyncGenerator<AgentEvent, RunOutcome | undefined, undefined> {
+    const blocks = blocksOf(prompt);
+    const submitted = await run.hooks.userPromptSubmit(textOf(blocks), run.signal);
+    yield* notices(submitted.userMessages);
+    if (submitted.block) return run.outcome("prompt_blocked", { detail: submitted.block });
+    const context = submitted.additionalContext.map((text): ContentBlock => ({ type: "text", text }));
+    this.#append({ role: "user", content: [...blocks, ...context] });
+    return undefined;
+  }
+
+  /** One model call with its tool calls: queued messages join, the context is compacted if near full. */
+  async *#takeTurn(run: PromptRun): AsyncGenerator<AgentEvent, TurnResult, undefined> {
+    this.#deliverMessages();
+    yield* this.#autoCompact(run.signal, run.hooks);
+    run.turns++;
+    const turn: TurnResult = yield* runTurn({
+      provider: this.#options.provider,
+      request: await this.#request(),
+      context: { ...this.#context, messages: [...this.messages] },
+      services: this.#options.services ?? {},
+      retry: this.#options.retry ?? DEFAULT_RETRY_POLICY,
+      interrupt: run.signal,
+      turn: run.turns,
+      onMessageComplete: (content) => this.#runtime.messageComplete(content),
+    });
+    this.#context = { ...turn.context, messages: [] };
+    const turnCost = turn.usage ? this.#account(turn.usage) : undefined;
+    if (turn.usage) run.addTurnUsage(turn.usage, turnCost);
+    if (turn.content.length > 0) {
+      const message: Message = { role: "assistant", content: turn.content };
+      this.#append(message);
+      run.lastText = textOf(turn.content) || run.lastText;
+      const usage = turn.usage ?? ZERO_USAGE;
+      yield { type: "assistant", message, stopReason: turn.stopReason, usage, costUsd: turnCost };
+    }
+    if (turn.results.length > 0) yield* this.#returnResults(turn);
+    return turn;
+  }
+
+  /** The context outgrew the window before the estimate said so: compact once, and the turn is taken again. */
+  async *#compactedForLength(
+    turn: TurnResult,
+    run: PromptRun,
+  ): AsyncGenerator<AgentEvent, boolean, undefined> {
+    if (
+      turn.error?.code !== "context_too_long" ||
+      run.compactedForLength ||
+      this.#options.compaction === false
+    )
+      return false;
+    run.compactedForLength = true;
+    run.turns--;
+    return yield* this.compact({ trigger: "auto", signal: run.signal, hooks: run.hooks });
+  }
+
+  /** --max-budget-usd: spent at least the budget ends the run (an unknown price is warned about once). */
+  async *#overBudget(run: PromptRun): AsyncGenerator<AgentEvent, RunOutcome | undefined, undefined> {
+    const budget = this.#options.maxBudgetUsd;
+    if (budget === undefined) return undefined;
+    if (!this.#info.pricing && !this.#priceWarned) {
+      this.#priceWarned = true;
+      const text = `The price of model ${this.#model} is unknown, so --max-budget-usd cannot be enforced.`;
+      yield { type: "notice", level: "warning", text };
+    }
+    if (this.runCostUsd < budget) return undefined;
+    return run.outcome("budget", { detail: `spent $${this.runCostUsd.toFixed(4)} of the $${budget} budget` });
+  }
+
+  /** Stop hooks may send the model back to work with feedback (true), unless one stops the session. */
+  async *#stopHooksSendBack(run: PromptRun): AsyncGenerator<AgentEvent, boolean, undefined> {
+    const stop = await run.hooks.stop(run.stopHookActive, run.signal, run.lastText);
+    yield* notices(stop.userMessages);
+    if (!stop.block || stop.stop) return false;
+    run.stopHookActive = true;
+    this.#append({ role: "user", content: [{ type: "text", text: `Stop hook feedback: ${stop.block}` }] });
+    return true;
   }
 
   /** Messages queued for this loop (SendMessage, background agents' reports) join the next request. */
@@ -389,70 +376,30 @@ export class Agent {
     } = {},
   ): AsyncGenerator<AgentEvent, boolean, undefined> {
     const trigger = args.trigger ?? "manual";
-    const signal = args.signal ?? new AbortController().signal;
-    const options = this.#options.compaction || DEFAULT_COMPACTION;
-    const pre = await (args.hooks ?? this.#options.hooks ?? NO_HOOKS).preCompact(
+    const result = yield* compactWithHooks({
       trigger,
-      args.instructions,
-      signal,
-    );
-    yield* notices(pre.userMessages);
-    if (pre.block) {
-      yield {
-        type: "notice",
-        level: "warning",
-        text: `Compaction skipped: a PreCompact hook blocked it (${pre.block}).`,
-      };
-      return false;
-    }
-    try {
-      const result = await compactConversation({
-        provider: this.#options.provider,
-        model: this.#model,
-        messages: this.messages,
-        keepTokens: this.#info.contextWindow * options.keepRecentRatio,
-        maxTokens: Math.min(this.#info.maxOutputTokens, 8_000),
-        ...(args.instructions ? { instructions: args.instructions } : {}),
-        signal,
-      });
-      if (!result) {
-        yield { type: "notice", level: "info", text: "Nothing to compact yet." };
-        return false;
-      }
-      this.messages.splice(0, this.messages.length, ...result.messages);
-      this.#context.readFileState.forgetReadsNotShown(toolResultIds(this.messages));
-      this.#lastContextTokens = estimateTokens(this.messages);
-      this.#messagesAtLastUsage = this.messages.length;
-      this.#options.transcript?.append({
-        type: "compact",
-        summary: result.summary,
-        kept: result.kept,
-        time: new Date().toISOString(),
-      });
-      yield { type: "compacted", trigger, summarizedMessages: result.summarized, keptMessages: result.kept };
-      return true;
-    } catch (error) {
-      yield { type: "notice", level: "warning", text: `Compaction failed: ${errorMessageForUser(error)}` };
-      return false;
-    }
+      instructions: args.instructions,
+      signal: args.signal ?? new AbortController().signal,
+      hooks: args.hooks ?? this.#options.hooks ?? NO_HOOKS,
+      provider: this.#options.provider,
+      model: this.#model,
+      info: this.#info,
+      messages: this.messages,
+      options: this.#options.compaction || DEFAULT_COMPACTION,
+    });
+    if (!result) return false;
+    this.messages.splice(0, this.messages.length, ...result.messages);
+    // Reads whose results were summarized away are forgotten: the next Read shows the file again.
+    this.#context.readFileState.forgetReadsNotShown(toolResultIds(this.messages));
+    this.#lastContextTokens = estimateTokens(this.messages);
+    this.#messagesAtLastUsage = this.messages.length;
+    this.#options.transcript?.append({
+      type: "compact",
+      summary: result.summary,
+      kept: result.kept,
+      time: new Date().toISOString(),
+    });
+    yield { type: "compacted", trigger, summarizedMessages: result.summarized, keptMessages: result.kept };
+    return true;
   }
-}
-
-/** The tool calls whose results the model still has. */
-function toolResultIds(messages: readonly Message[]): Set<string> {
-  const ids = new Set<string>();
-  for (const message of messages) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) if (block.type === "tool_result") ids.add(block.tool_use_id);
-  }
-  return ids;
-}
-
-function* notices(messages: readonly string[]): Generator<AgentEvent> {
-  for (const text of messages) yield { type: "notice", level: "info", text };
-}
-
-function* finish(outcome: RunOutcome): Generator<AgentEvent, RunOutcome> {
-  yield { type: "end", outcome };
-  return outcome;
 }

@@ -2,6 +2,10 @@
 // the model and replaced by that summary; the recent turns stay verbatim, and the open tasks (the last
 // todo list the model wrote) are carried over word for word.
 import type { ContentBlock, Message } from "../tool/messages.ts";
+import type { AgentHooks } from "./agentHooks.ts";
+import { type AgentEvent, notices } from "./events.ts";
+import { errorMessageForUser } from "./format.ts";
+import type { ModelInfo } from "./models.ts";
 import { completeMessage, type ModelProvider, responseText } from "./provider.ts";
 
 export interface CompactionOptions {
@@ -141,4 +145,51 @@ export async function compactConversation(args: {
   ].join("\n\n");
   const summary: Message = { role: "user", content: [{ type: "text", text }] };
   return { messages: [summary, ...kept], summarized: older.length, kept: kept.length, summary };
+}
+
+/** PreCompact hooks may refuse; then the older turns are summarized. Every failure is a notice, not a throw. */
+export async function* compactWithHooks(args: {
+  trigger: "auto" | "manual";
+  instructions?: string | undefined;
+  signal: AbortSignal;
+  hooks: AgentHooks;
+  provider: ModelProvider;
+  model: string;
+  info: ModelInfo;
+  messages: readonly Message[];
+  options: CompactionOptions;
+}): AsyncGenerator<AgentEvent, CompactionResult | undefined, undefined> {
+  const pre = await args.hooks.preCompact(args.trigger, args.instructions, args.signal);
+  yield* notices(pre.userMessages);
+  if (pre.block) {
+    const text = `Compaction skipped: a PreCompact hook blocked it (${pre.block}).`;
+    yield { type: "notice", level: "warning", text };
+    return undefined;
+  }
+  try {
+    const result = await compactConversation({
+      provider: args.provider,
+      model: args.model,
+      messages: args.messages,
+      keepTokens: args.info.contextWindow * args.options.keepRecentRatio,
+      maxTokens: Math.min(args.info.maxOutputTokens, 8_000),
+      ...(args.instructions ? { instructions: args.instructions } : {}),
+      signal: args.signal,
+    });
+    if (!result) yield { type: "notice", level: "info", text: "Nothing to compact yet." };
+    return result;
+  } catch (error) {
+    yield { type: "notice", level: "warning", text: `Compaction failed: ${errorMessageForUser(error)}` };
+    return undefined;
+  }
+}
+
+/** The tool calls whose results the model still has. */
+export function toolResultIds(messages: readonly Message[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === "string") continue;
+    for (const block of message.content) if (block.type === "tool_result") ids.add(block.tool_use_id);
+  }
+  return ids;
 }

@@ -51,3 +51,8 @@ export type AgentEvent =
   | { type: "notice"; level: "info" | "warning"; text: string }
   | { type: "compacted"; trigger: "auto" | "manual"; summarizedMessages: number; keptMessages: number }
   | { type: "end"; outcome: RunOutcome };
+
+/** Messages for the person (from hooks) as notices. */
+export function* notices(messages: readonly string[]): Generator<AgentEvent> {
+  for (const text of messages) yield { type: "notice", level: "info", text };
+}

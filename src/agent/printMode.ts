@@ -1,10 +1,9 @@
 // Print mode (`keel run`): one prompt, run to the end, written as text, one JSON object, or JSON lines.
 // Ctrl-C once interrupts the agent (tools that can stop, stop); twice aborts everything.
 import type { Writable } from "node:stream";
-import { stopLanguageServers } from "../lsp/sessionServers.ts";
-import { killAllBackgroundTasks } from "../shell/background.ts";
 import type { ToolUseBlock } from "../tool/messages.ts";
 import { viewText } from "../tool/viewText.ts";
+import { releaseSession } from "../tools/shared/releaseSession.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
 import { formatCost, formatUsage } from "./format.ts";
@@ -228,8 +227,7 @@ export async function runPrintMode(
     process.off("SIGINT", onSignal);
     await session.hooks.sessionEnd("other", new AbortController().signal).catch(() => undefined);
     // Background commands and sub-agents end with the session rather than keep the process alive.
-    await killAllBackgroundTasks(agent.sessionId);
-    await stopLanguageServers(agent.sessionId);
+    await releaseSession(agent.sessionId);
   }
   if (!outcome) throw new Error("the agent ended without an outcome");
   if (options.format !== "text") line(resultRecord(session, outcome, performance.now() - started));

@@ -57,6 +57,8 @@ function pad(text: string, width: number): string {
 /** One line per call, for people. */
 export function formatAuditRecord(record: AuditRecord): string {
   const outcome = record.isError ? `error${record.errorCode ? ` ${record.errorCode}` : ""}` : "ok";
+  const agent = (record as AuditRecord & { agent?: string; hookEvent?: string }).agent;
+  const via = agent ? ` (for ${agent}, ${(record as { hookEvent?: string }).hookEvent ?? "hook"})` : "";
   const hooks = record.hooks.length
     ? ` hooks: ${record.hooks.map((hook) => `${hook.event} ${hook.outcome}`).join(", ")}`
     : "";
@@ -66,7 +68,7 @@ export function formatAuditRecord(record: AuditRecord): string {
       pad(record.sessionId.slice(0, 8), 8),
       pad(record.tool, 12),
       pad(record.behavior, 5),
-      `by ${record.decidedBy}`,
+      `by ${record.decidedBy}${via}`,
       `${Math.round(record.durationMs.total)}ms`,
       `${record.resultChars} chars`,
       outcome,

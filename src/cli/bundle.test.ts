@@ -79,7 +79,8 @@ describe("the bundled CLI", () => {
   it("is a few chunks, and reads no sibling file relative to itself", () => {
     const chunks = readdirSync(join(build, "dist/cli-bundle"));
     expect(chunks).toContain("main.js");
-    expect(chunks.length).toBeLessThan(100);
+    // keel hook loads the one tool it judges, so each judged tool is a chunk of its own: still not hundreds of files.
+    expect(chunks.length).toBeLessThan(200);
     for (const chunk of chunks) {
       const code = readFileSync(join(build, "dist/cli-bundle", chunk), "utf8");
       expect(code).not.toMatch(/new URL\(["'`]\.\/[^)]*import\.meta\.url\)/);

@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   permissions: async () => (await import("./commands/permissions.ts")).register,
   hooks: async () => (await import("./commands/hooks.ts")).register,
   audit: async () => (await import("./commands/audit.ts")).register,
+  hook: async () => (await import("./commands/hook.ts")).register,
   trust: async () => (await import("./commands/trust.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");

@@ -3,7 +3,6 @@ import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
-import { stopLanguageServers } from "../lsp/sessionServers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
 import type { ConnectionOptions } from "../mcp/connection.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
@@ -11,13 +10,13 @@ import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts"
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
-import { killAllBackgroundTasks } from "../shell/background.ts";
 import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinTools } from "../tools/index.ts";
+import { releaseSession } from "../tools/shared/releaseSession.ts";
 import { CliError } from "./exitCodes.ts";
 
 export interface PolicyFlags {
@@ -118,8 +117,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
   const close = () => {
     if (prompter && "close" in prompter && typeof prompter.close === "function") prompter.close();
     terminal?.close();
-    void killAllBackgroundTasks(context.options.sessionId);
-    void stopLanguageServers(context.options.sessionId);
+    void releaseSession(context.options.sessionId);
   };
   return { context, services, settings, tools, close };
 }

@@ -55,12 +55,15 @@ export const HttpHookSchema = z.looseObject({
 /** Model-run handler types of the reference: accepted as data, reported as unsupported. */
 const PromptHookSchema = z.looseObject({ type: z.literal("prompt") });
 const AgentHookSchema = z.looseObject({ type: z.literal("agent") });
+/** Claude Code's MCP-tool handler: also accepted as data and reported, so such a settings file still loads. */
+const McpToolHookSchema = z.looseObject({ type: z.literal("mcp_tool") });
 
 export const HookHandlerSchema = z.discriminatedUnion("type", [
   CommandHookSchema,
   HttpHookSchema,
   PromptHookSchema,
   AgentHookSchema,
+  McpToolHookSchema,
 ]);
 
 export const HookMatcherSchema = z.looseObject({

@@ -27,7 +27,7 @@ export const LSP_ERROR = {
   /** The process exited while in use. */
   crashed: "lsp_server_crashed",
   /** No answer in time: the server is taken as hung. */
-  timeout: "lsp_timeout",
+  timeout: "timeout",
   /** It wrote more than a server ever needs to. */
   flood: "lsp_server_flood",
   /** It failed again after its one restart; it stays off for the session. */

@@ -49,7 +49,6 @@ const NO_PROMPTER_HINT = {
 };
 
 export function toCallToolResult(
-  _tool: Tool,
   event: ResultEvent,
   hasOutputSchema: boolean,
   clientCanAsk = false,

@@ -186,7 +186,7 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     if (step > 0) await new Promise((resolve) => setImmediate(resolve));
     if (!result) throw protocolError(ErrorCode.InternalError, `${tool.name} ended without a result`);
     for (const message of result.userMessages) log(`${tool.name}: ${message}`);
-    return toCallToolResult(tool, result, outputSchemas.get(tool.name) ?? false, clientCanAsk);
+    return toCallToolResult(result, outputSchemas.get(tool.name) ?? false, clientCanAsk);
   });
 
   server.onerror = (error) => {

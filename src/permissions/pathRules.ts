@@ -239,7 +239,13 @@ export function pathRuleReachesInto(
   const absolute = toAbsolutePath(folder, permissionContext.projectRoot);
   if (!isDirectory(absolute)) return false;
   return ruleGlobsBelow(rule, absolute, permissionContext).some((glob) => {
-    if (/[*?[\\]/.test(glob) || !glob.startsWith("/")) return true;
-    return lstatOrUndefined(join(absolute, glob.slice(1).replace(/\/$/, ""))) !== undefined;
+    if (!glob.startsWith("/")) return true;
+    // The fixed folders an anchored glob starts with must exist for it to match anything below.
+    const fixed: string[] = [];
+    for (const segment of glob.slice(1).replace(/\/$/, "").split("/")) {
+      if (/[*?[\\]/.test(segment)) break;
+      fixed.push(segment);
+    }
+    return fixed.length === 0 || lstatOrUndefined(join(absolute, ...fixed)) !== undefined;
   });
 }

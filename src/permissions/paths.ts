@@ -280,14 +280,12 @@ export const SYSTEM_FOLDERS: readonly string[] = [
   "/cores",
 ];
 
+let temporaryFolders: string[] | undefined;
+
 /** The system folder holding a path, unless it is inside a temporary folder. */
 export function systemFolderOf(path: string): string | undefined {
-  if (
-    ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", tmpdir()].some((dir) =>
-      isPathWithin(path, dir),
-    )
-  )
-    return undefined;
+  temporaryFolders ??= ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", tmpdir()];
+  if (temporaryFolders.some((dir) => isPathWithin(path, dir))) return undefined;
   return SYSTEM_FOLDERS.find((dir) => isPathWithin(path, dir));
 }
 

@@ -182,9 +182,7 @@ function refuse(input: unknown, reason: DecisionReason, message: string): FinalD
  * An approval covers what was shown. An input changed while approving (by a PermissionRequest hook,
  * the person or an SDK callback) is checked and decided again: it runs if that decision allows it or
  * asks only the ordinary question the approver just answered; a deny, an ask rule, a safety check or a
- * protected path refuses it, since nobody approved that. For a tool only a person may approve
- * (ExitPlanMode, AskUserQuestion) the ordinary question is the tool's own ask: a plan the person edited
- * is the plan they approved.
+ * protected path refuses it, since nobody approved that.
  */
 async function approvedInput(
   args: ResolveArgs,
@@ -192,8 +190,13 @@ async function approvedInput(
 ): Promise<{ ok: true; input: unknown } | { ok: false; message: string }> {
   const { tool, input, context } = args;
   if (updated === undefined || sameInput(updated, input)) return { ok: true, input };
-  const answered = answeredInput(tool, input, updated);
-  if (answered !== undefined) return { ok: true, input: answered };
+  // A tool only a person can answer (AskUserQuestion, ExitPlanMode) takes the answer as its new input.
+  if (tool.requiresUserInteraction?.()) {
+    const checked = tool.inputSchema.safeParse(updated);
+    return checked.success
+      ? { ok: true, input: checked.data }
+      : { ok: false, message: `The answer for ${tool.name} is not valid: ${checked.error.message}` };
+  }
   const revised = await reviseInput(tool, updated, context, args.decide);
   if (!revised.ok)
     return { ok: false, message: `The approved input for ${tool.name} was changed: ${revised.message}` };
@@ -203,36 +206,12 @@ async function approvedInput(
       ok: false,
       message: `The approved input for ${tool.name} was changed into one that is refused: ${decision.message}`,
     };
-  if (isHardAsk(decision, tool) && !isOwnQuestion(decision, tool))
+  if (isHardAsk(decision, tool))
     return {
       ok: false,
       message: `The approved input for ${tool.name} was changed into one that needs its own approval (${describeDecider(decision.decisionReason)}): ${decision.message}`,
     };
   return { ok: true, input: revised.input };
-}
-
-/** The ask a person-only tool always makes (its own check), as opposed to a rule's or a safety check's. */
-function isOwnQuestion(decision: PermissionDecision, tool: Tool): boolean {
-  return (
-    decision.behavior === "ask" &&
-    decision.decisionReason.type === "tool" &&
-    (tool.requiresUserInteraction?.() ?? false)
-  );
-}
-
-/**
- * A question tool (AskUserQuestion) is approved by answering it: the approver hands back the same call
- * with the answers filled in. That is the approval itself, not a new call, so it is not decided again
- * (the tool's validation refuses answers the model wrote). Any other change is decided as above.
- */
-function answeredInput(tool: Tool, input: unknown, updated: unknown): unknown {
-  const questions = tool.userQuestions;
-  if (!questions) return undefined;
-  const parsed = tool.inputSchema.safeParse(updated);
-  if (!parsed.success) return undefined;
-  const answers = questions.answersOf(parsed.data);
-  if (answers === undefined) return undefined;
-  return sameInput(questions.withAnswers(input, answers), parsed.data) ? parsed.data : undefined;
 }
 
 /** PermissionRequest hooks may answer for the person; without an answer, the person is asked. */

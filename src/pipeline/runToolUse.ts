@@ -3,23 +3,16 @@
 import { decidePermission } from "../permissions/engine.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
-import { clipEchoedInput, errorMessage, ToolError } from "../tool/errors.ts";
+import { clipEchoedInput, errorMessage, type ToolErrorCode } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool, ToolResult } from "../tool/Tool.ts";
-import { AsyncQueue } from "./asyncQueue.ts";
+import { abortMessage, type CallState, callTool, guard } from "./callTool.ts";
 import { formatSchemaError, parseArguments } from "./input.ts";
 import { resolveDecision } from "./resolveDecision.ts";
-import { errorResult, toToolResultBlock } from "./results.ts";
+import { errorResult } from "./results.ts";
 import { reviseInput } from "./reviseInput.ts";
-import type {
-  AuditRecord,
-  ClassifierVerdict,
-  HookOutcome,
-  PipelineServices,
-  PostToolUseHookResult,
-  PreToolUseHookResult,
-} from "./services.ts";
+import type { AuditRecord, ClassifierVerdict, PipelineServices, PreToolUseHookResult } from "./services.ts";
 
 export interface ProgressEvent {
   type: "progress";
@@ -34,7 +27,7 @@ export interface ResultEvent {
   toolName: string;
   block: ToolResultBlock;
   isError: boolean;
-  errorCode?: string;
+  errorCode?: ToolErrorCode;
   /** The permission decision and who made it; absent when the call failed before the permission step. */
   decision?: { behavior: "allow" | "deny"; decidedBy: string; reason: DecisionReason };
   output?: unknown;
@@ -50,28 +43,6 @@ export interface ResultEvent {
 }
 
 export type PipelineEvent = ProgressEvent | ResultEvent;
-
-interface CallState {
-  started: number;
-  permissionMs: number;
-  callMs: number;
-  hooks: HookOutcome[];
-  classifier?: AuditRecord["classifier"];
-  additionalContext: string[];
-  userMessages: string[];
-  preventContinuation?: boolean;
-  stopReason?: string;
-  decision?: ResultEvent["decision"];
-}
-
-function abortMessage(signal: AbortSignal, before: boolean): string {
-  const reason = signal.reason;
-  if (reason instanceof Error && reason.name !== "AbortError" && reason.message) return reason.message;
-  if (typeof reason === "string" && reason) return reason;
-  return before
-    ? "Cancelled before it started: the request was aborted."
-    : "Interrupted: the call was aborted while running.";
-}
 
 /** Runs one tool call through the governed pipeline. */
 export async function* runToolUse(
@@ -109,7 +80,12 @@ export async function* runToolUse(
     return event;
   };
   // An error quotes at most ~1 KB of any long input string (a 2 MiB path once, not twice in full).
-  const fail = (tool: Tool | undefined, code: string, message: string, extra: Partial<ResultEvent> = {}) =>
+  const fail = (
+    tool: Tool | undefined,
+    code: ToolErrorCode,
+    message: string,
+    extra: Partial<ResultEvent> = {},
+  ) =>
     finish(tool, errorResult(toolUse.id, clipEchoedInput(message, [toolUse.name, toolUse.input])), {
       errorCode: code,
       ...extra,
@@ -220,110 +196,11 @@ export async function* runToolUse(
       return;
     }
     // 10-15. Gate, call, output check, post hooks, result.
-    yield* callTool(tool, input, toolUse, context, services, state, finish, fail);
+    yield* callTool({ tool, input, toolUse, context, services, state, finish, fail });
   } finally {
     classifierAbort?.abort();
   }
 }
-
-async function* callTool(
-  tool: Tool,
-  input: unknown,
-  toolUse: ToolUseBlock,
-  context: ToolUseContext,
-  services: PipelineServices,
-  state: CallState,
-  finish: (tool: Tool, block: ToolResultBlock, extra?: Partial<ResultEvent>) => ResultEvent,
-  fail: (tool: Tool, code: string, message: string, extra?: Partial<ResultEvent>) => ResultEvent,
-): AsyncGenerator<PipelineEvent, void, undefined> {
-  const signal = context.abortController.signal;
-  const release = services.gate ? await services.gate(tool, input, signal) : undefined;
-  const callStart = performance.now();
-  let outcome: { ok: true; value: ToolResult<unknown> } | { ok: false; error: unknown };
-  try {
-    if (signal.aborted) {
-      yield fail(tool, "aborted", abortMessage(signal, true));
-      return;
-    }
-    const queue = new AsyncQueue<ProgressEvent>();
-    const running = Promise.resolve()
-      .then(() =>
-        tool.call(input, context, allowAlreadyDecided, toolUse, (progress) =>
-          queue.push({ type: "progress", toolUseId: toolUse.id, source: "tool", data: progress.data }),
-        ),
-      )
-      .then(
-        (value) => ({ ok: true as const, value }),
-        (error: unknown) => ({ ok: false as const, error }),
-      );
-    const aborted = new Promise<{ ok: false; error: unknown }>((resolve) => {
-      const onAbort = () =>
-        resolve({ ok: false, error: new ToolError("aborted", abortMessage(signal, false)) });
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
-      void running.finally(() => signal.removeEventListener("abort", onAbort));
-    });
-    const done = Promise.race([running, aborted]).finally(() => queue.close());
-    for await (const progress of queue) yield progress;
-    outcome = await done;
-  } finally {
-    state.callMs = performance.now() - callStart;
-    release?.();
-  }
-  const hookArgs = { tool, input, toolUseId: toolUse.id, context, signal };
-  if (outcome.ok && tool.outputSchema) {
-    const valid = tool.outputSchema.safeParse(outcome.value.data);
-    if (!valid.success)
-      outcome = {
-        ok: false,
-        error: new ToolError(
-          "invalid_output",
-          `${tool.name} returned output that does not match its output schema: ${valid.error.message}`,
-        ),
-      };
-  }
-  if (!outcome.ok) {
-    const error = outcome.error;
-    const code = error instanceof ToolError ? error.code : "tool_failed";
-    const message =
-      error instanceof ToolError ? error.message : `${tool.name} failed: ${errorMessage(error)}`;
-    if (services.hooks) {
-      const post = await guard(() =>
-        services.hooks!.postToolUseFailure({ ...hookArgs, error: message, isInterrupt: code === "aborted" }),
-      );
-      if (post.ok && post.value) absorbPostHook(state, post.value);
-    }
-    yield fail(tool, code, message);
-    return;
-  }
-  const result = outcome.value;
-  let extra: Partial<ResultEvent> = {
-    output: result.data,
-    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
-    ...(result.contextModifier ? { contextModifier: result.contextModifier } : {}),
-  };
-  if (services.hooks) {
-    const post = await guard(() => services.hooks!.postToolUse({ ...hookArgs, response: result.data }));
-    if (post.ok && post.value) absorbPostHook(state, post.value);
-    else if (!post.ok) state.userMessages.push(`PostToolUse hooks failed: ${errorMessage(post.error)}`);
-  }
-  const mapped = await guard(() =>
-    toToolResultBlock(tool, result.data, toolUse.id, context.options.toolResultsDir),
-  );
-  if (!mapped.ok) {
-    yield fail(
-      tool,
-      "tool_failed",
-      `${tool.name} produced a result that could not be delivered: ${errorMessage(mapped.error)}`,
-    );
-    return;
-  }
-  if (mapped.value.persistedPath) extra = { ...extra, persistedPath: mapped.value.persistedPath };
-  yield finish(tool, mapped.value.block, extra);
-}
-
-/** The pipeline has already decided; a tool asking again (e.g. for a nested call) gets that answer. */
-const allowAlreadyDecided = async () => ({ behavior: "allow" as const });
 
 async function decideSafely(
   decide: NonNullable<PipelineServices["decidePermission"]>,
@@ -378,27 +255,6 @@ function absorbHook(state: CallState, hook: PreToolUseHookResult): void {
   if (hook.preventContinuation) {
     state.preventContinuation = true;
     state.stopReason = hook.stopReason;
-  }
-}
-
-function absorbPostHook(state: CallState, hook: PostToolUseHookResult): void {
-  state.hooks.push(...hook.outcomes);
-  state.additionalContext.push(...hook.additionalContext);
-  if (hook.blockReason) state.additionalContext.push(hook.blockReason);
-  state.userMessages.push(...hook.userMessages);
-  if (hook.preventContinuation) {
-    state.preventContinuation = true;
-    state.stopReason = hook.stopReason;
-  }
-}
-
-async function guard<T>(
-  run: () => T | Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
-  try {
-    return { ok: true, value: await run() };
-  } catch (error) {
-    return { ok: false, error };
   }
 }
 

@@ -1,6 +1,7 @@
 // Extension points of the pipeline: later work (settings, hooks, the agent, MCP) fills these in.
 import type { PermissionDecision, RuleSuggestion } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
+import type { ToolErrorCode } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
 
 /** What one hook run produced, for the audit log and the user. */
@@ -144,7 +145,7 @@ export interface AuditRecord {
   durationMs: { total: number; permission: number; call: number };
   resultChars: number;
   isError: boolean;
-  errorCode?: string;
+  errorCode?: ToolErrorCode;
   agentId?: string;
 }
 

@@ -55,6 +55,5 @@ export const SettingsFileSchema = z.looseObject({
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
-export type PermissionsSettings = z.infer<typeof PermissionsSettingsSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
 export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;

@@ -2,6 +2,7 @@
 // uses (asking unless it lives in a protected .git folder), and, for subcommands that print what files
 // hold, a read of that repository's whole work tree for the Read rules.
 import { resolve } from "node:path";
+import { remembered } from "../permissions/paths.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandWord } from "./expand.ts";
 import { discoverRepository, isProtectedGitDir } from "./gitRepository.ts";
@@ -68,7 +69,7 @@ function judgeRepositories(view: CommandView, starts: readonly string[], scope: 
       workTrees.push(start);
       continue;
     }
-    const repository = discoverRepository(start);
+    const repository = remembered(scope.repositories, start, () => discoverRepository(start));
     if (repository && !repository.trusted)
       flag(
         scope,

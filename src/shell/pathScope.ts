@@ -5,6 +5,7 @@ import { listRules } from "../permissions/matchers.ts";
 import { isInWorkingDirectories, protectedPathReason, remembered } from "../permissions/paths.ts";
 import type { PermissionRule } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
+import type { Repository } from "./gitRepository.ts";
 
 export interface Finding {
   check: string;
@@ -44,6 +45,8 @@ export interface Scope {
   protectedReason: Map<string, string | undefined>;
   /** Where git starts for each git command of the line (its -C options applied), found once. */
   gitStarts: Map<object, string[] | undefined>;
+  /** The repository git finds from each folder, found once. */
+  repositories: Map<string, Repository | undefined>;
 }
 
 function rulesNamed(context: ToolPermissionContext, names: readonly string[]): PathRules {
@@ -68,6 +71,7 @@ export function createScope(
     inside: new Map(),
     protectedReason: new Map(),
     gitStarts: new Map(),
+    repositories: new Map(),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { PermissionResult, PermissionRule } from "../permissions/types.ts";
 import type { ToolPermissionContext, ToolUseContext } from "./context.ts";
-import { ToolDefinitionError } from "./errors.ts";
+import { ToolDefinitionError, type ToolErrorCode } from "./errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "./messages.ts";
 
 export type JSONSchema = Record<string, unknown>;
@@ -10,7 +10,9 @@ export type JSONSchema = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: the schema's own type parameters are checked where tools are defined
 export type AnyZodSchema = z.ZodType<any, any>;
 
-export type ValidationResult = { result: true } | { result: false; message: string; errorCode?: string };
+export type ValidationResult =
+  | { result: true }
+  | { result: false; message: string; errorCode?: ToolErrorCode };
 
 /** What call() resolves to. contextModifier runs after the call's batch, in call order. */
 export interface ToolResult<Output> {
@@ -60,8 +62,6 @@ export interface UserQuestions<Input> {
   questions(input: Input): readonly UserQuestion[];
   /** Question text -> the answer (several chosen labels joined with ", ", or the person's own words). */
   withAnswers(input: Input, answers: Record<string, string>): Input;
-  /** The answers an input carries (put in by withAnswers), if any. */
-  answersOf(input: Input): Record<string, string> | undefined;
 }
 
 export type CanUseTool = (

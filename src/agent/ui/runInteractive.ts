@@ -3,9 +3,8 @@
 import { join } from "node:path";
 import { render } from "ink";
 import { createElement } from "react";
-import { stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { keelUserDir } from "../../settings/locations.ts";
-import { killAllBackgroundTasks } from "../../shell/background.ts";
+import { releaseSession } from "../../tools/shared/releaseSession.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
 import { InteractiveController } from "./controller.ts";
@@ -34,8 +33,7 @@ export async function runInteractive(
   if (options.initialPrompt) void controller.submit(options.initialPrompt);
   const code = await controller.exited();
   await session.hooks.sessionEnd("prompt_input_exit", new AbortController().signal).catch(() => undefined);
-  await killAllBackgroundTasks(session.agent.sessionId);
-  await stopLanguageServers(session.agent.sessionId);
+  await releaseSession(session.agent.sessionId);
   instance.unmount();
   await instance.waitUntilExit().catch(() => undefined);
   return code;

@@ -10,6 +10,7 @@ interface AuditFlags {
   date?: string;
   tool?: string;
   limit?: string;
+  summary?: boolean;
 }
 
 export function register(program: Command): void {
@@ -21,7 +22,11 @@ export function register(program: Command): void {
     .option("--tool <name>", "only calls of this tool")
     .option("--limit <n>", "only the last n calls")
     .option("--json", "print JSON lines (one record per line)")
-    .action((options: AuditFlags) => {
+    .option(
+      "--summary",
+      "per agent and tool: calls allowed, denied and left to a person (keel hook: prompts saved)",
+    )
+    .action(async (options: AuditFlags) => {
       if (options.date && !/^\d{4}-\d{2}-\d{2}$/.test(options.date))
         throw new CliError(`--date takes YYYY-MM-DD, not "${options.date}"`);
       const limit = options.limit === undefined ? undefined : Number(options.limit);
@@ -35,7 +40,11 @@ export function register(program: Command): void {
         ...(options.tool ? { tool: options.tool } : {}),
         ...(limit === undefined ? {} : { limit }),
       });
-      if (options.json) {
+      if (options.summary) {
+        const { formatAuditSummary, summarizeAudit } = await import("../../audit/summary.ts");
+        const rows = summarizeAudit(result.records);
+        process.stdout.write(options.json ? `${JSON.stringify(rows, null, 2)}\n` : formatAuditSummary(rows));
+      } else if (options.json) {
         for (const record of result.records) process.stdout.write(`${JSON.stringify(record)}\n`);
       } else if (result.records.length === 0) {
         process.stdout.write(

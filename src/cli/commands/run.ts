@@ -146,7 +146,7 @@ async function customCommandPrompt(session: AgentSession, typed: string): Promis
     session.close?.();
     const { ToolError } = await import("../../tool/errors.ts");
     if (error instanceof ToolError)
-      throw new CliError(error.message, error.code === "command_refused" ? EXIT.refused : EXIT.usage);
+      throw new CliError(error.message, error.code === "permission_denied" ? EXIT.refused : EXIT.usage);
     throw error;
   }
 }

@@ -321,7 +321,7 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     try {
       const agentTool = tools.find((tool) => tool.name === "Agent")!;
       const verdict = await agentTool.validateInput!({ description: "d", prompt: "p" }, deep.agent.context);
-      expect(verdict).toMatchObject({ result: false, errorCode: "depth_limit" });
+      expect(verdict).toMatchObject({ result: false, errorCode: "not_allowed" });
       expect(verdict.result === false && verdict.message).toContain("at most 3 levels");
     } finally {
       await deep.close();

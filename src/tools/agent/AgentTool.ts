@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { agentRuleMatcher } from "../../permissions/matchers/agent.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
-import { ToolError } from "../../tool/errors.ts";
+import { ToolError, type ToolErrorCode } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool, type ValidationResult } from "../../tool/Tool.ts";
 import {
@@ -125,7 +125,7 @@ function resultText(output: AgentToolOutput): string {
   return `${output.report ?? ""}\n\n---\n${tail.join("\n")}`;
 }
 
-function refuse(errorCode: string, message: string): ValidationResult {
+function refuse(errorCode: ToolErrorCode, message: string): ValidationResult {
   return { result: false, errorCode, message };
 }
 
@@ -174,7 +174,7 @@ export function createAgentTool(
         );
       if (runtime.depth >= MAX_AGENT_DEPTH)
         return refuse(
-          "depth_limit",
+          "not_allowed",
           `Sub-agents nest at most ${MAX_AGENT_DEPTH} levels deep, and this agent is at depth ${runtime.depth}: it cannot start another. Do this task yourself with your own tools.`,
         );
       const types = await typesFor(context);
@@ -182,25 +182,25 @@ export function createAgentTool(
       const type = findAgentType(types, typeName);
       if (!type)
         return refuse(
-          "unknown_agent_type",
+          "not_found",
           `No agent type "${typeName}". Available types: ${types.map((t) => t.name).join(", ")}.`,
         );
       const sessionId = context.options.sessionId;
       if (type.name === FORK_TYPE) {
         if (context.agentId && getAgent(sessionId, context.agentId)?.fork)
           return refuse(
-            "fork_in_fork",
+            "not_allowed",
             "You are a fork already, and a fork cannot fork again. Do the task yourself, or start an agent of another type.",
           );
         if (input.model && input.model !== runtime.model)
           return refuse(
-            "fork_model",
+            "invalid_input",
             `A fork keeps your model (${runtime.model}) so its requests reuse your prompt cache. Leave out model, or use another subagent_type.`,
           );
       }
       if (input.name && nameInUse(sessionId, input.name))
         return refuse(
-          "name_in_use",
+          "wrong_state",
           `An agent named "${input.name}" is still running. Choose another name, or send it a message with SendMessage.`,
         );
       return { result: true };

@@ -58,10 +58,10 @@ export async function launchAgent(args: LaunchArgs): Promise<LaunchedAgent> {
   const { input, context, runtime } = args;
   const typeName = input.subagent_type ?? DEFAULT_AGENT_TYPE;
   const type = findAgentType(args.types, typeName);
-  if (!type) throw new ToolError("unknown_agent_type", `No agent type "${typeName}".`);
+  if (!type) throw new ToolError("not_found", `No agent type "${typeName}".`);
   const fork = type.name === FORK_TYPE;
   if (fork && !args.parentMessage)
-    throw new ToolError("fork_unavailable", "A fork needs the assistant message that asked for it.");
+    throw new ToolError("no_agent_loop", "A fork needs the assistant message that asked for it.");
   const signal = context.abortController.signal;
   const agentId = newAgentId();
   const state = context.getAppState();

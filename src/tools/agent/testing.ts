@@ -34,11 +34,6 @@ export function firstUserText(request: RecordedRequest): string {
   return first ? contentText(first.content) : "";
 }
 
-export function lastUserText(request: RecordedRequest): string {
-  const last = messagesOf(request).findLast((message) => message.role === "user");
-  return last ? contentText(last.content) : "";
-}
-
 /** Everything the request's messages say, tool results included (both protocols). */
 export function conversationText(request: RecordedRequest): string {
   return messagesOf(request)

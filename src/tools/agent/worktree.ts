@@ -39,7 +39,7 @@ export async function createWorktree(cwd: string, agentId: string, signal?: Abor
     repoRoot = (await git(["rev-parse", "--show-toplevel"], cwd, signal)).trim();
   } catch {
     throw new ToolError(
-      "not_a_git_repository",
+      "worktree_failed",
       `isolation: "worktree" needs a git repository, and ${cwd} is not inside one. Run the agent without isolation, or in a git repository.`,
     );
   }
@@ -48,7 +48,7 @@ export async function createWorktree(cwd: string, agentId: string, signal?: Abor
     baseCommit = (await git(["rev-parse", "--verify", "HEAD"], repoRoot, signal)).trim();
   } catch {
     throw new ToolError(
-      "no_commits",
+      "worktree_failed",
       `isolation: "worktree" starts a branch from HEAD, and the repository at ${repoRoot} has no commit yet. Commit first, or run the agent without isolation.`,
     );
   }

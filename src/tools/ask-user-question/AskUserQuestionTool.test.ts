@@ -100,24 +100,6 @@ describe("AskUserQuestion through the pipeline", () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain("Do not set `answers`");
   });
-
-  it("an approver that changes the questions while answering is decided again, and refused", async () => {
-    const changing: Prompter = {
-      name: "test-person",
-      async ask() {
-        const other = { ...QUESTION, question: "Something else?" };
-        return {
-          behavior: "allow",
-          choice: "once",
-          updatedInput: { questions: [other], answers: { [other.question]: "SQLite" } },
-        };
-      },
-    };
-    const result = await ask({ questions: [QUESTION] }, { prompter: changing });
-    expect(result.isError).toBe(true);
-    expect(result.code).toBe("permission_denied");
-    expect(result.text).toContain("The approved input for AskUserQuestion was changed");
-  });
 });
 
 describe("AskUserQuestion input", () => {

@@ -79,7 +79,6 @@ export const AskUserQuestionTool: Tool<AskUserQuestionInput, AskUserQuestionOutp
   userQuestions: {
     questions: (input) => input.questions,
     withAnswers: (input, answers) => ({ ...input, answers }),
-    answersOf: (input) => input.answers,
   },
   checkPermissions: async (input) => ({
     behavior: "ask",

@@ -153,7 +153,7 @@ describe("Bash: timeout and abort", () => {
 
   it("rejects a timeout over the maximum, and the maximum is configurable", async () => {
     const over = await BashTool.validateInput?.({ command: "true", timeout: 600_001 }, session.context);
-    expect(over).toMatchObject({ result: false, errorCode: "timeout_too_large" });
+    expect(over).toMatchObject({ result: false, errorCode: "invalid_input" });
     process.env.KEEL_BASH_MAX_TIMEOUT_MS = "1000";
     try {
       expect(

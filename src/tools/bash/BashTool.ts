@@ -149,7 +149,7 @@ async function launcherFor(context: ToolUseContext, input: BashInput): Promise<C
   if (input.dangerouslyDisableSandbox) {
     // The permission check refuses this; a call made without the pipeline must not run unsandboxed either.
     if (permissionContext.sandbox.allowUnsandboxedCommands === false)
-      throw new ToolError("sandbox_required", UNSANDBOXED_REFUSED);
+      throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
     return undefined;
   }
   if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
@@ -219,7 +219,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     if (input.timeout !== undefined && input.timeout > maxMs)
       return {
         result: false,
-        errorCode: "timeout_too_large",
+        errorCode: "invalid_input",
         message: `timeout ${input.timeout} ms is over the maximum of ${maxMs} ms. Use a smaller timeout, or run_in_background: true for commands that run longer.`,
       };
     return { result: true };

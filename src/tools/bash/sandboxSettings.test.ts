@@ -99,7 +99,7 @@ describe.skipIf(reason !== undefined)("sandbox settings with bubblewrap", () => 
     expect(decision.behavior).toBe("deny");
     expect(decision.message).toContain("allowUnsandboxedCommands is false");
     const error = await bash(session, input).catch((caught: unknown) => caught);
-    expect((error as ToolError).code).toBe("sandbox_required");
+    expect((error as ToolError).code).toBe("not_allowed");
     expect(existsSync(target)).toBe(false);
     const denied = await sandboxed({}, { deny: ["Bash(rm:*)"] });
     expect((await decide(denied, { command: "rm x", dangerouslyDisableSandbox: true })).behavior).toBe(

@@ -81,11 +81,9 @@ describe("Edit: errors, each with a code", () => {
     expect(error.message).toContain(s.path("settings.yaml"));
   });
 
-  it("use_notebook_edit for .ipynb files", async () => {
+  it("wrong_tool for .ipynb files", async () => {
     const path = file("{}", "n.ipynb");
-    expect((await editError({ file_path: path, old_string: "{", new_string: "[" })).code).toBe(
-      "use_notebook_edit",
-    );
+    expect((await editError({ file_path: path, old_string: "{", new_string: "[" })).code).toBe("wrong_tool");
   });
 
   it("not_read: the file was never read", async () => {

@@ -44,10 +44,7 @@ export const editInputSchema = z.strictObject({
 export type EditInput = z.infer<typeof editInputSchema>;
 
 const NOTEBOOK_ERROR = (path: string) =>
-  new ToolError(
-    "use_notebook_edit",
-    `${path} is a Jupyter notebook; edit it with the NotebookEdit tool, not Edit.`,
-  );
+  new ToolError("wrong_tool", `${path} is a Jupyter notebook; edit it with the NotebookEdit tool, not Edit.`);
 
 function pathOf(input: { file_path: string }, context: ToolUseContext): string {
   return toAbsolutePath(input.file_path, context.getAppState().cwd);

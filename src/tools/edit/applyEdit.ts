@@ -3,7 +3,7 @@
 import { ToolError } from "../../tool/errors.ts";
 import type { LineEnding } from "../shared/encoding.ts";
 import { closestRegion } from "./closestRegion.ts";
-import { MATCH_STRATEGIES, type MatchStrategy } from "./strategies.ts";
+import { type MatchStrategy, TOLERANT_STRATEGIES } from "./strategies.ts";
 
 export interface EditSpec {
   old_string: string;
@@ -147,7 +147,6 @@ export function applyEdit(
           new_string: edit.new_string.replace(/\r?\n/g, "\r\n"),
         }
       : edit;
-  const [exact, ...tolerant] = MATCH_STRATEGIES;
   const positions = countOccurrences(content, fitted.old_string, fitted.replace_all ? Infinity : 2);
   if (positions.length > 1 && !fitted.replace_all) {
     const all = countOccurrences(content, fitted.old_string, 1000);
@@ -158,13 +157,13 @@ export function applyEdit(
     return {
       text,
       sites,
-      strategy: exact?.name ?? "exact",
+      strategy: "exact",
       forgiven: "nothing",
       replacements: positions.length,
     };
   }
   const loose: string[] = [];
-  for (const strategy of tolerant) {
+  for (const strategy of TOLERANT_STRATEGIES) {
     const { result, ambiguous } = tryStrategy(strategy, content, fitted);
     if (result) return result;
     if (ambiguous !== undefined)

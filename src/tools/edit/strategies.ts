@@ -1,6 +1,7 @@
-// How an old_string may match the file: exact first, then tolerant strategies, each a generator of
-// candidate texts from the file. The caller decides: a candidate is used only when it is unique and
-// about the size of old_string. Adding a strategy is adding one object to the list.
+// How an old_string that is not in the file exactly may still match it: tolerant strategies, each a
+// generator of candidate texts from the file. The caller tries the exact text first and decides: a
+// candidate is used only when it is unique and about the size of old_string. Adding a strategy is
+// adding one object to the list.
 
 export interface MatchStrategy {
   readonly name: string;
@@ -11,14 +12,6 @@ export interface MatchStrategy {
   /** new_string fitted to the matched text (its quote style, its indentation). */
   adapt?(newString: string, matched: string, oldString: string): string;
 }
-
-const exact: MatchStrategy = {
-  name: "exact",
-  forgives: "nothing",
-  *candidates(content, oldString) {
-    if (content.includes(oldString)) yield oldString;
-  },
-};
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -176,9 +169,8 @@ const lineNumberPrefixes: MatchStrategy = {
   adapt: (newString) => stripLineNumbers(newString) ?? newString,
 };
 
-/** Tried in this order; the first strategy with an acceptable unique match wins. */
-export const MATCH_STRATEGIES: readonly MatchStrategy[] = [
-  exact,
+/** Tried in this order after the exact text did not match; the first with an acceptable unique match wins. */
+export const TOLERANT_STRATEGIES: readonly MatchStrategy[] = [
   lineEndings,
   quotes,
   trailingWhitespace,

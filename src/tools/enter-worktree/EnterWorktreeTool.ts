@@ -32,7 +32,7 @@ async function repositoryOf(cwd: string, signal: AbortSignal): Promise<{ root: s
     root = (await runGit(["rev-parse", "--show-toplevel"], cwd, signal)).trim();
   } catch {
     throw new ToolError(
-      "not_a_git_repository",
+      "worktree_failed",
       `EnterWorktree needs a git repository, and ${cwd} is not inside one.`,
     );
   }
@@ -40,7 +40,7 @@ async function repositoryOf(cwd: string, signal: AbortSignal): Promise<{ root: s
     return { root, head: (await runGit(["rev-parse", "--verify", "HEAD"], root, signal)).trim() };
   } catch {
     throw new ToolError(
-      "no_commits",
+      "worktree_failed",
       `The repository at ${root} has no commit yet, and a worktree starts from one. Commit first.`,
     );
   }
@@ -81,7 +81,7 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     const current = activeWorktree(context);
     if (current)
       throw new ToolError(
-        "already_in_worktree",
+        "wrong_state",
         `The session is already in the worktree ${current.path} (branch ${current.branch}). Leave it with ExitWorktree first.`,
       );
     const signal = context.abortController.signal;
@@ -92,11 +92,11 @@ export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutp
     const path = join(dir, name);
     const branch = `keel/${name}`;
     if (existsSync(path))
-      throw new ToolError("exists", `${path} already exists. Choose another name for the worktree.`);
+      throw new ToolError("wrong_state", `${path} already exists. Choose another name for the worktree.`);
     const taken = await runGit(["branch", "--list", branch], repoRoot, signal);
     if (taken.trim() !== "")
       throw new ToolError(
-        "exists",
+        "wrong_state",
         `The branch ${branch} already exists. Choose another name for the worktree.`,
       );
     await mkdir(dir, { recursive: true });

@@ -103,13 +103,13 @@ describe("EnterWorktree", () => {
     const context = session(repo, { worktreesDir: folder });
     const { data } = await enter(context);
     expect(data.path.startsWith(`${folder}/wt-`)).toBe(true);
-    expect((await failure(enter(context))).code).toBe("already_in_worktree");
+    expect((await failure(enter(context))).code).toBe("wrong_state");
     await exit(context, { action: "keep" });
     const name = data.path.slice(folder.length + 1);
-    expect((await failure(enter(context, { name }))).code).toBe("exists");
+    expect((await failure(enter(context, { name }))).code).toBe("wrong_state");
     const plain = join(base, `plain${count}`);
     mkdirSync(plain);
-    expect((await failure(enter(session(plain)))).code).toBe("not_a_git_repository");
+    expect((await failure(enter(session(plain)))).code).toBe("worktree_failed");
   });
 
   it("takes worktree.directory from trusted settings only", () => {
@@ -145,7 +145,7 @@ describe("ExitWorktree", () => {
     const { data } = await enter(context, { name: "busy" });
     writeFileSync(join(data.path, "draft.txt"), "work in progress\n");
     const refused = await failure(exit(context, { action: "remove" }));
-    expect(refused.code).toBe("uncommitted_changes");
+    expect(refused.code).toBe("wrong_state");
     expect(refused.message).toContain("draft.txt");
     expect(context.getAppState().cwd).toBe(data.path);
     git(data.path, "add", "draft.txt");

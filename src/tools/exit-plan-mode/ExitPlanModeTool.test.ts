@@ -107,7 +107,7 @@ describe("plan mode", () => {
   it("refuses ExitPlanMode outside plan mode, and EnterPlanMode twice is harmless", async () => {
     const context = createToolUseContext({ tools });
     const early = await call(context, "ExitPlanMode", { plan: "p" }, { prompter: person("approve") });
-    expect(early.code).toBe("not_in_plan_mode");
+    expect(early.code).toBe("wrong_state");
     await call(context, "EnterPlanMode", {});
     expect((await call(context, "EnterPlanMode", {})).text).toContain("already in plan mode");
     await call(context, "ExitPlanMode", { plan: "p" }, { prompter: person("approve") });

@@ -43,7 +43,7 @@ export const ExitPlanModeTool: Tool<ExitPlanModeInput, ExitPlanModeOutput> = bui
     if (currentMode(context) !== "plan")
       return {
         result: false,
-        errorCode: "not_in_plan_mode",
+        errorCode: "wrong_state",
         message: "The session is not in plan mode, so there is no plan to approve. Go ahead with the work.",
       };
     return { result: true };

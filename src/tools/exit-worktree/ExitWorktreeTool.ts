@@ -84,7 +84,7 @@ export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>
       const holdsWork = changes.changedFiles.length > 0 || changes.commits > 0;
       if (holdsWork && input.discard_changes !== true)
         throw new ToolError(
-          "uncommitted_changes",
+          "wrong_state",
           changesMessage(worktree.path, changes.changedFiles, changes.commits),
         );
       discarded = { files: changes.changedFiles.length, commits: changes.commits };

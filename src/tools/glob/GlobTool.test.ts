@@ -257,13 +257,13 @@ describe("Glob", () => {
 
   it("rejects a missing path and a path that is a file", async () => {
     const missing = await GlobTool.validateInput!({ pattern: "*", path: "nope" }, ctx());
-    expect(missing).toMatchObject({ result: false, errorCode: "not_found" });
+    expect(missing).toMatchObject({ result: false, errorCode: "file_not_found" });
     const file = await GlobTool.validateInput!({ pattern: "*", path: "a.ts" }, ctx());
     expect(file).toMatchObject({ result: false, errorCode: "not_a_directory" });
     const error = (await glob({ pattern: "*", path: "a.ts" }).catch((e: unknown) => e)) as ToolError;
     expect(error.code).toBe("not_a_directory");
     const gone = (await glob({ pattern: "*", path: "nope" }).catch((e: unknown) => e)) as ToolError;
-    expect(gone.code).toBe("not_found");
+    expect(gone.code).toBe("file_not_found");
   });
 
   it("is cancelled by an aborted signal", async () => {

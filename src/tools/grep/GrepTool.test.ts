@@ -262,7 +262,7 @@ describe("Grep filters", () => {
 describe("Grep errors", () => {
   it("reports an invalid regex with ripgrep's message", async () => {
     const error = await grepError({ pattern: "foo(", output_mode: "content" });
-    expect(error.code).toBe("invalid_pattern");
+    expect(error.code).toBe("invalid_input");
     expect(error.message).toMatch(/regex parse error/);
     expect(error.message).toMatch(/unclosed group/);
   });
@@ -277,11 +277,11 @@ describe("Grep errors", () => {
     const validation = await GrepTool.validateInput!({ pattern: "x", path: "nope/missing" }, ctx());
     expect(validation).toEqual({
       result: false,
-      errorCode: "not_found",
+      errorCode: "file_not_found",
       message: expect.stringContaining(`Path does not exist: ${abs("nope/missing")}`),
     });
     const error = await grepError({ pattern: "x", path: "nope/missing" });
-    expect(error.code).toBe("not_found");
+    expect(error.code).toBe("file_not_found");
     expect(error.message).toContain("current working directory");
   });
 

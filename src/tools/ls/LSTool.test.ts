@@ -137,7 +137,7 @@ describe("LS", () => {
   it("rejects a missing path and a file", async () => {
     expect(await LSTool.validateInput!({ path: "nope" }, ctx())).toMatchObject({
       result: false,
-      errorCode: "not_found",
+      errorCode: "file_not_found",
     });
     expect(await LSTool.validateInput!({ path: "b.ts" }, ctx())).toMatchObject({
       result: false,
@@ -146,7 +146,7 @@ describe("LS", () => {
     const error = (await callTool(LSTool, { path: "b.ts" }, ctx()).catch((e: unknown) => e)) as ToolError;
     expect(error.code).toBe("not_a_directory");
     const missing = (await callTool(LSTool, { path: "nope" }, ctx()).catch((e: unknown) => e)) as ToolError;
-    expect(missing.code).toBe("not_found");
+    expect(missing.code).toBe("file_not_found");
   });
 
   it("is cancelled by an aborted signal", async () => {

@@ -68,7 +68,7 @@ describe("Monitor", () => {
 
   it("refuses a broken pattern and names an unknown task", async () => {
     const invalid = await MonitorTool.validateInput!({ task_id: "x", pattern: "(ready" }, session.context);
-    expect(invalid).toMatchObject({ result: false, errorCode: "invalid_pattern" });
+    expect(invalid).toMatchObject({ result: false, errorCode: "invalid_input" });
     const error = await monitor({ task_id: "bash_nope", pattern: "x" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ToolError);
     expect((error as ToolError).code).toBe("not_found");

@@ -100,7 +100,7 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
     return typeof compiled === "string"
       ? {
           result: false,
-          errorCode: "invalid_pattern",
+          errorCode: "invalid_input",
           message: `pattern is not a valid JavaScript regular expression (${compiled}). Escape special characters such as ( [ . * with a backslash.`,
         }
       : { result: true };

@@ -78,10 +78,7 @@ async function validateMultiEdit(
     }
   }
   if (extname(path).toLowerCase() === ".ipynb") {
-    return new ToolError(
-      "use_notebook_edit",
-      `${path} is a Jupyter notebook; edit it with the NotebookEdit tool.`,
-    );
+    return new ToolError("wrong_tool", `${path} is a Jupyter notebook; edit it with the NotebookEdit tool.`);
   }
   const denied = await denyRuleError(MultiEditTool as Tool, input, context, "write");
   if (denied) return denied;

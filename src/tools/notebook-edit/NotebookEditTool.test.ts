@@ -122,7 +122,7 @@ describe("NotebookEdit", () => {
   });
 
   it.each([
-    [{ cell_id: "nope", new_source: "x" }, "cell_not_found", /Its cells are: md1, code1/],
+    [{ cell_id: "nope", new_source: "x" }, "not_found", /Its cells are: md1, code1/],
     [{ new_source: "x", edit_mode: "insert" }, "invalid_input", /cell_type is required/],
     [{ new_source: "x" }, "invalid_input", /cell_id is required/],
   ])("errors: %j -> %s", async (input, code, message) => {
@@ -141,6 +141,6 @@ describe("NotebookEdit", () => {
     writeFileSync(s.path("plain.txt"), "x");
     expect(
       (await toolError(edit({ notebook_path: s.path("plain.txt"), cell_id: "a", new_source: "x" }))).code,
-    ).toBe("not_a_notebook");
+    ).toBe("wrong_tool");
   });
 });

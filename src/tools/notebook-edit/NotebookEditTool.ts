@@ -51,7 +51,7 @@ function pathOf(input: NotebookEditInput, context: ToolUseContext): string {
 function inputProblem(input: NotebookEditInput, path: string): ToolError | undefined {
   if (extname(path).toLowerCase() !== ".ipynb") {
     return new ToolError(
-      "not_a_notebook",
+      "wrong_tool",
       `${path} is not a Jupyter notebook (.ipynb); use Edit for other files.`,
     );
   }

@@ -30,7 +30,7 @@ export interface CellEditResult {
 function cellNotFound(notebook: Notebook, id: string, path: string): ToolError {
   const ids = notebook.cells.slice(0, 30).map((cell, index) => cellId(cell, index));
   return new ToolError(
-    "cell_not_found",
+    "not_found",
     `No cell with id "${id}" in ${path}. Its cells are: ${ids.join(", ")}${notebook.cells.length > 30 ? ", ..." : ""}. Read the notebook to see them.`,
   );
 }

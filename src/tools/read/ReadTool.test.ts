@@ -146,8 +146,10 @@ describe("Read: whole and streamed reads agree", () => {
 
 describe("Read: refusals", () => {
   it("refuses binary files", async () => {
-    expect((await readError({ file_path: file(Buffer.from([1, 2, 0, 3, 4])) })).code).toBe("binary_file");
-    expect((await readError({ file_path: file("MZ", "tool.exe") })).code).toBe("binary_file");
+    expect((await readError({ file_path: file(Buffer.from([1, 2, 0, 3, 4])) })).code).toBe(
+      "unsupported_file",
+    );
+    expect((await readError({ file_path: file("MZ", "tool.exe") })).code).toBe("unsupported_file");
   });
 
   it("refuses directories and suggests LS", async () => {
@@ -286,13 +288,13 @@ describe("Read: images, PDFs, notebooks", () => {
 
   it("requires pages for PDFs over 10 pages, and at most 20 per call", async () => {
     const path = file(makePdf(Array.from({ length: 25 }, (_, i) => `Page ${i + 1}`)), "long.pdf");
-    expect((await readError({ file_path: path })).code).toBe("pages_required");
+    expect((await readError({ file_path: path })).code).toBe("invalid_input");
     expect((await readError({ file_path: path, pages: "1-21" })).message).toMatch(/at most 20/);
     const text = await read({ file_path: path, pages: "12-13" });
     expect(text).toMatch(/Page 12[\s\S]*Page 13/);
     expect(text).not.toMatch(/Page 14/);
-    expect((await readError({ file_path: file("x"), pages: "1" })).code).toBe("invalid_pages");
-    expect((await readError({ file_path: path, pages: "abc" })).code).toBe("invalid_pages");
+    expect((await readError({ file_path: file("x"), pages: "1" })).code).toBe("invalid_input");
+    expect((await readError({ file_path: path, pages: "abc" })).code).toBe("invalid_input");
   });
 
   it("shows notebooks as cells with ids, sources and outputs, images as blocks", async () => {

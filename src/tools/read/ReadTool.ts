@@ -144,7 +144,7 @@ async function readFileAt(
   if (extension === "pdf") return readPdf(path, stats.size, input.pages);
   if (BINARY_EXTENSIONS.has(extension)) {
     throw new ToolError(
-      "binary_file",
+      "unsupported_file",
       `${path} is a binary file (.${extension}); Read cannot show it. Use Bash to inspect it.`,
     );
   }
@@ -203,10 +203,10 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
         return {
           result: false,
           message: "pages is only for PDF files; use offset and limit for text.",
-          errorCode: "invalid_pages",
+          errorCode: "invalid_input",
         };
       const problem = pageRangeSyntaxError(input.pages);
-      if (problem) return { result: false, message: problem, errorCode: "invalid_pages" };
+      if (problem) return { result: false, message: problem, errorCode: "invalid_input" };
     }
     const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) return { result: false, message: denied.message, errorCode: denied.code };

@@ -15,20 +15,20 @@ export function parsePageRange(spec: string, totalPages: number): number[] {
     const match = /^(\d+)(?:\s*-\s*(\d*))?$/.exec(part);
     if (!match)
       throw new ToolError(
-        "invalid_pages",
+        "invalid_input",
         `pages "${spec}" is not a page range; write e.g. "3", "1-5" or "2,4-6".`,
       );
     const first = Number(match[1]);
     const last = match[2] === undefined ? first : match[2] === "" ? totalPages : Number(match[2]);
     if (first < 1 || last < first) {
       throw new ToolError(
-        "invalid_pages",
+        "invalid_input",
         `pages "${spec}": pages are numbered from 1 and a range must go upwards.`,
       );
     }
     if (first > totalPages) {
       throw new ToolError(
-        "invalid_pages",
+        "invalid_input",
         `pages "${spec}": the PDF has only ${totalPages} page${totalPages === 1 ? "" : "s"}.`,
       );
     }
@@ -36,7 +36,7 @@ export function parsePageRange(spec: string, totalPages: number): number[] {
       pages.add(page);
       if (pages.size > MAX_PDF_PAGES_PER_CALL) {
         throw new ToolError(
-          "invalid_pages",
+          "invalid_input",
           `pages "${spec}" asks for more than ${MAX_PDF_PAGES_PER_CALL} pages; read at most ${MAX_PDF_PAGES_PER_CALL} pages per call.`,
         );
       }
@@ -82,7 +82,7 @@ export async function readPdf(
     const totalPages = pdf.numPages;
     if (pagesSpec === undefined && totalPages > PDF_PAGES_WITHOUT_RANGE) {
       throw new ToolError(
-        "pages_required",
+        "invalid_input",
         `${path} has ${totalPages} pages; more than ${PDF_PAGES_WITHOUT_RANGE} need a range. Pass pages, e.g. pages: "1-${MAX_PDF_PAGES_PER_CALL}" (at most ${MAX_PDF_PAGES_PER_CALL} pages per call).`,
       );
     }

@@ -43,7 +43,7 @@ export interface TextReadResult {
 
 function binaryError(path: string): ToolError {
   return new ToolError(
-    "binary_file",
+    "unsupported_file",
     `${path} is a binary file; Read shows text, images (png, jpeg, gif, webp), PDFs and notebooks only. Use Bash (for example \`file\` or \`xxd | head\`) to inspect it.`,
   );
 }

@@ -157,7 +157,7 @@ describe("throwIfRipgrepFailed", () => {
   it.each([
     [
       "rg: regex parse error:\n    (?:()\n    ^\nerror: unclosed group",
-      "invalid_pattern",
+      "invalid_input",
       /Invalid regular expression.*unclosed group/s,
     ],
     ["rg: unrecognized file type: nope", "invalid_input", /unrecognized file type: nope.*ripgrep file type/s],

@@ -201,7 +201,7 @@ export function throwIfRipgrepFailed(run: RipgrepRun): void {
   const text = ripgrepErrorText(run.stderr);
   if (/regex parse error|error parsing regex|PCRE2:/i.test(text))
     throw new ToolError(
-      "invalid_pattern",
+      "invalid_input",
       `Invalid regular expression (ripgrep syntax, Rust regex): ${text}\n` +
         "Escape special characters for a literal match (e.g. \\( \\[ \\{ \\. \\*), or fix the pattern.",
     );

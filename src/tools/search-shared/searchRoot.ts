@@ -54,7 +54,7 @@ export async function validateSearchPath(
       };
     return { result: true };
   } catch {
-    return { result: false, errorCode: "not_found", message: missingPathMessage(absolute, context) };
+    return { result: false, errorCode: "file_not_found", message: missingPathMessage(absolute, context) };
   }
 }
 
@@ -78,7 +78,7 @@ export async function resolveSearchRoot<Input>(
   try {
     info = await stat(absolute);
   } catch {
-    throw new ToolError("not_found", missingPathMessage(absolute, context));
+    throw new ToolError("file_not_found", missingPathMessage(absolute, context));
   }
   // A device never ends (/dev/zero): rg would read it until the timeout.
   if (info.isCharacterDevice() || info.isBlockDevice() || info.isSocket())

@@ -142,11 +142,11 @@ describe("SendMessage addressing", () => {
     [
       "done-one",
       undefined,
-      "agent_finished",
+      "wrong_state",
       'has finished (completed) and takes no more messages. Its report is in TaskOutput (task_id "agent_00000003")',
     ],
     ["nobody", undefined, "not_found", "Running agents: alpha (agent_00000001), agent_00000002."],
-    ["alpha", "agent_00000001", "invalid_target", "That is you"],
+    ["alpha", "agent_00000001", "invalid_input", "That is you"],
   ])("refuses %s (from %s)", async (to, sender, code, message) => {
     const { send } = session();
     const error = await send(to, sender).catch((caught: unknown) => caught);

@@ -70,10 +70,10 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
           `No agent named or numbered "${input.to}" in this session. ${running(agents)}`,
         );
       if (target.id === context.agentId)
-        throw new ToolError("invalid_target", "That is you; send the message to another agent.");
+        throw new ToolError("invalid_input", "That is you; send the message to another agent.");
       if (target.status !== "running")
         throw new ToolError(
-          "agent_finished",
+          "wrong_state",
           `Agent ${label(target)} has ${target.status === "stopped" ? "been stopped" : `finished (${target.status})`} and takes no more messages.${target.background ? ` Its report is in TaskOutput (task_id "${target.id}").` : ""} Start a new Agent to go on. ${running(agents)}`,
         );
       targets = [target];

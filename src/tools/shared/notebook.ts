@@ -44,12 +44,12 @@ export function parseNotebook(text: string, path: string): Notebook {
     value = JSON.parse(text);
   } catch (error) {
     throw new ToolError(
-      "invalid_notebook",
+      "unsupported_file",
       `${path} is not valid JSON (${(error as Error).message}); it cannot be read as a notebook. Read it as text with Read to see what is wrong.`,
     );
   }
   if (!value || typeof value !== "object" || !Array.isArray((value as Notebook).cells)) {
-    throw new ToolError("invalid_notebook", `${path} has no "cells" list; it is not an nbformat 4 notebook.`);
+    throw new ToolError("unsupported_file", `${path} has no "cells" list; it is not an nbformat 4 notebook.`);
   }
   return value as Notebook;
 }

@@ -64,7 +64,7 @@ describe("TaskUpdate state machine", () => {
 
   it.each(illegal)("refuses %s -> %s and leaves the task as it was", async (from, to) => {
     const id = await taskIn(from);
-    const error = await expectToolError(update({ taskId: id, status: to }), "invalid_transition");
+    const error = await expectToolError(update({ taskId: id, status: to }), "wrong_state");
     expect(error.message).toContain(`cannot move from ${from} to ${to}`);
     const { data } = await invokeTool(TaskGetTool, { taskId: id }, session.context);
     expect(data.task.status).toBe(from);
@@ -72,8 +72,8 @@ describe("TaskUpdate state machine", () => {
 
   it("refuses any change to a deleted task", async () => {
     const id = await taskIn("deleted");
-    await expectToolError(update({ taskId: id, status: "in_progress" }), "invalid_input");
-    await expectToolError(update({ taskId: id, subject: "revived" }), "invalid_input");
+    await expectToolError(update({ taskId: id, status: "in_progress" }), "wrong_state");
+    await expectToolError(update({ taskId: id, subject: "revived" }), "wrong_state");
   });
 
   it("treats setting the current status as no move", async () => {

@@ -38,7 +38,7 @@ export const MAIN_AGENT_OWNER = "main";
 function liveTask(file: TaskFile, id: string, role: string): Task {
   const task = requireTask(file, id);
   if (task.status === "deleted")
-    throw new ToolError("invalid_input", `Task #${task.id} was deleted; it cannot be ${role}.`);
+    throw new ToolError("wrong_state", `Task #${task.id} was deleted; it cannot be ${role}.`);
   return task;
 }
 
@@ -126,7 +126,7 @@ export function applyTaskUpdate(
   const task = liveTask(file, request.taskId, "changed");
   const move = request.status !== undefined && request.status !== task.status ? request.status : undefined;
   if (move !== undefined && !canMove(task.status, move))
-    throw new ToolError("invalid_transition", illegalMoveMessage(task.id, task.status, move));
+    throw new ToolError("wrong_state", illegalMoveMessage(task.id, task.status, move));
   const edges = plannedEdges(file, task, request);
 
   const outcome: TaskUpdateOutcome = { task, changes: [], notes: [] };

@@ -131,7 +131,7 @@ describe("WebFetch against servers on 127.0.0.1", () => {
   it("decompresses gzip bodies, keeps plain text, refuses binary and reports HTTP errors", async () => {
     expect((await fetchUrl("/gzip")).text).toContain("# Getting started");
     expect((await fetchUrl("/text")).text).toContain("plain words");
-    expect((await failure(fetchUrl("/png"))).code).toBe("unsupported_content");
+    expect((await failure(fetchUrl("/png"))).code).toBe("unsupported_file");
     const missing = await failure(fetchUrl("/missing"));
     expect(missing.code).toBe("http_error");
     expect(missing.message).toContain("404");
@@ -145,7 +145,7 @@ describe("WebFetch against servers on 127.0.0.1", () => {
 
   it("stops after 10 redirects", async () => {
     const error = await failure(fetchUrl("/loop"));
-    expect(error.code).toBe("too_many_redirects");
+    expect(error.code).toBe("fetch_failed");
     expect(error.message).toContain("more than 10 times");
   });
 

@@ -84,7 +84,7 @@ export async function fetchPage(
       };
     if (redirects + 1 > limits.maxRedirects)
       throw new ToolError(
-        "too_many_redirects",
+        "fetch_failed",
         `${start.href} redirected more than ${limits.maxRedirects} times (last: ${next.href}). The page may be in a redirect loop; try the final URL directly or another source.`,
       );
     current = next;

@@ -1,6 +1,6 @@
 // DNS resolution that checks every address a name resolves to, at connect time, so a name that points
 // (or is re-pointed) at a private address is refused, not just names that look private.
-import { type LookupAddress, lookup } from "node:dns";
+import { lookup } from "node:dns";
 import type { LookupFunction } from "node:net";
 import { isPrivateAddress } from "./privateAddress.ts";
 
@@ -13,21 +13,6 @@ export class PrivateAddressError extends Error {
     this.host = host;
     this.address = address;
   }
-}
-
-/** Every address of a name, IPv4 and IPv6. */
-export function resolveAll(hostname: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => {
-    lookup(hostname, { all: true, family: 0 }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    );
-  });
-}
-
-/** The first private address among a name's addresses, if any. */
-export async function findPrivateAddress(hostname: string): Promise<string | undefined> {
-  const addresses = await resolveAll(hostname);
-  return addresses.find((entry) => isPrivateAddress(entry.address))?.address;
 }
 
 /** A `lookup` for http.request: resolves all addresses, refuses if any is private (unless allowed). */

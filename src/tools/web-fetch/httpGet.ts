@@ -57,10 +57,7 @@ function decoded(response: IncomingMessage): Readable {
     case "zstd":
       return response.pipe(zlib().createZstdDecompress());
     default:
-      throw new ToolError(
-        "unsupported_content",
-        `The server sent an unknown content-encoding "${encoding}".`,
-      );
+      throw new ToolError("unsupported_file", `The server sent an unknown content-encoding "${encoding}".`);
   }
 }
 

@@ -103,7 +103,7 @@ export function bodyToMarkdown(
   const kind = classifyContent(contentType, body);
   if (!kind)
     throw new ToolError(
-      "unsupported_content",
+      "unsupported_file",
       `${url} is ${mediaType(contentType) || "binary data"} (${body.length} bytes), not a page WebFetch can read as text. Use a text or HTML source instead.`,
     );
   const text = decodeText(contentType, body, kind);

@@ -154,7 +154,7 @@ describe("expanding a command", () => {
 
   it("refuses the whole command when a line needs an approval nobody can give; allowed-tools allows it for that expansion only", async () => {
     const error = await refusal(expand("/unmarked"));
-    expect(error.code).toBe("command_refused");
+    expect(error.code).toBe("permission_denied");
     expect(error.message).toContain("touch unmarked");
     expect(existsSync(join(project, "unmarked"))).toBe(false);
     const { expanded, context } = await expand("/mark one");
@@ -172,12 +172,12 @@ describe("expanding a command", () => {
     expect(expanded.prompt).toContain("alpha");
     expect(expanded.prompt).not.toContain("missing.txt (");
     const error = await refusal(expand("/secret"));
-    expect(error.code).toBe("command_refused");
+    expect(error.code).toBe("permission_denied");
     expect(error.message).not.toContain("do not send");
   });
 
   it("without the session's pipeline, a command that runs lines is refused; a plain one expands", async () => {
-    expect((await refusal(expand("/status", false))).code).toBe("command_needs_agent");
+    expect((await refusal(expand("/status", false))).code).toBe("no_agent_loop");
     expect((await expand("/frontend:component x", false)).expanded.prompt).toContain("Create the component.");
   });
 });

@@ -54,7 +54,7 @@ function usesArguments(body: string): boolean {
 
 function needsRunner(name: string, what: string): ToolError {
   return new ToolError(
-    "command_needs_agent",
+    "no_agent_loop",
     `The command /${name} ${what}, which needs Keel's agent to run it through the permission checks; it is not available here.`,
   );
 }
@@ -71,7 +71,7 @@ async function runBash(command: CommandInfo, line: string, options: ExpandOption
   );
   if (result.refused)
     throw new ToolError(
-      "command_refused",
+      "permission_denied",
       `The command /${command.name} runs \`${line}\`, which was not run: ${result.text}`,
     );
   return result.text.replace(/\n+$/, "");
@@ -104,7 +104,7 @@ async function includedFiles(command: CommandInfo, text: string, options: Expand
     );
     if (result.refused)
       throw new ToolError(
-        "command_refused",
+        "permission_denied",
         `The command /${command.name} includes @${reference}, which could not be read: ${result.text}`,
       );
     sections.push(`Contents of @${reference} (${path}):\n${result.text.replace(/\n+$/, "")}`);

@@ -1,0 +1,125 @@
+// `keel hook claude-code` as Claude Code runs it: one whole process per tool call, the event on stdin,
+// the answer on stdout. Reference: `node -e 0` with the same Node, measured in the same run, taking turns
+// with Keel so background load hits both alike. Target: median at most `node -e 0` + 50 ms.
+// Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
+//   HOOK_BENCH_RUNS=31 node bench/hook.bench.ts
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { printTable, summarize } from "./stats.ts";
+
+const REPO = new URL("../", import.meta.url).pathname;
+const LAUNCHER = join(REPO, "bin/keel.js");
+const RUNS = Number(process.env.HOOK_BENCH_RUNS ?? 21);
+
+if (!existsSync(join(REPO, "dist/cli-bundle/main.js"))) {
+  process.stdout.write("dist/cli-bundle is missing: run `npm run build` first\n");
+  process.exit(1);
+}
+const builtAt = statSync(join(REPO, "dist/cli-bundle/main.js")).mtimeMs;
+if (statSync(join(REPO, "src/agentHooks/decide.ts")).mtimeMs > builtAt)
+  process.stdout.write("(warning: src/ is newer than dist/; `npm run build` to measure the current code)\n");
+
+const base = mkdtempSync(join(tmpdir(), "keel-hook-bench-"));
+const project = join(base, "project");
+const home = join(base, "home");
+mkdirSync(join(project, "src"), { recursive: true });
+mkdirSync(join(home, ".claude"), { recursive: true });
+writeFileSync(join(project, "README.md"), "# bench\n");
+writeFileSync(join(project, "src", "app.ts"), "export const x = 1;\n");
+// A realistic policy in the files Claude Code reads: every rule family is checked on each call.
+writeFileSync(
+  join(home, ".claude", "settings.json"),
+  JSON.stringify({
+    permissions: {
+      allow: ["Bash(npm test:*)", "Glob"],
+      deny: ["Read(./.env)", "Bash(rm:*)", "WebFetch(domain:evil.example)"],
+      ask: ["Bash(git push:*)", "Write(./secrets/**)"],
+    },
+  }),
+);
+const env = { ...process.env, KEEL_HOME: home, HOME: home, KEEL_MANAGED_SETTINGS: join(base, "none.json") };
+
+function event(toolName: string, toolInput: Record<string, unknown>): string {
+  return JSON.stringify({
+    session_id: "bench",
+    transcript_path: join(base, "transcript.jsonl"),
+    cwd: project,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: "toolu_bench",
+  });
+}
+
+const CASES = [
+  { name: "Read in the project (allow)", stdin: event("Read", { file_path: join(project, "README.md") }) },
+  {
+    name: "Bash git status && git diff (allow)",
+    stdin: event("Bash", { command: "git status && git diff" }),
+  },
+  { name: "Bash timeout 5 rm -rf build (deny)", stdin: event("Bash", { command: "timeout 5 rm -rf build" }) },
+  { name: "Bash npm install (no opinion)", stdin: event("Bash", { command: "npm install" }) },
+  { name: "mcp__db__query (no opinion)", stdin: event("mcp__db__query", { sql: "select 1" }) },
+];
+
+function timeRun(args: string[], stdin: string): { ms: number; stdout: string } {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, args, { input: stdin, env, encoding: "utf8" });
+  const ms = performance.now() - started;
+  if (run.status !== 0) throw new Error(`${args.join(" ")} exited ${run.status}: ${run.stderr}`);
+  return { ms, stdout: run.stdout };
+}
+
+const reference: number[] = [];
+const samples = new Map<string, number[]>(CASES.map((c) => [c.name, []]));
+const answers = new Map<string, string>();
+// One warm-up of each (the compile cache is written on the first start).
+for (const c of CASES) answers.set(c.name, timeRun([LAUNCHER, "hook", "claude-code"], c.stdin).stdout.trim());
+for (let run = 0; run < RUNS; run++) {
+  for (const c of CASES) {
+    reference.push(timeRun(["-e", "0"], "").ms);
+    samples.get(c.name)?.push(timeRun([LAUNCHER, "hook", "claude-code"], c.stdin).ms);
+  }
+}
+
+const ref = summarize(reference);
+const rows = [
+  {
+    process: "node -e 0 (reference)",
+    median: ref.median,
+    p90: percentileOf(reference, 90),
+    "over ref": 0,
+    answer: "",
+  },
+  ...CASES.map((c) => {
+    const stats = summarize(samples.get(c.name) ?? []);
+    const answer = answers.get(c.name) ?? "";
+    return {
+      process: `keel hook: ${c.name}`,
+      median: stats.median,
+      p90: percentileOf(samples.get(c.name) ?? [], 90),
+      "over ref": stats.median - ref.median,
+      answer:
+        answer === "" ? "(no opinion)" : (JSON.parse(answer).hookSpecificOutput?.permissionDecision ?? "?"),
+    };
+  }),
+];
+process.stdout.write(`whole-process wall time in ms, ${RUNS} runs each (Node ${process.version})\n`);
+printTable(rows);
+const all = CASES.flatMap((c) => samples.get(c.name) ?? []);
+const overall = summarize(all).median;
+process.stdout.write(
+  `\nkeel hook claude-code, all events: median ${overall.toFixed(1)} ms = node -e 0 + ${(overall - ref.median).toFixed(1)} ms ` +
+    `(target: + 50 ms; ${overall - ref.median <= 50 ? "met" : "not met"})\n`,
+);
+rmSync(base, { recursive: true, force: true });
+
+function percentileOf(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
+  );
+}

@@ -1,0 +1,159 @@
+// End-to-end: the real Claude Code CLI with `keel hook claude-code` installed, driven by Keel's scripted
+// Anthropic server (dummy key, ANTHROPIC_BASE_URL) in a temporary home and project. Not part of CI.
+//
+//   npm run build && node scripts/claude-code-e2e.ts
+//
+// Claude Code is installed from npm into $TMPDIR/keel-claude-code/<version> on first use
+// (KEEL_E2E_CLAUDE_CODE_VERSION, KEEL_E2E_CLAUDE_CODE_DIR to change). The model asks for three Bash calls:
+//   1. a read-only compound command Claude Code on its own asks about: first run without the hook
+//      (in -p mode nobody can approve, so Claude Code refuses it), then with it: it runs without a prompt;
+//   2. a dangerous command under a deny rule, hidden behind a wrapper: refused with Keel's reason;
+//   3. a plain write Keel has no proof for: left to Claude Code (which, with nobody to ask, refuses).
+// Then the audit log must show all three decisions, and `keel audit --summary` is printed.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { startAnthropicServer } from "../src/agent/testing/anthropicServer.ts";
+import {
+  claudeEnv,
+  installClaudeCode,
+  KEEL,
+  makeWorld,
+  runClaude,
+  toolCallScript,
+  type World,
+  writeJson,
+} from "./claude-code/harness.ts";
+
+const READ_ONLY = "awk '{print $1}' README.md | sort | uniq -c && wc -l README.md";
+const DANGEROUS = "timeout 5 rm -rf build";
+const UNPROVEN = "touch notes.txt";
+const CALLS = [READ_ONLY, DANGEROUS, UNPROVEN].map((command) => ({ name: "Bash", input: { command } }));
+
+const checks: Array<{ name: string; ok: boolean; detail: string }> = [];
+function check(name: string, ok: boolean, detail: string): void {
+  checks.push({ name, ok, detail });
+  process.stdout.write(
+    `${ok ? "PASS" : "FAIL"}  ${name}\n      ${detail.replace(/\s+/g, " ").slice(0, 300)}\n`,
+  );
+}
+
+async function session(binary: string, world: World) {
+  const { script, results } = toolCallScript(CALLS);
+  const server = await startAnthropicServer({ script });
+  try {
+    const run = await runClaude(binary, world, claudeEnv(world, server.url), "Look around the project.");
+    if (run.status !== 0)
+      throw new Error(`claude exited ${run.status ?? run.signal}: ${run.stderr.slice(0, 500)}`);
+    return results;
+  } finally {
+    await server.close();
+  }
+}
+
+function keel(world: World, args: string[]) {
+  return spawnSync(process.execPath, [KEEL, ...args], {
+    cwd: world.project,
+    env: claudeEnv(world, "http://127.0.0.1:9"),
+    encoding: "utf8",
+  });
+}
+
+function auditRecords(world: World): Array<Record<string, unknown>> {
+  const dir = join(world.home, ".keel", "audit");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .flatMap((name) => readFileSync(join(dir, name), "utf8").split("\n"))
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(KEEL, "../../dist/cli-bundle/main.js"))) throw new Error("run `npm run build` first");
+  const binary = installClaudeCode();
+  const version = spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim();
+  process.stdout.write(`Claude Code ${version}, scripted model, keel ${KEEL}\n\n`);
+  const world = makeWorld("keel-claude-code-e2e-");
+  try {
+    // Claude Code's own settings: a deny rule, as many users have.
+    writeJson(join(world.home, ".claude", "settings.json"), { permissions: { deny: ["Bash(rm:*)"] } });
+
+    const control = await session(binary, world);
+    const controlReadOnly = control.find((result) => result.toolUseId === "toolu_e2e_0");
+    check(
+      "without Keel, Claude Code asks about the read-only compound command (refused in -p mode)",
+      controlReadOnly?.isError === true && !/Keel/.test(controlReadOnly.text),
+      controlReadOnly?.text ?? "no tool result",
+    );
+
+    const install = keel(world, ["hook", "install", "claude-code", "--user"]);
+    check("keel hook install claude-code --user", install.status === 0, install.stdout + install.stderr);
+
+    const results = await session(binary, world);
+    const [readOnly, dangerous, unproven] = ["toolu_e2e_0", "toolu_e2e_1", "toolu_e2e_2"].map((id) =>
+      results.find((result) => result.toolUseId === id),
+    );
+    check(
+      "with Keel, the read-only compound command runs without a prompt",
+      readOnly !== undefined && !readOnly.isError && /\d+ README\.md/.test(readOnly.text),
+      readOnly?.text ?? "no tool result",
+    );
+    check(
+      "the dangerous command is refused with Keel's reason",
+      dangerous?.isError === true &&
+        /Keel refused this call/.test(dangerous.text) &&
+        /Bash\(rm:\*\)/.test(dangerous.text),
+      dangerous?.text ?? "no tool result",
+    );
+    check("nothing was deleted", existsSync(join(world.project, "build", "keep.txt")), "build/keep.txt");
+    check(
+      "the unproven write is left to Claude Code (its own refusal, not Keel's)",
+      unproven?.isError === true &&
+        !/Keel/.test(unproven.text) &&
+        !existsSync(join(world.project, "notes.txt")),
+      unproven?.text ?? "no tool result",
+    );
+
+    const records = auditRecords(world).filter((record) => record.agent === "claude-code");
+    const find = (command: string) =>
+      records.find(
+        (record) => record.hookEvent === "PreToolUse" && String(record.inputSummary).includes(command),
+      );
+    const allowed = find("uniq -c");
+    const denied = find("rm -rf build");
+    const left = find("touch notes.txt");
+    check(
+      "the audit log shows the allow, with who decided",
+      allowed?.behavior === "allow" && /bash-analyzer/.test(String(allowed.decidedBy)),
+      JSON.stringify(allowed ?? null),
+    );
+    check(
+      "the audit log shows the refusal, with who decided",
+      denied?.behavior === "deny" && /Bash\(rm:\*\)/.test(String(denied.decidedBy)),
+      JSON.stringify(denied ?? null),
+    );
+    check(
+      "the audit log shows the call left to the person",
+      left?.behavior === "ask",
+      JSON.stringify(left ?? null),
+    );
+
+    const summary = keel(world, ["audit", "--summary"]);
+    process.stdout.write(`\n$ keel audit --summary\n${summary.stdout}${summary.stderr}`);
+    const uninstall = keel(world, ["hook", "uninstall", "claude-code"]);
+    check(
+      "keel hook uninstall claude-code",
+      uninstall.status === 0 && /- PreToolUse/.test(uninstall.stdout),
+      uninstall.stdout,
+    );
+  } finally {
+    if (!process.env.KEEL_E2E_KEEP) rmSync(world.base, { recursive: true, force: true });
+    else process.stdout.write(`kept ${world.base}\n`);
+  }
+  const failed = checks.filter((entry) => !entry.ok);
+  process.stdout.write(`\n${checks.length - failed.length} of ${checks.length} checks passed\n`);
+  process.exitCode = failed.length === 0 ? 0 : 1;
+}
+
+await main();

@@ -1,0 +1,17 @@
+// What each agent's adapter provides: its event read as a call, and a verdict written as its reply.
+import type { AgentCall, AgentName, Verdict } from "./types.ts";
+
+export interface AgentAdapter {
+  readonly agent: AgentName;
+  /** The hook events this agent sends that Keel answers. */
+  readonly events: readonly string[];
+  /** stdout for "no opinion" (silence, or the empty object where the agent wants JSON). */
+  readonly silence: string;
+  /**
+   * The event as a call. Throws EventProblem for input Keel cannot read; `modeNote` says the agent
+   * sent a permission mode Keel does not know.
+   */
+  toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv): { call: AgentCall; modeNote?: string };
+  /** The agent's reply for Keel's verdict; `silence` when Keel leaves the call to the agent. */
+  reply(call: AgentCall, verdict: Verdict, options: { strict: boolean }): string;
+}

@@ -1,0 +1,98 @@
+// Codex CLI's PreToolUse and PermissionRequest hooks. PreToolUse covers shell commands (`Bash`),
+// `apply_patch` and MCP tools, and can only refuse (`permissionDecision: "deny"`; Codex rejects an
+// "allow" or "ask" there); PermissionRequest comes when Codex is about to ask for approval of a shell
+// command, and may answer `decision.behavior` allow or deny for the person. Silence leaves it to Codex.
+import { resolve } from "node:path";
+import type { AgentAdapter } from "./adapter.ts";
+import { patchedFiles } from "./applyPatch.ts";
+import {
+  EventProblem,
+  optionalString,
+  readMode,
+  refusalText,
+  requireAbsolutePath,
+  requireObject,
+  requireString,
+} from "./eventFields.ts";
+import type { AgentCall, KeelCall, Verdict } from "./types.ts";
+
+const EVENTS = ["PreToolUse", "PermissionRequest"] as const;
+
+function mapCalls(toolName: string, input: Record<string, unknown>, cwd: string): KeelCall[] | string {
+  if (toolName === "Bash") {
+    const command = input.command;
+    return typeof command === "string" && command !== ""
+      ? [{ tool: "Bash", input: { command } }]
+      : "no command in the input";
+  }
+  if (toolName === "apply_patch") {
+    const patch = typeof input.command === "string" ? input.command : input.patch;
+    const files = typeof patch === "string" ? patchedFiles(patch) : [];
+    if (files.length === 0) return "no file headers Keel can read in the patch";
+    // Keel judges each file the patch adds, changes, moves or deletes as a write of that file.
+    return files.map((file) => ({ tool: "Write", input: { file_path: resolve(cwd, file), content: "" } }));
+  }
+  if (toolName.startsWith("mcp__")) return [{ tool: toolName, input }];
+  return `Keel does not judge ${toolName} calls`;
+}
+
+function toCall(event: Record<string, unknown>, _env: NodeJS.ProcessEnv) {
+  const hookEvent = requireString(event, "hook_event_name");
+  if (!(EVENTS as readonly string[]).includes(hookEvent))
+    throw new EventProblem(`unknown event ${hookEvent} (keel hook codex answers ${EVENTS.join(" and ")})`);
+  const toolName = requireString(event, "tool_name");
+  const toolInput = requireObject(event, "tool_input");
+  const cwd = requireAbsolutePath(event, "cwd");
+  const { mode, unknown } = readMode(event);
+  const mapped = mapCalls(toolName, toolInput, cwd);
+  const call: AgentCall = {
+    agent: "codex",
+    event: hookEvent,
+    agentTool: toolName,
+    agentInput: toolInput,
+    calls: typeof mapped === "string" ? [] : mapped,
+    ...(typeof mapped === "string" ? { unjudged: mapped } : {}),
+    projectDir: cwd,
+    cwd,
+    ...(mode ? { mode } : {}),
+    sessionId: optionalString(event, "session_id") ?? "unknown",
+    toolUseId: optionalString(event, "tool_use_id") ?? optionalString(event, "turn_id") ?? "",
+  };
+  return {
+    call,
+    ...(unknown ? { modeNote: `unknown permission_mode "${unknown}", decided as default` } : {}),
+  };
+}
+
+function reply(call: AgentCall, verdict: Verdict): string {
+  if (call.event === "PermissionRequest") {
+    if (verdict.behavior === "allow")
+      return JSON.stringify({
+        hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
+      });
+    if (verdict.behavior === "deny")
+      return JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: "PermissionRequest",
+          decision: { behavior: "deny", message: refusalText(verdict) },
+        },
+      });
+    return "";
+  }
+  if (verdict.behavior !== "deny") return "";
+  return JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: refusalText(verdict),
+    },
+  });
+}
+
+export const codexAdapter: AgentAdapter = {
+  agent: "codex",
+  events: EVENTS,
+  silence: "",
+  toCall,
+  reply,
+};

@@ -1,0 +1,87 @@
+// `keel hook` runs on every tool call of another agent, so its process loads only what deciding one call
+// needs: no MCP client or server, no agent or model SDKs, no terminal UI, no tool but the judged one.
+// Checked on the real process: a module hook records every module it loads.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHookWorld, type HookWorld, recordedClaudeCodeEvents, recordedEvent } from "./testing/world.ts";
+
+const REPO = join(import.meta.dirname, "..", "..");
+const ENTRY = join(REPO, "src", "cli", "entry.ts");
+
+let world: HookWorld;
+let recorder: string;
+beforeAll(() => {
+  world = createHookWorld({});
+  recorder = join(world.base, "record-modules.mjs");
+  writeFileSync(
+    recorder,
+    [
+      'import { registerHooks } from "node:module";',
+      'import { writeFileSync } from "node:fs";',
+      "const loaded = new Set();",
+      "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
+      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded])));',
+    ].join("\n"),
+  );
+});
+afterAll(() => world.cleanup());
+
+/** The repository files (and packages) the hook process loaded for this event. */
+function loadedFor(event: Record<string, unknown>): string[] {
+  const list = join(world.base, "loaded.json");
+  const run = spawnSync(process.execPath, ["--import", recorder, ENTRY, "hook", "claude-code"], {
+    cwd: world.project,
+    input: JSON.stringify(event),
+    env: { ...world.env, KEEL_TEST_LOADED: list },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  if (run.status !== 0) throw new Error(`keel hook exited ${run.status}: ${run.stderr}`);
+  return (JSON.parse(readFileSync(list, "utf8")) as string[])
+    .filter((url) => url.startsWith("file:"))
+    .map((url) => relative(REPO, new URL(url).pathname));
+}
+
+const NEVER = [
+  /^node_modules\/(@modelcontextprotocol|ajv|ink|react|@anthropic-ai\/sdk|openai|ai|@ai-sdk|unpdf|sharp|turndown)\//,
+  /^src\/agent\//,
+  /^src\/mcp\/(?!names\.ts$)/,
+  /^src\/pipeline\/(?!input\.ts$|services\.ts$)/,
+  /^src\/hooks\/(?!config\.ts$)/,
+  /^src\/tools\/index\.ts$/,
+  /^src\/cli\/session\.ts$/,
+];
+
+function toolsLoaded(files: string[]): string[] {
+  return [
+    ...new Set(files.flatMap((file) => file.match(/^src\/tools\/([^/]+)\/[A-Za-z]+Tool\.ts$/)?.[1] ?? [])),
+  ];
+}
+
+describe("the keel hook process", () => {
+  it("loads Read and nothing it does not need for a Read", { timeout: 60_000 }, () => {
+    const files = loadedFor(recordedEvent(recordedClaudeCodeEvents(world), "PreToolUse", "Read"));
+    expect(files.filter((file) => NEVER.some((pattern) => pattern.test(file)))).toEqual([]);
+    expect(toolsLoaded(files)).toEqual(["read"]);
+    expect(files.some((file) => file.startsWith("node_modules/web-tree-sitter/"))).toBe(false);
+  });
+
+  it("loads Bash and the grammar for a Bash command, and no other tool", { timeout: 60_000 }, () => {
+    const files = loadedFor(recordedEvent(recordedClaudeCodeEvents(world), "PreToolUse", "Bash"));
+    expect(files.filter((file) => NEVER.some((pattern) => pattern.test(file)))).toEqual([]);
+    expect(toolsLoaded(files)).toEqual(["bash"]);
+    expect(files.some((file) => file.startsWith("node_modules/web-tree-sitter/"))).toBe(true);
+  });
+
+  it("loads no tool for a tool Keel does not judge", { timeout: 60_000 }, () => {
+    const event = {
+      ...recordedEvent(recordedClaudeCodeEvents(world), "PreToolUse", "Read"),
+      tool_name: "TodoWrite",
+    };
+    const files = loadedFor(event);
+    expect(toolsLoaded(files)).toEqual([]);
+    expect(files.filter((file) => NEVER.some((pattern) => pattern.test(file)))).toEqual([]);
+  });
+});
