@@ -246,6 +246,16 @@ const PROTECTED_FILES = [
   ".envrc",
   "authorized_keys",
 ];
+/**
+ * Whether `test` (a glob segment's matcher) could match the name of a protected folder or file. The
+ * protected names that matter are dot names (the one that is not, authorized_keys, lives in .ssh).
+ */
+export function couldNameProtected(test: (name: string) => boolean): boolean {
+  return [...PROTECTED_DIRS, ...PROTECTED_FILES, ".config", ".bashrc.d", ".zshrc.d"]
+    .filter((name) => name.startsWith("."))
+    .some(test);
+}
+
 /** Folders under ~/.config whose files make programs run commands (git's XDG config, fish, systemd units, autostart). */
 const CONFIG_FOLDERS = ["git", "fish", "systemd", "autostart", "environment.d"];
 

@@ -7,7 +7,7 @@ import { delimiter, dirname, join } from "node:path";
 
 const requireLazily = createRequire(import.meta.url);
 
-function isExecutable(path: string): boolean {
+export function isExecutable(path: string): boolean {
   try {
     accessSync(path, constants.X_OK);
     return true;
@@ -16,19 +16,26 @@ function isExecutable(path: string): boolean {
   }
 }
 
-let bundledDir: string | null | undefined;
+let bundledPath: string | null | undefined;
 
-/** The folder holding the bundled rg, or undefined when its platform package is not installed. */
-export function bundledRipgrepDir(): string | undefined {
-  if (bundledDir === undefined) {
+/** The rg binary shipped in @vscode/ripgrep, or undefined when its platform package is not installed. */
+export function bundledRipgrepPath(): string | undefined {
+  if (bundledPath === undefined) {
     try {
       const { rgPath } = requireLazily("@vscode/ripgrep") as { rgPath: string };
-      bundledDir = isExecutable(rgPath) ? dirname(rgPath) : null;
+      bundledPath = isExecutable(rgPath) ? rgPath : null;
     } catch {
-      bundledDir = null;
+      // The package throws when its per-platform binary package is not installed.
+      bundledPath = null;
     }
   }
-  return bundledDir ?? undefined;
+  return bundledPath ?? undefined;
+}
+
+/** The folder holding the bundled rg, or undefined. */
+export function bundledRipgrepDir(): string | undefined {
+  const path = bundledRipgrepPath();
+  return path === undefined ? undefined : dirname(path);
 }
 
 /** Whether some folder of this PATH holds an executable `rg`. */

@@ -4,7 +4,7 @@
 import { readdirSync } from "node:fs";
 import { homedir, userInfo } from "node:os";
 import { resolve } from "node:path";
-import { lstatOrUndefined } from "../permissions/paths.ts";
+import { couldNameProtected, lstatOrUndefined } from "../permissions/paths.ts";
 import type { Word } from "./words.ts";
 
 export type Expansion =
@@ -15,7 +15,13 @@ export type Expansion =
       /** Paths that exist and were matched by a glob (a subset of `paths`). */
       globMatches: string[];
     }
-  | { kind: "unknown"; check: string; reason: string };
+  | {
+      kind: "unknown";
+      check: string;
+      reason: string;
+      /** False when no value it may take can name a protected folder or file (a glob whose parts cannot). */
+      mayNameProtected?: boolean;
+    };
 
 const MAX_EXPANSIONS = 256;
 const MAX_ENTRIES = 2_000;
@@ -64,6 +70,13 @@ export function expandWord(word: Word | undefined, value: string, options: Expan
         kind: "unknown",
         check: "glob-path",
         reason: `what the glob ${path} matches depends on the commands before it`,
+        mayNameProtected: path.split("/").some(
+          // Without dotglob, only a part written with a leading dot matches a dot name.
+          (segment) =>
+            GLOB_CHARS.test(segment) &&
+            segment.startsWith(".") &&
+            couldNameProtected((name) => segmentRegex(segment).test(name)),
+        ),
       };
     try {
       const matches = globMatch(path, options.cwd, options.forWrite ?? false);

@@ -40,8 +40,14 @@ const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_FOLDERS = 8;
 
 /** A path whose value cannot be known: a write could reach a protected path, a read a ruled one. */
-function unknownPath(check: string, reason: string, access: PathAccess, scope: Scope): void {
-  const safety = access === "write" || hasPathRules(scope, access);
+function unknownPath(
+  check: string,
+  reason: string,
+  access: PathAccess,
+  scope: Scope,
+  mayNameProtected = true,
+): void {
+  const safety = (access === "write" && mayNameProtected) || hasPathRules(scope, access);
   add(scope, { check, reason, safety });
 }
 
@@ -129,7 +135,13 @@ function checkPath(check: PathCheck, scope: Scope): void {
       forWrite: access === "write",
     });
     if (expansion.kind === "unknown") {
-      unknownPath(expansion.check, `${commandName}: ${expansion.reason}`, access, scope);
+      unknownPath(
+        expansion.check,
+        `${commandName}: ${expansion.reason}`,
+        access,
+        scope,
+        expansion.mayNameProtected,
+      );
       return;
     }
     const startsWithGlob = word?.glob === true && /^[*?[]/.test(value);
@@ -172,11 +184,9 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
   for (let i = 1; i < written.length; i++) {
     const arg = written[i] as string;
     const word = view.written.words[i];
-    const candidates = arg.startsWith("-")
-      ? arg.includes("=")
-        ? [arg.slice(arg.indexOf("=") + 1)]
-        : []
-      : [arg];
+    // `--file=x`, `if=x` (dd), `x`: the value after `=` and the word itself may each be a path.
+    const value = arg.includes("=") ? [arg.slice(arg.indexOf("=") + 1)] : [];
+    const candidates = arg.startsWith("-") ? value : [arg, ...value];
     for (const candidate of candidates) {
       if (word?.dynamic || word?.unknown) continue;
       const expanded = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;

@@ -111,6 +111,9 @@ table(
     ["git grep SECRET", DENY_ENV, "ask"],
     ["cp .env /project/copy.txt", { ...DENY_ENV, mode: "acceptEdits" }, "deny"],
     ["xxd .env", BYPASS_DENY_ENV, "deny"],
+    ["dd if=.env of=/dev/stdout", BYPASS_DENY_ENV, "deny"],
+    ["tar czf - .", BYPASS_DENY_ENV, "ask"],
+    ["git checkout src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
     ["cat secrets/key.pem", { deny: ["Read(*.pem)"] }, "deny"],
     ["echo x > src/index.ts", DENY_SRC_EDIT, "deny"],
     ["echo x >> src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
@@ -344,5 +347,17 @@ table(
     ["npm ls react", {}, "allow"],
     ["ps -ef", {}, "allow"],
     ["ls -d .*", {}, "allow"],
+  ],
+);
+
+table(
+  "Globs after commands that change files: unknown, and a write asks in every mode only if it could name a protected path",
+  [
+    ["git init x && echo y >> x/.g*/config", { mode: "bypassPermissions" }, "ask"],
+    ["mkdir -p build && echo x > build/*.o", {}, "ask"],
+  ],
+  [
+    ["mkdir -p build && rm -f build/*.o", { mode: "bypassPermissions" }, "allow"],
+    ["npm run build && rm -rf dist/*", { mode: "bypassPermissions" }, "allow"],
   ],
 );

@@ -1,8 +1,8 @@
 // Finding and running ripgrep: the binary shipped in @vscode/ripgrep, else `rg` on PATH. Every run
 // takes an AbortSignal and a timeout, and either one kills the rg process.
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
+import { bundledRipgrepPath, isExecutable } from "../../shell/bundledRipgrep.ts";
 import { errorMessage, ToolError } from "../../tool/errors.ts";
 
 export const RIPGREP_MISSING_MESSAGE =
@@ -18,22 +18,7 @@ export interface RipgrepSources {
 }
 
 async function bundledRipgrep(): Promise<string | undefined> {
-  try {
-    const { rgPath } = await import("@vscode/ripgrep");
-    return isExecutable(rgPath) ? rgPath : undefined;
-  } catch {
-    // The package throws when its per-platform binary package is not installed.
-    return undefined;
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return bundledRipgrepPath();
 }
 
 /** Where rg is, by the order of the spec; throws a ToolError naming how to get one. */

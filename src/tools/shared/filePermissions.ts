@@ -42,6 +42,27 @@ function outsideMessage(tool: Tool, verb: string, absolutePath: string, context:
   return `${tool.name} wants to ${verb} ${absolutePath}, which is outside the working directories (${dirs}). Approve it, or add its folder with --add-dir.`;
 }
 
+/** Outside the working directories: the engine asks with this reason unless a rule covers the path. */
+function askUnlessRuleCovers<I>(
+  tool: Tool<I>,
+  input: I,
+  verb: "read" | "change",
+  absolutePath: string,
+  context: ToolUseContext,
+): PermissionResult<I> {
+  return {
+    behavior: "passthrough",
+    updatedInput: input,
+    message: outsideMessage(tool as Tool, verb, absolutePath, context),
+    decisionReason: {
+      type: "tool",
+      reason: `${absolutePath} is outside the working directories`,
+      check: "outside-working-dirs",
+    },
+    suggestions: suggestions(verb === "read" ? "Read" : "Edit", absolutePath, context),
+  };
+}
+
 /** Read-only access: allowed inside the working directories; outside asks unless a rule covers it. */
 export async function checkReadPermission<I>(
   tool: Tool<I>,
@@ -64,17 +85,7 @@ export async function checkReadPermission<I>(
       },
     };
   }
-  return {
-    behavior: "passthrough",
-    updatedInput: input,
-    message: outsideMessage(tool as Tool, "read", absolutePath, context),
-    decisionReason: {
-      type: "tool",
-      reason: `${absolutePath} is outside the working directories`,
-      check: "outside-working-dirs",
-    },
-    suggestions: suggestions("Read", absolutePath, context),
-  };
+  return askUnlessRuleCovers(tool, input, "read", absolutePath, context);
 }
 
 /**
@@ -116,17 +127,7 @@ export async function checkWritePermission<I>(
       suggestions: suggestions("Edit", absolutePath, context),
     };
   }
-  return {
-    behavior: "passthrough",
-    updatedInput: input,
-    message: outsideMessage(tool as Tool, "change", absolutePath, context),
-    decisionReason: {
-      type: "tool",
-      reason: `${absolutePath} is outside the working directories`,
-      check: "outside-working-dirs",
-    },
-    suggestions: suggestions("Edit", absolutePath, context),
-  };
+  return askUnlessRuleCovers(tool, input, "change", absolutePath, context);
 }
 
 /**
