@@ -6,7 +6,13 @@ export * from "./permissions/engine.ts";
 export * from "./permissions/matchers.ts";
 export * from "./permissions/modes.ts";
 export * from "./permissions/paths.ts";
-export { callbackPrompter, choosePrompter, terminalPrompter } from "./permissions/prompters/index.ts";
+export {
+  type CallbackPrompterOptions,
+  callbackPrompter,
+  choosePrompter,
+  type ElicitationCallback,
+  terminalPrompter,
+} from "./permissions/prompters/index.ts";
 export * from "./permissions/rules.ts";
 export * from "./permissions/types.ts";
 export * from "./pipeline/orchestrate.ts";

@@ -11,6 +11,7 @@ import { userHomeDir } from "../settings/locations.ts";
 import { workingDirectories } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import type { Tool } from "../tool/Tool.ts";
+import { deferMcpTools, parseToolSearchSetting } from "../tools/tool-search/deferMcpTools.ts";
 import { Agent } from "./Agent.ts";
 import { type AgentHooks, hooksFromRunner, NO_HOOKS } from "./agentHooks.ts";
 import { ModelClassifier } from "./classifier.ts";
@@ -98,9 +99,15 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
   });
   const sessionId = resumed?.sessionId ?? randomUUID();
+  // MCP tools too large for the context wait behind ToolSearch (ENABLE_TOOL_SEARCH: auto, true, false).
+  const toolSearch = parseToolSearchSetting(env.ENABLE_TOOL_SEARCH);
+  const { tools } = await deferMcpTools(input.tools, {
+    contextWindow: config.info.contextWindow,
+    mode: toolSearch.mode,
+  });
   const transcript = new Transcript(dir, sessionId);
   const context = createToolUseContext({
-    tools: input.tools,
+    tools,
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !input.interactive,
     model: config.model,
@@ -143,7 +150,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     provider,
     model: config.model,
     modelInfo: config.info,
-    tools: input.tools,
+    tools,
     context,
     services,
     hooks,
@@ -172,7 +179,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     config,
     transcript,
     hooks,
-    notices: started.userMessages,
+    notices: [...(toolSearch.problem ? [toolSearch.problem] : []), ...started.userMessages],
     trusted: settings.trustSaved,
     ...(resumed ? { resumed } : {}),
   };

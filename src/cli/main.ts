@@ -26,7 +26,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   doctor: async () => (await import("./commands/doctor.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
-    return (program) => register(program);
+    return (program, runtime) => register(program, runtime);
   },
 };
 

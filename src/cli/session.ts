@@ -4,10 +4,11 @@ import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
+import type { ConnectionOptions } from "../mcp/connection.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
 import type { PermissionMode } from "../permissions/types.ts";
-import type { PipelineServices } from "../pipeline/services.ts";
+import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import { initBashParser } from "../shell/parse.ts";
@@ -204,6 +205,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
 export async function connectConfiguredMcp(
   settings: LoadedSettings,
   flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
+  options: ConnectionOptions = {},
 ): Promise<McpClientManager | undefined> {
   const { collectMcpServers, McpConfigError } = await import("../mcp/config.ts");
   let specs: ReturnType<typeof collectMcpServers>;
@@ -219,21 +221,30 @@ export async function connectConfiguredMcp(
   }
   if (specs.length === 0) return undefined;
   const { connectMcpServers } = await import("../mcp/client.ts");
-  return connectMcpServers(specs, { env: { ...process.env, ...settings.env } });
+  return connectMcpServers(specs, { env: { ...process.env, ...settings.env }, ...options });
 }
 
 /**
  * Adds the configured MCP servers' tools to a session. A server that fails is reported and the
- * session goes on without it.
+ * session goes on without it. Forms the servers ask the person to fill in go to `prompter` (the
+ * terminal UI's), else to the session's own prompter; with neither they are declined.
  */
-export async function connectSessionMcp(session: CliSession, flags: PolicyFlags): Promise<CliSession> {
-  const manager = await connectConfiguredMcp(session.settings, flags);
+export async function connectSessionMcp(
+  session: CliSession,
+  flags: PolicyFlags,
+  options: { prompter?: Prompter | undefined } = {},
+): Promise<CliSession> {
+  const elicitation = {
+    prompter: options.prompter ?? session.services.prompter,
+    log: (line: string) => process.stderr.write(`keel: ${line}\n`),
+  };
+  const manager = await connectConfiguredMcp(session.settings, flags, { elicitation });
   if (!manager) return session;
   const { withMcpClients } = await import("../mcp/client.ts");
   for (const server of manager.status()) {
-    if (server.state !== "connected")
+    if (server.state === "failed" || server.state === "disconnected")
       process.stderr.write(
-        `keel: MCP server "${server.name}" is ${server.state}${server.error ? `: ${server.error}` : ""}\n`,
+        `keel: MCP server "${server.name}" could not be used: ${server.error ?? server.state}\n`,
       );
   }
   for (const warning of manager.warnings) process.stderr.write(`keel: ${warning}\n`);

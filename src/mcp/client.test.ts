@@ -75,7 +75,7 @@ describe("isolation: broken servers are reported, the rest goes on", () => {
     ["crasher", /exited|closed[\s\S]*could not open the database/],
     ["hanger", /no answer within 2 s/],
     ["garbler", /bad data/],
-    ["missing", /ENOENT/],
+    ["missing", /could not start: the command "\/no\/such\/program" was not found/],
     ["unset", /KEEL_TEST_SURELY_UNSET_VAR not set/],
   ])("%s is failed with a reason a person can act on", (name, reason) => {
     const status = manager.status().find((server) => server.name === name)!;

@@ -6,6 +6,7 @@ import { basename, resolve } from "node:path";
 import { z } from "zod";
 import type { McpServerEntry } from "../settings/merge.ts";
 import { expandEnvDeep } from "./expandEnv.ts";
+import type { McpOAuthSettings } from "./oauth/provider.ts";
 
 export type McpTransportKind = "stdio" | "http" | "sse";
 
@@ -28,6 +29,8 @@ export interface McpRemoteConfig extends Common {
   type: "http" | "sse";
   url: string;
   headers: Record<string, string>;
+  /** OAuth details for servers that need them (a pre-registered client, scopes, a fixed callback port). */
+  oauth?: McpOAuthSettings;
 }
 
 export type McpServerConfig = McpStdioConfig | McpRemoteConfig;
@@ -70,6 +73,15 @@ const RemoteSchema = z.looseObject({
   type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
   url: z.string().min(1, "url must not be empty"),
   headers: z.record(z.string(), z.string()).optional(),
+  oauth: z
+    .strictObject({
+      clientId: z.string().min(1).optional(),
+      clientSecret: z.string().min(1).optional(),
+      scopes: z.string().optional(),
+      callbackPort: z.number().int().min(1).max(65_535).optional(),
+      clientMetadataUrl: z.url().optional(),
+    })
+    .optional(),
   ...timeouts,
 });
 
@@ -120,6 +132,7 @@ export function parseServerEntry(
       type: remote.type === "sse" ? "sse" : "http",
       url: url.href,
       headers: remote.headers ?? {},
+      ...(remote.oauth ? { oauth: remote.oauth } : {}),
       ...common,
     };
     return { name, origin, config, ...(disabled ? { disabled } : {}) };

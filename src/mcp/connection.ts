@@ -1,21 +1,27 @@
 // One configured MCP server: connecting with a startup timeout, listing its tools, calling them with a
 // per-call timeout, and reconnecting after the server went away. Nothing here throws past a call: a
-// server that crashes, hangs or writes garbage leaves a state and an error a person can read.
+// server that crashes, hangs or writes garbage leaves a state and an error a person can read. Remote
+// servers may need OAuth (see oauth/); their forms (elicitation) go to the session's prompter; an HTTP
+// session ends with DELETE when the connection closes.
 
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult, Tool as McpToolDef, Resource } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, ToolError } from "../tool/errors.ts";
 import { keelVersion } from "../version.ts";
-import type { McpServerConfig, McpServerSpec } from "./config.ts";
+import { answerElicitation, type ElicitationRoute } from "./clientElicitation.ts";
+import { createClientTransport, endRemoteSession, type RemoteTransport } from "./clientTransport.ts";
+import type { McpRemoteConfig, McpServerConfig, McpServerSpec } from "./config.ts";
+import { CONNECTION_CLOSED, codeOf, describeFailure, REQUEST_TIMEOUT } from "./connectionFailure.ts";
 import { normalizeNamePart } from "./names.ts";
+import { type Authorizer, hasStoredAuthorization, KeelOAuthProvider } from "./oauth/provider.ts";
+import { OAuthStore } from "./oauth/store.ts";
 
 export type McpServerState = "pending" | "connected" | "failed" | "disconnected" | "disabled" | "closed";
 
-/** JSON-RPC codes the SDK uses for a closed connection and a request timeout. */
-const CONNECTION_CLOSED = -32000;
-const REQUEST_TIMEOUT = -32001;
 const STDERR_TAIL_CHARS = 4_000;
+/** Authorizations one connect or call may go through (a login, then a step-up to more scopes). */
+const MAX_AUTHORIZATIONS = 2;
 
 function envMs(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const value = Number(env[name]);
@@ -33,16 +39,20 @@ export function defaultStartupTimeoutMs(env: NodeJS.ProcessEnv = process.env): n
 export interface ConnectionOptions {
   /** Environment for stdio servers (process env with settings env laid over it); also read for timeouts. */
   env?: NodeJS.ProcessEnv;
+  /** Where servers' forms go (the session's prompter); without one they are declined. */
+  elicitation?: ElicitationRoute;
+  /** OAuth tokens and registrations (default ~/.keel/mcp-oauth.json). */
+  oauthStore?: OAuthStore;
+  /**
+   * Someone who can authorize now (`keel mcp login`, a test driver): opens the authorization URL. Without
+   * it a server that needs a login fails with "run keel mcp login <name>", and stored tokens are refreshed.
+   */
+  authorize?: Authorizer;
 }
 
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-function codeOf(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "number" ? code : undefined;
 }
 
 export class McpConnection {
@@ -56,7 +66,12 @@ export class McpConnection {
   serverInfo: { name: string; version: string } | undefined;
   instructions: string | undefined;
   readonly #env: NodeJS.ProcessEnv;
+  readonly #options: ConnectionOptions;
   #client: Client | undefined;
+  #transport: Transport | undefined;
+  #provider: KeelOAuthProvider | undefined;
+  /** Forms waiting for the person; a cancelled call withdraws them (the server asked on its behalf). */
+  readonly #pendingForms = new Set<AbortController>();
   #connecting: Promise<void> | undefined;
   #stderr = "";
   #lastProtocolError: string | undefined;
@@ -69,6 +84,7 @@ export class McpConnection {
     this.ruleName = normalizeNamePart(spec.name);
     this.spec = spec;
     this.#env = options.env ?? process.env;
+    this.#options = options;
     this.state = spec.disabled ? "disabled" : spec.error ? "failed" : "pending";
     this.error = spec.error;
   }
@@ -102,23 +118,30 @@ export class McpConnection {
     let transport: Transport | undefined;
     let client: Client | undefined;
     try {
-      const [{ Client }, { ProgressNotificationSchema }] = await Promise.all([
-        import("@modelcontextprotocol/sdk/client/index.js"),
-        import("@modelcontextprotocol/sdk/types.js"),
-      ]);
-      transport = await this.#createTransport(config);
-      client = new Client({ name: "keel", version: keelVersion() }, { capabilities: {} });
-      client.setNotificationHandler(ProgressNotificationSchema, async (notification) => {
-        const { progressToken, ...progress } = notification.params;
-        this.#progress.get(String(progressToken))?.(progress);
-      });
-      client.onerror = (error) => {
-        // Garbage on the wire is reported per message; the connection goes on.
-        this.#lastProtocolError = errorMessage(error);
-      };
-      client.onclose = () => this.#onClosed(client!);
-      await client.connect(transport, { timeout: startupMs });
-      this.tools = await this.#listTools(client, startupMs);
+      this.#provider = config.type === "stdio" ? undefined : await this.#oauthProvider(config);
+      for (let authorizations = 0; ; authorizations++) {
+        transport = await createClientTransport(config, {
+          env: this.#env,
+          provider: this.#provider,
+          onStderr: (chunk) => {
+            this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+          },
+        });
+        client = await this.#newClient();
+        try {
+          await client.connect(transport, { timeout: startupMs });
+          break;
+        } catch (error) {
+          const code = authorizations < MAX_AUTHORIZATIONS ? this.#provider?.takePendingCode() : undefined;
+          if (!code) throw error;
+          client.onclose = undefined;
+          await (transport as RemoteTransport).finishAuth(await code);
+          await client.close().catch(() => {});
+        }
+      }
+      this.#transport = transport;
+      const connected = client;
+      this.tools = await this.#withAuthorization(() => this.#listTools(connected, startupMs));
       this.serverInfo = client.getServerVersion();
       this.instructions = client.getInstructions();
       this.#client = client;
@@ -126,37 +149,66 @@ export class McpConnection {
       this.error = undefined;
     } catch (error) {
       this.state = "failed";
-      this.error = this.#describeFailure(error, startupMs);
+      this.error = this.#provider?.needsLogin
+        ? `the server requires authorization: run \`keel mcp login ${this.name}\``
+        : describeFailure(error, {
+            name: this.name,
+            config,
+            startupMs,
+            ...(this.#lastProtocolError ? { protocolError: this.#lastProtocolError } : {}),
+            stderrTail: this.#stderrTail(),
+          });
       this.#client = undefined;
+      this.#transport = undefined;
       if (client) client.onclose = undefined;
       await (client ?? transport)?.close().catch(() => {});
     }
   }
 
-  async #createTransport(config: McpServerConfig): Promise<Transport> {
-    if (config.type === "stdio") {
-      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-      const transport = new StdioClientTransport({
-        command: config.command,
-        args: config.args,
-        env: { ...(this.#env as Record<string, string>), ...config.env },
-        ...(config.cwd ? { cwd: config.cwd } : {}),
-        stderr: "pipe",
-      });
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        this.#stderr = (this.#stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
-      });
-      return transport;
-    }
-    const requestInit = { headers: config.headers };
-    if (config.type === "sse") {
-      const { SSEClientTransport } = await import("@modelcontextprotocol/sdk/client/sse.js");
-      return new SSEClientTransport(new URL(config.url), { requestInit });
-    }
-    const { StreamableHTTPClientTransport } = await import(
-      "@modelcontextprotocol/sdk/client/streamableHttp.js"
+  /** An OAuth provider when the server may need one: a login is possible now, or Keel holds its tokens. */
+  async #oauthProvider(config: McpRemoteConfig): Promise<KeelOAuthProvider | undefined> {
+    const store = this.#options.oauthStore ?? new OAuthStore();
+    const authorize = this.#options.authorize;
+    if (!authorize && !hasStoredAuthorization(store, this.name, config.url)) return undefined;
+    return KeelOAuthProvider.create({
+      store,
+      serverName: this.name,
+      serverUrl: config.url,
+      ...(config.oauth ? { settings: config.oauth } : {}),
+      ...(authorize ? { authorize } : {}),
+    });
+  }
+
+  async #newClient(): Promise<Client> {
+    const [{ Client }, { ElicitRequestSchema, ProgressNotificationSchema }] = await Promise.all([
+      import("@modelcontextprotocol/sdk/client/index.js"),
+      import("@modelcontextprotocol/sdk/types.js"),
+    ]);
+    // Forms only (no URL mode); the SDK fills in a form's defaults for fields the person left empty.
+    const client = new Client(
+      { name: "keel", version: keelVersion() },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } } },
     );
-    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit });
+    client.setNotificationHandler(ProgressNotificationSchema, async (notification) => {
+      const { progressToken, ...progress } = notification.params;
+      this.#progress.get(String(progressToken))?.(progress);
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const pending = new AbortController();
+      const signal = AbortSignal.any([extra.signal, pending.signal]);
+      this.#pendingForms.add(pending);
+      try {
+        return await answerElicitation(this.#options.elicitation, this.name, request.params, signal);
+      } finally {
+        this.#pendingForms.delete(pending);
+      }
+    });
+    client.onerror = (error) => {
+      // Garbage on the wire is reported per message; the connection goes on.
+      this.#lastProtocolError = errorMessage(error);
+    };
+    client.onclose = () => this.#onClosed(client);
+    return client;
   }
 
   async #listTools(client: Client, timeout: number): Promise<McpToolDef[]> {
@@ -182,15 +234,6 @@ export class McpConnection {
   #stderrTail(): string {
     const tail = this.#stderr.trim().split("\n").slice(-5).join("\n");
     return tail ? ` (its stderr ends: ${tail})` : "";
-  }
-
-  #describeFailure(error: unknown, startupMs: number): string {
-    const protocol = this.#lastProtocolError ? `; it also sent bad data: ${this.#lastProtocolError}` : "";
-    if (codeOf(error) === REQUEST_TIMEOUT)
-      return `no answer within ${Math.round(startupMs / 1000)} s of starting (set MCP_TIMEOUT or "startupTimeout" to wait longer)${protocol}${this.#stderrTail()}`;
-    if (codeOf(error) === CONNECTION_CLOSED)
-      return `the server exited or closed the connection while starting${protocol}${this.#stderrTail()}`;
-    return `${errorMessage(error)}${protocol}${this.#stderrTail()}`;
   }
 
   /** The live client, reconnecting once if the server went away. Throws a ToolError the model can read. */
@@ -222,16 +265,36 @@ export class McpConnection {
     // Our own progress token and handler: the SDK's drops progress read together with the response.
     const token = options.onProgress ? `keel-${++this.#progressCounter}` : undefined;
     if (token) this.#progress.set(token, options.onProgress!);
-    try {
-      return (await client.callTool(
+    const withdrawForms = () => {
+      for (const form of this.#pendingForms) form.abort(new Error("the call was cancelled"));
+    };
+    options.signal.addEventListener("abort", withdrawForms, { once: true });
+    const call = () =>
+      client.callTool(
         { name: toolName, arguments: args, ...(token ? { _meta: { progressToken: token } } : {}) },
         undefined,
         { signal: options.signal, timeout },
-      )) as CallToolResult;
+      ) as Promise<CallToolResult>;
+    try {
+      return await this.#withAuthorization(call);
     } catch (error) {
       throw this.#callError(error, `${toolName}`, timeout, options.signal);
     } finally {
+      options.signal.removeEventListener("abort", withdrawForms);
       if (token) this.#progress.delete(token);
+    }
+  }
+
+  /** Runs a request; when the server asked for more authorization and it was given, once more. */
+  async #withAuthorization<T>(request: () => Promise<T>): Promise<T> {
+    for (let authorizations = 0; ; authorizations++) {
+      try {
+        return await request();
+      } catch (error) {
+        const code = authorizations < MAX_AUTHORIZATIONS ? this.#provider?.takePendingCode() : undefined;
+        if (!code) throw error;
+        await (this.#transport as RemoteTransport).finishAuth(await code);
+      }
     }
   }
 
@@ -285,8 +348,14 @@ export class McpConnection {
 
   async close(): Promise<void> {
     const client = this.#client;
+    const transport = this.#transport;
     this.#client = undefined;
+    this.#transport = undefined;
+    this.#provider?.close();
     if (this.state === "connected" || this.state === "disconnected") this.state = "closed";
+    if (client) client.onclose = undefined;
+    // Servers keep a session until told otherwise: say goodbye (DELETE) before dropping the connection.
+    await endRemoteSession(transport);
     await client?.close().catch(() => {});
   }
 }

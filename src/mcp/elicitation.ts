@@ -1,15 +1,25 @@
 // Asking the person behind an MCP client through elicitation: a form with the call and a choice of
 // allow once / allow for this session / deny. Declining, dismissing or failing to answer is a refusal.
+// A tool whose call is itself a set of questions (AskUserQuestion) gets those questions as the form.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalAnswer, ApprovalRequest, Prompter } from "../pipeline/services.ts";
 import { addRules } from "../tool/context.ts";
+import { questionForm } from "./questionForm.ts";
 
 /** A person may take a while; the SDK's default of 60 s is too short for a decision. */
 const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 const INPUT_PREVIEW_CHARS = 800;
 
+/** Form elicitation: declared as `form` (2025-11-25), or as an empty `elicitation` (older revisions). */
 export function clientSupportsElicitation(server: Server): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  if (!elicitation) return false;
+  return elicitation.form !== undefined || elicitation.url === undefined;
+}
+
+/** Clients that declare `elicitation.form` speak 2025-11-25: titled choices and multi-selects. */
+function clientTakesTitledChoices(server: Server): boolean {
   return server.getClientCapabilities()?.elicitation?.form !== undefined;
 }
 
@@ -40,6 +50,34 @@ export function elicitationPrompter(server: Server, options: ElicitationPrompter
   return {
     name: "mcp-elicitation",
     async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
+      const relatedRequestId = options.relatedRequestId;
+      const requestOptions = {
+        signal: request.signal,
+        timeout: ELICITATION_TIMEOUT_MS,
+        ...(relatedRequestId === undefined ? {} : { relatedRequestId }),
+      };
+      const questions = request.tool.userQuestions;
+      if (questions) {
+        const form = questionForm(
+          questions.questions(request.input as never),
+          clientTakesTitledChoices(server),
+        );
+        const result = await server.elicitInput(
+          { message: form.message, requestedSchema: form.requestedSchema },
+          requestOptions,
+        );
+        if (result.action === "accept")
+          return {
+            behavior: "allow",
+            choice: "once",
+            updatedInput: questions.withAnswers(request.input as never, form.answers(result.content)),
+          };
+        return {
+          behavior: "deny",
+          reason:
+            result.action === "decline" ? "the user declined to answer" : "the user dismissed the questions",
+        };
+      }
       // The tool's own suggestion, else the tool itself (the label names the rule, so the person sees its reach).
       const always = request.suggestions.find((suggestion) => suggestion.behavior === "allow") ?? {
         behavior: "allow" as const,
@@ -63,11 +101,7 @@ export function elicitationPrompter(server: Server, options: ElicitationPrompter
             required: ["decision"],
           },
         },
-        {
-          signal: request.signal,
-          timeout: ELICITATION_TIMEOUT_MS,
-          ...(options.relatedRequestId === undefined ? {} : { relatedRequestId: options.relatedRequestId }),
-        },
+        requestOptions,
       );
       const decision = result.action === "accept" ? result.content?.decision : undefined;
       const reason =

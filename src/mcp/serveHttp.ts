@@ -1,5 +1,6 @@
 // `keel mcp --http [host:]port`: Streamable HTTP at /mcp, on 127.0.0.1 unless another host is named,
-// every request carrying the bearer token. One Keel session per MCP session; it ends with the session.
+// every request carrying the bearer token (unless --no-auth, loopback only). One Keel session per MCP
+// session; it ends on DELETE, after the idle timeout, or with the server.
 import { randomUUID, timingSafeEqual } from "node:crypto";
 import {
   createServer,
@@ -9,20 +10,48 @@ import {
 } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../tool/errors.ts";
+import {
+  type BodyProblem,
+  checkInitialize,
+  checkMessages,
+  negotiatedVersion,
+  parseJson,
+  protocolAllowsBatches,
+  readBody,
+  tooLarge,
+} from "./httpMessages.ts";
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_IDLE_MS,
+  describeDuration,
+  type HttpSession,
+  HttpSessionTable,
+} from "./httpSessions.ts";
+import { MAX_MESSAGE_BYTES, withoutCodePrefix } from "./messageLimits.ts";
 import { createKeelMcpServer, type KeelMcpServerOptions } from "./server.ts";
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
 
 export interface HttpServeOptions {
   host: string;
   port: number;
-  token: string;
+  /** The bearer token every request must carry; undefined only with --no-auth, on a loopback address. */
+  token: string | undefined;
   /** A fresh session (context, tools, services) for each MCP session. */
   createSession: () => KeelMcpServerOptions;
   log?: (line: string) => void;
+  /** A session with no HTTP exchange for this long ends (default 30 min). */
+  sessionIdleMs?: number;
+  /** Live sessions at most (default 1000); an initialize past it gets 503. */
+  maxSessions?: number;
+  /** One request body at most (default 4 MiB, as one stdio message). */
+  maxMessageBytes?: number;
 }
 
 export interface RunningHttpServer {
@@ -47,11 +76,15 @@ function jsonRpcError(
   status: number,
   code: number,
   message: string,
-  headers: Record<string, string> = {},
+  options: { headers?: Record<string, string>; id?: string | number | null } = {},
 ) {
   if (res.headersSent) return;
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+  res.writeHead(status, { "content-type": "application/json", ...options.headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: options.id ?? null, error: { code, message } }));
+}
+
+function refuse(res: ServerResponse, problem: BodyProblem) {
+  jsonRpcError(res, problem.status, problem.code, problem.message, { id: problem.id });
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -69,7 +102,7 @@ function hostAllowed(req: IncomingMessage, bindHost: string, port: number): bool
   const hostPort = /:(\d+)$/.exec(host)?.[1];
   if (hostPort !== undefined && Number(hostPort) !== port) return false;
   // Bound to loopback, only loopback names: a web page's DNS-rebound name is refused.
-  if (LOOPBACK_HOSTS.has(bindHost)) return LOOPBACK_HOSTS.has(name);
+  if (isLoopbackHost(bindHost)) return isLoopbackHost(name);
   return true;
 }
 
@@ -77,44 +110,85 @@ function originAllowed(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
   if (!origin) return true;
   try {
-    return LOOPBACK_HOSTS.has(new URL(origin).hostname);
+    return isLoopbackHost(new URL(origin).hostname);
   } catch {
     return false;
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new Error("body too large");
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/** The transport's outgoing errors without the SDK's "MCP error <code>: " prefix (clients add their own). */
+function withCleanErrors(transport: StreamableHTTPServerTransport): void {
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options) => send(withoutCodePrefix(message), options);
 }
 
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
   const log = options.log ?? (() => {});
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; end: () => void }>();
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
+  const sessions = new HttpSessionTable({ idleMs, maxSessions, log });
   let port = options.port;
 
   const openSession = async (req: IncomingMessage, res: ServerResponse, body: unknown) => {
     const session = options.createSession();
-    const server = createKeelMcpServer(session);
+    let transport: StreamableHTTPServerTransport | undefined;
+    const server = createKeelMcpServer({
+      ...session,
+      roots: "onRequest",
+      onCallCancelled: (requestId) => transport?.closeSSEStream(requestId),
+    });
     const end = () => session.context.abortController.abort(new Error("The MCP session ended."));
-    const transport = new StreamableHTTPServerTransport({
+    const protocolVersion = negotiatedVersion(
+      (body as { params?: { protocolVersion?: unknown } }).params?.protocolVersion,
+    );
+    transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, end });
+        const entry: HttpSession = {
+          transport: transport!,
+          protocolVersion,
+          end,
+          open: 0,
+          idleTimer: undefined,
+        };
+        sessions.add(id, entry);
+        sessions.track(id, res);
       },
     });
+    withCleanErrors(transport);
     transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+      if (transport?.sessionId) sessions.remove(transport.sessionId);
       end();
     };
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  };
+
+  const handlePost = async (req: IncomingMessage, res: ServerResponse, session: HttpSession | undefined) => {
+    const read = await readBody(req, maxBytes);
+    if ("tooLarge" in read) return refuse(res, tooLarge(read.tooLarge, maxBytes));
+    const parsed = parseJson(read.text);
+    if (!("value" in parsed)) return refuse(res, parsed);
+    const body = parsed.value;
+    if (session) {
+      const header = req.headers["mcp-protocol-version"];
+      const version = typeof header === "string" ? header : session.protocolVersion;
+      const problem = checkMessages(body, protocolAllowsBatches(version), version);
+      if (problem) return refuse(res, problem);
+      return session.transport.handleRequest(req, res, body);
+    }
+    const problem = checkInitialize(body) ?? checkMessages(body, false, "");
+    if (problem) return refuse(res, problem);
+    if (sessions.isFull)
+      return jsonRpcError(
+        res,
+        503,
+        -32000,
+        `Too many MCP sessions: all ${maxSessions} are in use (keel mcp --max-sessions). End sessions you no longer use (HTTP DELETE), or retry later: a session ends after ${describeDuration(idleMs)} without requests (--session-timeout).`,
+        { headers: { "retry-after": "60" }, id: (body as { id?: string | number }).id ?? null },
+      );
+    await openSession(req, res, body);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -122,47 +196,34 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (path !== "/mcp") return jsonRpcError(res, 404, -32600, "Not found: the MCP endpoint is /mcp");
     if (!hostAllowed(req, options.host, port) || !originAllowed(req))
       return jsonRpcError(res, 403, -32600, "Forbidden: unexpected Host or Origin header");
-    if (!tokenMatches(req.headers.authorization, options.token))
+    if (options.token !== undefined && !tokenMatches(req.headers.authorization, options.token))
       return jsonRpcError(
         res,
         401,
         -32001,
         "Unauthorized: send Authorization: Bearer <token> (printed by keel mcp at start, or KEEL_MCP_TOKEN)",
-        {
-          "www-authenticate": 'Bearer realm="keel"',
-        },
+        { headers: { "www-authenticate": 'Bearer realm="keel"' } },
       );
     const sessionId = req.headers["mcp-session-id"];
-    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
-    if (typeof sessionId === "string" && !existing)
+    const session = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (typeof sessionId === "string" && !session)
       return jsonRpcError(
         res,
         404,
         -32001,
         "Session not found: it ended or never existed; initialize a new one",
       );
-    if (req.method !== "POST") {
-      if (!existing)
-        return jsonRpcError(res, 400, -32000, "Bad Request: no session; POST an initialize request first");
-      return existing.transport.handleRequest(req, res);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(await readBody(req));
-    } catch (error) {
-      const tooLarge = errorMessage(error) === "body too large";
-      return jsonRpcError(
-        res,
-        tooLarge ? 413 : 400,
-        tooLarge ? -32600 : -32700,
-        tooLarge ? "Request body too large" : "Parse error: the body is not valid JSON",
-      );
-    }
-    if (existing) return existing.transport.handleRequest(req, res, body);
-    const initializing = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
-    if (!initializing)
-      return jsonRpcError(res, 400, -32000, "Bad Request: no session; send an initialize request first");
-    await openSession(req, res, body);
+    // A request in progress holds the session; the standalone GET stream does not (clients keep it open
+    // for as long as they live, abandoned or not).
+    if (session && req.method === "POST") sessions.track(sessionId as string, res);
+    if (req.method === "POST") return handlePost(req, res, session);
+    if (req.method !== "GET" && req.method !== "DELETE")
+      return jsonRpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE", {
+        headers: { allow: "GET, POST, DELETE" },
+      });
+    if (!session)
+      return jsonRpcError(res, 400, -32000, "Bad Request: no session. POST an initialize request first");
+    return session.transport.handleRequest(req, res);
   };
 
   const http: HttpServer = createServer((req, res) => {
@@ -186,11 +247,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     port,
     sessionCount: () => sessions.size,
     close: async () => {
-      for (const { transport, end } of sessions.values()) {
-        end();
-        await transport.close().catch(() => {});
-      }
-      sessions.clear();
+      await sessions.closeAll();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeAllConnections();
       await closed;

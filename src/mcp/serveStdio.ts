@@ -1,12 +1,9 @@
 // `keel mcp` over stdio: one session on stdin/stdout. Stdout carries only JSON-RPC (stray console
-// output goes to stderr); a line that is not JSON or not JSON-RPC gets an error response, never an exit.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+// output goes to stderr); a line that is not JSON, not JSON-RPC or over the size limit gets an error
+// response, never an exit.
 import { errorMessage } from "../tool/errors.ts";
 import { createKeelMcpServer, type KeelMcpServerOptions } from "./server.ts";
-
-const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
+import { LineStdioServerTransport } from "./stdioTransport.ts";
 
 /** Keeps stdout for the protocol: anything logged with console.log/info/debug goes to stderr. */
 export function redirectConsoleToStderr(): void {
@@ -24,21 +21,8 @@ export async function serveStdio(
   const stdin = (streams.stdin ?? process.stdin) as NodeJS.ReadStream;
   const stdout = (streams.stdout ?? process.stdout) as NodeJS.WriteStream;
   const log = options.log ?? (() => {});
-  const server = createKeelMcpServer(options);
-  const transport = new StdioServerTransport(stdin, stdout);
-  // Set before connect: the SDK keeps it and calls its own handler after it.
-  transport.onerror = (error) => {
-    const code =
-      error instanceof SyntaxError ? PARSE_ERROR : error?.name === "ZodError" ? INVALID_REQUEST : undefined;
-    if (code === undefined) return;
-    const message =
-      code === PARSE_ERROR
-        ? "Parse error: the line is not valid JSON"
-        : "Invalid Request: not a JSON-RPC 2.0 message";
-    void transport
-      .send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage)
-      .catch((sendError: unknown) => log(`could not answer a bad message: ${errorMessage(sendError)}`));
-  };
+  const server = createKeelMcpServer({ ...options, roots: "atStart" });
+  const transport = new LineStdioServerTransport(stdin, stdout, { log });
   const closed = new Promise<void>((resolve) => {
     const finish = () => resolve();
     stdin.once("end", finish);

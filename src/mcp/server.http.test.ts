@@ -30,7 +30,8 @@ async function startHttp(args: string[], env: Record<string, string>): Promise<R
   child.stderr!.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
-  await waitFor(() => /token: /.test(stderr), "keel mcp --http to start");
+  // A start takes a few seconds on a busy machine (each spawn strips the types of the sources anew).
+  await waitFor(() => /token: /.test(stderr), "keel mcp --http to start", 25_000);
   const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
   const token = /token: (\S+)/.exec(stderr)![1]!;
   return { child, url, token, stderr: () => stderr };
@@ -215,6 +216,44 @@ describe("keel mcp --http with a given token", () => {
       expect(ok.status).toBe(200);
     } finally {
       server.child.kill();
+    }
+  });
+});
+
+describe("keel mcp --http --no-auth", () => {
+  it("is refused on an address other machines can reach", async () => {
+    const world = makeWorld();
+    const child = spawn(process.execPath, [TEST_ENTRY, "--http", "0.0.0.0:0", "--no-auth"], {
+      env: world.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--no-auth is allowed only on a loopback address/);
+  });
+
+  it("serves loopback without a token, with a warning", async () => {
+    const world = makeWorld();
+    const child = spawn(process.execPath, [TEST_ENTRY, "--http", "127.0.0.1:0", "--no-auth"], {
+      env: world.env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    try {
+      await waitFor(() => /warning: --no-auth/.test(stderr), "the --no-auth warning", 25_000);
+      const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
+      expect(stderr).not.toMatch(/token: /);
+      const response = await post(url, INIT("2025-11-25"));
+      expect(response.status).toBe(200);
+    } finally {
+      child.kill();
     }
   });
 });

@@ -6,27 +6,30 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   type CallToolRequest,
-  type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
   type Tool as McpToolDef,
+  type RequestId,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ResultEvent } from "../pipeline/runToolUse.ts";
 import { runToolUse } from "../pipeline/runToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
-import type { ToolUseContext, WorkingDirectory } from "../tool/context.ts";
+import type { ToolUseContext } from "../tool/context.ts";
 import { childContext } from "../tool/createContext.ts";
-import { errorMessage } from "../tool/errors.ts";
+import { clipForEcho, errorMessage } from "../tool/errors.ts";
 import { findToolByName } from "../tool/registry.ts";
-import type { Tool, ToolView } from "../tool/Tool.ts";
+import type { Tool } from "../tool/Tool.ts";
 import { keelVersion } from "../version.ts";
+import { progressMessage, toCallToolResult } from "./callResult.ts";
 import { deferredAuditSink } from "./deferredAudit.ts";
 import { clientSupportsElicitation, elicitationPrompter } from "./elicitation.ts";
 import { createReadWriteGate } from "./gate.ts";
-import { applyRoots } from "./roots.ts";
+import { ClientRoots, type RootsTiming } from "./roots.ts";
 import { mcpOutputSchema, toMcpToolDefinition } from "./toolListing.ts";
+
+export { toCallToolResult } from "./callResult.ts";
 
 const LooseCallToolRequestSchema = z.object({
   method: z.literal("tools/call"),
@@ -37,8 +40,6 @@ const LooseCallToolRequestSchema = z.object({
 export function keelServerInfo(): { name: string; version: string } {
   return { name: "keel", version: keelVersion() };
 }
-const ROOTS_TIMEOUT_MS = 5_000;
-const PROGRESS_MESSAGE_CHARS = 200;
 
 export interface KeelMcpServerOptions {
   /** The tools offered, already filtered (--tools, --exclude-tools, blanket deny rules). */
@@ -48,36 +49,10 @@ export interface KeelMcpServerOptions {
   services: PipelineServices;
   /** Stderr lines for the person running the server. */
   log?: (line: string) => void;
-}
-
-function viewText(view: ToolView): string {
-  switch (view.kind) {
-    case "text":
-    case "progress":
-      return view.text;
-    case "command": {
-      const last = view.output?.trimEnd().split("\n").pop();
-      return last ? `$ ${view.command}: ${last}` : `$ ${view.command}`;
-    }
-    case "diff":
-      return view.summary ?? `edit ${view.path}`;
-    case "list":
-      return view.title ?? `${view.items.length} items`;
-  }
-}
-
-function progressMessage(tool: Tool, data: unknown): string {
-  let text: string;
-  try {
-    text = tool.renderToolProgress
-      ? viewText(tool.renderToolProgress(data))
-      : typeof data === "string"
-        ? data
-        : JSON.stringify(data);
-  } catch {
-    text = "working";
-  }
-  return text.length > PROGRESS_MESSAGE_CHARS ? `${text.slice(0, PROGRESS_MESSAGE_CHARS)}…` : text;
+  /** When the client's roots are asked for (default: on the first request, which works on every transport). */
+  roots?: RootsTiming;
+  /** A call the client cancelled: the transport may close what it holds for it (its SSE stream). */
+  onCallCancelled?: (requestId: RequestId) => void;
 }
 
 /** A JSON-RPC error; plain Error so the message is not prefixed twice ("MCP error -32602: MCP error..."). */
@@ -85,51 +60,36 @@ function protocolError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
+/**
+ * Tool listings by tool set, permission mode and whether the client can ask: every session of a server
+ * shares the same tools, so its listing is built once (not once per session, ~20 KB each).
+ */
+const listings = new WeakMap<readonly Tool[], Map<string, Promise<McpToolDef[]>>>();
+
+function listingFor(all: readonly Tool[], offered: readonly Tool[], mode: string, clientCanAsk: boolean) {
+  let byKey = listings.get(all);
+  if (!byKey) {
+    byKey = new Map();
+    listings.set(all, byKey);
+  }
+  const key = `${mode}|${clientCanAsk}`;
+  let listing = byKey.get(key);
+  if (!listing) {
+    listing = Promise.all(offered.map((tool) => toMcpToolDefinition(tool, offered, mode)));
+    byKey.set(key, listing);
+  }
+  return listing;
 }
 
-const ALLOW_HINT =
-  "The user can allow such calls with a permission rule in Keel's settings, or by starting `keel mcp` with " +
-  "--allow '<rule>' or another --mode.)";
-/** Why nobody approved, as the client's model should read it: the client cannot ask, or asking failed. */
-const NO_PROMPTER_HINT = {
-  cannotAsk: `\n\n(This MCP client cannot ask the user for approval. ${ALLOW_HINT}`,
-  askFailed: `\n\n(Asking the user for approval through this MCP client failed. ${ALLOW_HINT}`,
-};
-
-export function toCallToolResult(
-  event: ResultEvent,
-  hasOutputSchema: boolean,
-  clientCanAsk = false,
-): CallToolResult {
-  const content: CallToolResult["content"] = [];
-  const blocks = event.block.content;
-  if (typeof blocks === "string") content.push({ type: "text", text: blocks });
-  else
-    for (const block of blocks)
-      content.push(
-        block.type === "text"
-          ? { type: "text", text: block.text }
-          : { type: "image", data: block.source.data, mimeType: block.source.media_type },
-      );
-  for (const extra of event.additionalContext) content.push({ type: "text", text: extra });
-  if (event.isError) {
-    if (event.decision?.reason.type === "noPrompter" && content[0]?.type === "text")
-      content[0] = {
-        type: "text",
-        text: content[0].text + (clientCanAsk ? NO_PROMPTER_HINT.askFailed : NO_PROMPTER_HINT.cannotAsk),
-      };
-    return { content, isError: true };
-  }
-  const structured =
-    event.structuredContent ?? (hasOutputSchema && isPlainObject(event.output) ? event.output : undefined);
-  return { content, ...(structured ? { structuredContent: structured } : {}) };
+/** Tools only a person can answer (AskUserQuestion) are offered only to clients that can ask one. */
+function toolsForClient(tools: readonly Tool[], clientCanAsk: boolean): Tool[] {
+  if (clientCanAsk) return [...tools];
+  return tools.filter((tool) => tool.requiresUserInteraction?.() !== true);
 }
 
 /** One MCP session's server: connect it to a transport (stdio, or one HTTP session). */
 export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
-  const { tools, context } = options;
+  const { context } = options;
   const log = options.log ?? (() => {});
   const server = new Server(keelServerInfo(), {
     capabilities: { tools: { listChanged: false } },
@@ -144,35 +104,30 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     gate: options.services.gate ?? gate,
     ...(audit ? { audit: deferredAuditSink(audit) } : {}),
   };
-  const outputSchemas = new Map(tools.map((tool) => [tool.name, mcpOutputSchema(tool) !== undefined]));
-  let listing: Promise<McpToolDef[]> | undefined;
-  let rootsRefresh: Promise<void> | undefined;
+  const outputSchemas = new Map(
+    options.tools.map((tool) => [tool.name, mcpOutputSchema(tool) !== undefined]),
+  );
+  let offered: { tools: Tool[]; listing: Promise<McpToolDef[]> } | undefined;
   let callCounter = 0;
-  const configured: WorkingDirectory[] = context
-    .getAppState()
-    .toolPermissionContext.additionalWorkingDirectories.map((dir) => ({
-      path: dir.path,
-      source: dir.source,
-    }));
+  const roots = new ClientRoots({ server, context, timing: options.roots ?? "onRequest", log });
+  server.oninitialized = () => roots.onInitialized();
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => roots.onListChanged());
 
-  const refreshRoots = () => {
-    if (!server.getClientCapabilities()?.roots) return;
-    rootsRefresh = server
-      .listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })
-      .then(({ roots }) => {
-        const dirs = applyRoots(context, configured, roots);
-        log(`roots: ${dirs.length ? dirs.join(", ") : "(none usable)"}`);
-      })
-      .catch((error: unknown) => log(`could not read the client's roots: ${errorMessage(error)}`));
+  // The client's capabilities are known once it initialized, before its first tools/list.
+  const offeredTools = () => {
+    offered ??= (() => {
+      const clientCanAsk = clientSupportsElicitation(server);
+      const tools = toolsForClient(options.tools, clientCanAsk);
+      const mode = context.getAppState().toolPermissionContext.mode;
+      return { tools, listing: listingFor(options.tools, tools, mode, clientCanAsk) };
+    })();
+    return offered;
   };
-  server.oninitialized = refreshRoots;
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => refreshRoots());
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    listing ??= Promise.all(
-      tools.map((tool) => toMcpToolDefinition(tool, tools, context.getAppState().toolPermissionContext.mode)),
-    );
-    return { tools: await listing };
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+    // Listing does not need the roots, but its stream can carry the question so the first call need not wait.
+    void roots.beforeRequest(extra.requestId);
+    return { tools: await offeredTools().listing };
   });
 
   // A loose schema, so the SDK's own tools/call check answers a malformed call with InvalidParams (its
@@ -180,14 +135,21 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
   server.setRequestHandler(LooseCallToolRequestSchema, async (looseRequest, extra) => {
     const request = looseRequest as unknown as CallToolRequest;
     const name = request.params.name;
+    const { tools } = offeredTools();
     const tool = findToolByName(tools, name);
     if (!tool) {
       const names = tools.map((t) => t.name).join(", ") || "(none)";
-      throw protocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Available tools: ${names}.`);
+      throw protocolError(
+        ErrorCode.InvalidParams,
+        `Unknown tool "${clipForEcho(String(name), 200)}". Available tools: ${names}.`,
+      );
     }
-    if (rootsRefresh) await rootsRefresh;
+    await roots.beforeRequest(extra.requestId);
     const { context: callContext, dispose } = childContext(context);
-    const onCancel = () => callContext.abortController.abort(new Error("Cancelled by the MCP client."));
+    const onCancel = () => {
+      callContext.abortController.abort(new Error("Cancelled by the MCP client."));
+      options.onCallCancelled?.(extra.requestId);
+    };
     if (extra.signal.aborted) onCancel();
     else extra.signal.addEventListener("abort", onCancel, { once: true });
     const clientCanAsk = clientSupportsElicitation(server);
@@ -227,6 +189,10 @@ export function createKeelMcpServer(options: KeelMcpServerOptions): Server {
     return toCallToolResult(result, outputSchemas.get(tool.name) ?? false, clientCanAsk);
   });
 
-  server.onerror = (error) => log(`protocol error: ${errorMessage(error)}`);
+  server.onerror = (error) => {
+    // The SDK cancels a request that timed out even when its stream is gone (the client left): nothing to report.
+    if (/^Failed to send cancellation/.test(errorMessage(error))) return;
+    log(`protocol error: ${errorMessage(error)}`);
+  };
   return server;
 }

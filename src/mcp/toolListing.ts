@@ -19,7 +19,8 @@ export function toolAnnotations(tool: Tool): ToolAnnotations {
   const openWorld = tool.isOpenWorld
     ? staticFlag(tool.isOpenWorld, undefined)
     : { known: true as const, value: false };
-  const readOnlyHint = readOnly.known && readOnly.value;
+  // A tool that keeps session state (a todo list) is read-only to Keel's permissions, not to a client.
+  const readOnlyHint = readOnly.known && readOnly.value && tool.changesSessionState !== true;
   return {
     title: safeTitle(tool),
     readOnlyHint,
@@ -30,6 +31,7 @@ export function toolAnnotations(tool: Tool): ToolAnnotations {
 }
 
 function safeTitle(tool: Tool): string {
+  if (tool.title) return tool.title;
   try {
     return tool.userFacingName(undefined) || tool.name;
   } catch {
@@ -58,7 +60,7 @@ export async function toMcpToolDefinition(
   const inputSchema = toolInputJSONSchema(tool);
   return {
     name: tool.name,
-    description: await tool.prompt({ tools, permissionMode }),
+    description: await tool.prompt({ tools, permissionMode, conversationless: true }),
     inputSchema: (inputSchema.type === "object"
       ? inputSchema
       : { type: "object", ...inputSchema }) as McpToolDef["inputSchema"],

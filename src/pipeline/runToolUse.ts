@@ -4,7 +4,7 @@ import { decidePermission } from "../permissions/engine.ts";
 import { findBlanketDenyForName } from "../permissions/matchers.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
-import { errorMessage, type ToolErrorCode } from "../tool/errors.ts";
+import { clipEchoedInput, errorMessage, type ToolErrorCode } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool, ToolResult } from "../tool/Tool.ts";
@@ -80,12 +80,17 @@ export async function* runToolUse(
     recordAudit(services, context, toolUse, tool, event, state);
     return event;
   };
+  // An error quotes at most ~1 KB of any long input string (a 2 MiB path once, not twice in full).
   const fail = (
     tool: Tool | undefined,
     code: ToolErrorCode,
     message: string,
     extra: Partial<ResultEvent> = {},
-  ) => finish(tool, errorResult(toolUse.id, message), { errorCode: code, ...extra });
+  ) =>
+    finish(tool, errorResult(toolUse.id, clipEchoedInput(message, [toolUse.name, toolUse.input])), {
+      errorCode: code,
+      ...extra,
+    });
 
   // 1. Look up the tool. One hidden by a blanket deny rule is refused by that rule (and audited so).
   const tool = findToolByName(context.options.tools, toolUse.name);

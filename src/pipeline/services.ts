@@ -87,10 +87,31 @@ export type ApprovalAnswer =
   | { behavior: "allow"; choice: "once" | "always"; updatedInput?: unknown; rule?: RuleSuggestion }
   | { behavior: "deny"; reason?: string };
 
+/** A form an MCP server asks the person to fill in (MCP elicitation, form mode). */
+export interface ElicitationRequest {
+  /** The MCP server that asks, as configured. */
+  serverName: string;
+  message: string;
+  /** A flat JSON Schema object: each property a string, number, integer, boolean or enum field. */
+  requestedSchema: {
+    type: "object";
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
+  signal: AbortSignal;
+}
+
+export type ElicitationAnswer =
+  | { action: "accept"; content: Record<string, string | number | boolean | string[]> }
+  | { action: "decline" }
+  | { action: "cancel" };
+
 /** The one interface for asking a person: terminal dialog, library callback, MCP elicitation. */
 export interface Prompter {
   readonly name: string;
   ask(request: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** Forms from MCP servers; a prompter without it cannot answer them (they are declined). */
+  elicit?(request: ElicitationRequest): Promise<ElicitationAnswer>;
 }
 
 export interface ClassifierVerdict {

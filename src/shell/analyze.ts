@@ -10,6 +10,7 @@ import type { ExtractedCommand } from "./extract.ts";
 import { readBash, understoodCommands } from "./frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
+import { programReadings } from "./programWord.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
 import { COMMAND_CHECKS } from "./security/index.ts";
 import { ruleSuggestions } from "./suggestions.ts";
@@ -40,6 +41,34 @@ export interface DetailedVerdict extends BashVerdict {
 interface Part {
   view: CommandView;
   classification: Classification;
+  /** What the checks found on each program the command may run (more than one for a glob name). */
+  findings: Finding[];
+}
+
+const KIND_ORDER: Classification["kind"][] = ["read-only", "file-write", "other"];
+
+/** One command, judged as every program its name may be (programWord.ts). */
+function partOf(extracted: ExtractedCommand, cwd: string): Part {
+  const view = viewCommand(extracted);
+  const reading = programReadings(view, cwd);
+  if (reading.kind === "unknown")
+    return {
+      view,
+      classification: { ...classify(view), kind: "other", reason: reading.reason },
+      findings: [{ check: "unknown-program", reason: reading.reason, safety: true }],
+    };
+  const [first, ...rest] = reading.views.map((candidate) => ({
+    view: candidate,
+    classification: classify(candidate),
+  }));
+  const chosen = rest.reduce(
+    (worst, next) =>
+      KIND_ORDER.indexOf(next.classification.kind) > KIND_ORDER.indexOf(worst.classification.kind)
+        ? next
+        : worst,
+    first as { view: CommandView; classification: Classification },
+  );
+  return { ...chosen, findings: reading.views.flatMap(commandFindings) };
 }
 
 /** Commands whose input words (from xargs) can only be strings, never files to read. */
@@ -81,11 +110,8 @@ function safetyScan(
   context: ToolPermissionContext,
 ): Finding[] {
   if (commands.length === 0) return [];
-  const parts: Part[] = commands.map((extracted) => {
-    const view = viewCommand(extracted);
-    return { view, classification: classify(view) };
-  });
-  const findings = parts.flatMap((part) => commandFindings(part.view).filter((finding) => finding.safety));
+  const parts: Part[] = commands.map((extracted) => partOf(extracted, cwd));
+  const findings = parts.flatMap((part) => part.findings.filter((finding) => finding.safety));
   return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true })];
 }
 
@@ -151,13 +177,10 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     };
   }
 
-  const parts: Part[] = extraction.commands.map((extracted) => {
-    const view = viewCommand(extracted);
-    return { view, classification: classify(view) };
-  });
+  const parts: Part[] = extraction.commands.map((extracted) => partOf(extracted, cwd));
   findings.push(
     ...parts.flatMap((part) =>
-      commandFindings(part.view).map((finding) => (strict ? { ...finding, safety: true } : finding)),
+      part.findings.map((finding) => (strict ? { ...finding, safety: true } : finding)),
     ),
   );
   findings.push(...validatePaths(parts, cwd, context, { operators: extraction.operators }));

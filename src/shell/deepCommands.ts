@@ -3,9 +3,10 @@
 // behind wrappers, and after find -exec / fd -x. Deny and ask rules and the safety checks use this.
 import type { Node } from "web-tree-sitter";
 import { commandFormsForDenyRules, resolvedForms } from "./denyForms.ts";
+import { segmentRegex } from "./expand.ts";
 import { type ExtractedCommand, extractEveryCommand } from "./extract.ts";
 import { withBashTree } from "./parse.ts";
-import { isShell } from "./programs.ts";
+import { isShell, SHELLS } from "./programs.ts";
 
 const MAX_DEPTH = 4;
 
@@ -110,6 +111,28 @@ export interface DeepScan {
   forms: string[][];
 }
 
+/** Programs that run code they are given; a globbed program name (`/bin/s?`) may be any of them. */
+const CODE_RUNNERS = [
+  ...SHELLS,
+  "eval",
+  "watch",
+  "su",
+  "runuser",
+  "emulate",
+  "script",
+  "flock",
+  "env",
+  "git",
+];
+
+/** The form as each code-running program its globbed name could match. */
+function globbedRunners(form: readonly string[]): string[][] {
+  const name = form[0];
+  if (name === undefined || !/[*?[]/.test(name)) return [];
+  const pattern = segmentRegex(name.slice(name.lastIndexOf("/") + 1));
+  return CODE_RUNNERS.filter((runner) => pattern.test(runner)).map((runner) => [runner, ...form.slice(1)]);
+}
+
 function scanCommands(commands: readonly ExtractedCommand[], depth: number, into: DeepScan): void {
   commands.forEach((command, index) => {
     into.commands.push(command);
@@ -121,8 +144,10 @@ function scanCommands(commands: readonly ExtractedCommand[], depth: number, into
         into.forms.push(form);
         pending.push(...runPerFile(form));
         if (depth >= MAX_DEPTH) continue;
-        const codes = [...embeddedCode(form, command), ...pipedCode(form, command, commands[index - 1])];
-        for (const code of codes) collect(code, depth + 1, into);
+        for (const named of [form, ...globbedRunners(form)]) {
+          const codes = [...embeddedCode(named, command), ...pipedCode(named, command, commands[index - 1])];
+          for (const code of codes) collect(code, depth + 1, into);
+        }
       }
     }
   });

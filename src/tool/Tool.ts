@@ -38,6 +38,30 @@ export type ToolView =
 export interface PromptOptions {
   tools: Tools;
   permissionMode?: string;
+  /**
+   * The caller cannot see the model's conversation (an MCP server: one connection may serve many chats,
+   * or outlive a compaction), so a prompt promises nothing that depends on what the model saw earlier.
+   */
+  conversationless?: boolean;
+}
+
+/** One multiple-choice question for the person (AskUserQuestion). */
+export interface UserQuestion {
+  question: string;
+  /** A very short label (a form field's title). */
+  header: string;
+  options: readonly { label: string; description: string }[];
+  multiSelect: boolean;
+}
+
+/**
+ * A tool whose call is a set of questions for the person: a prompter that can show a form asks these
+ * instead of an approval, and approves the call with the answers put into the input.
+ */
+export interface UserQuestions<Input> {
+  questions(input: Input): readonly UserQuestion[];
+  /** Question text -> the answer (several chosen labels joined with ", ", or the person's own words). */
+  withAnswers(input: Input, answers: Record<string, string>): Input;
 }
 
 export type CanUseTool = (
@@ -88,6 +112,15 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   checkPermissions(input: Input, context: ToolUseContext): Promise<PermissionResult<Input>>;
   /** A tool that only a person can answer (AskUserQuestion): its ask is never auto-approved. */
   requiresUserInteraction?(): boolean;
+  /** The questions such a tool asks, for prompters that can show them (MCP elicitation). */
+  readonly userQuestions?: UserQuestions<Input>;
+  /** A short title for clients that show one (MCP annotations); default: userFacingName(). */
+  readonly title?: string;
+  /**
+   * Changes state the session keeps (a task or todo list) though it touches no files: read-only for
+   * permissions and plan mode, but not read-only to MCP clients.
+   */
+  readonly changesSessionState?: boolean;
   /** Extra facts for `keel check` (Bash: the parsed parts and which check fired). */
   explainPermission?(input: Input, context: ToolUseContext): Promise<Record<string, unknown>>;
   /** The file or folder a call touches, for path rules. */

@@ -88,3 +88,32 @@ export function errorMessage(error: unknown): string {
     return String(error);
   }
 }
+
+/** An error message quotes at most this much of an input it refuses (a 2 MiB path must not come back twice). */
+export const MAX_ECHO_CHARS = 1_024;
+
+/** At most `max` characters of `text`, saying how much was left out. */
+export function clipForEcho(text: string, max = MAX_ECHO_CHARS): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… [${text.length - max} more characters not shown]`;
+}
+
+function longStrings(value: unknown, into: Set<string>, depth = 0): Set<string> {
+  if (typeof value === "string") {
+    if (value.length > MAX_ECHO_CHARS) into.add(value);
+  } else if (value !== null && typeof value === "object" && depth < 8) {
+    for (const item of Object.values(value)) longStrings(item, into, depth + 1);
+  }
+  return into;
+}
+
+/** The message with every quote of a long input string clipped to ~1 KB. */
+export function clipEchoedInput(message: string, input: unknown): string {
+  if (message.length <= MAX_ECHO_CHARS) return message;
+  let clipped = message;
+  // Longest first, so a value that contains another is clipped whole.
+  const values = [...longStrings(input, new Set())].sort((a, b) => b.length - a.length);
+  for (const value of values)
+    if (clipped.includes(value)) clipped = clipped.split(value).join(clipForEcho(value));
+  return clipped;
+}

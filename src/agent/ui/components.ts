@@ -1,10 +1,11 @@
 // The terminal UI's Ink components (React without JSX: Node runs this file as TypeScript directly).
 // Finished items print once through <Static>; below them the live area: streaming text, running tools,
-// the approval dialog, the input line and the status line.
+// the approval dialog or an MCP server's form, the input line and the status line.
 import { Box, Static, Text, useInput, usePaste } from "ink";
 import { createElement as h, type ReactElement, useEffect, useState } from "react";
 import type { ToolView } from "../../tool/Tool.ts";
 import type { DialogState, InteractiveController, UiState } from "./controller.ts";
+import type { FormState } from "./formInput.ts";
 import { PromptView } from "./promptView.ts";
 import type { HistoryItem, ToolEntry } from "./transcriptView.ts";
 
@@ -141,6 +142,21 @@ function Dialog({ state }: { state: DialogState }): ReactElement {
   );
 }
 
+/** An MCP server's form: its message and the field asked now; the answer is typed on the prompt line. */
+function FormDialog({ form }: { form: FormState }): ReactElement {
+  return h(
+    Box,
+    { flexDirection: "column", borderStyle: "round", borderColor: "yellow", paddingX: 1, marginTop: 1 },
+    h(Text, { bold: true }, `${form.title}${form.step ? ` (${form.step})` : ""}:`),
+    h(Text, null, form.message),
+    form.field ? h(Box, { marginTop: 1 }, h(Text, { bold: true }, form.field)) : null,
+    form.description ? h(Text, { dimColor: true }, form.description) : null,
+    ...form.choices.map((choice) => h(Text, { key: choice }, `  ${choice}`)),
+    form.problem ? h(Text, { color: "red" }, form.problem) : null,
+    h(Text, { dimColor: true }, form.hint),
+  );
+}
+
 export function App({ controller }: { controller: InteractiveController }): ReactElement {
   const [state, setState] = useState<UiState>(controller.state);
   useEffect(() => controller.subscribe(() => setState(controller.state)), [controller]);
@@ -160,17 +176,25 @@ export function App({ controller }: { controller: InteractiveController }): Reac
     }),
     state.streamingText ? h(Box, { marginTop: 1 }, h(Text, null, state.streamingText)) : null,
     ...state.tools.map((entry) => h(ToolLine, { key: entry.id, entry })),
-    state.dialog ? h(Dialog, { state: state.dialog }) : null,
+    state.dialog
+      ? h(Dialog, { state: state.dialog })
+      : state.form
+        ? h(FormDialog, { form: state.form })
+        : null,
     h(
       Box,
       {
         marginTop: 1,
         borderStyle: "round",
-        borderColor: state.running || state.dialog ? "gray" : "cyan",
+        // The line is live for a prompt when the agent is idle, and for a form's answer.
+        borderColor: state.dialog || (state.running && !state.form) ? "gray" : "cyan",
         paddingX: 1,
         flexDirection: "column",
       },
-      h(PromptView, { editor: state.prompt, active: !state.dialog }),
+      h(PromptView, {
+        editor: state.form && !state.dialog ? state.form.editor : state.prompt,
+        active: !state.dialog,
+      }),
     ),
     state.hint ? h(Text, { color: "yellow" }, state.hint) : null,
     h(
@@ -178,9 +202,11 @@ export function App({ controller }: { controller: InteractiveController }): Reac
       { dimColor: true },
       !live
         ? "starting…"
-        : state.running
-          ? `working… (Esc or Ctrl-C to stop) · ${state.status}`
-          : state.status,
+        : state.form && !state.dialog
+          ? `answering a form (Esc declines it, Ctrl-C stops) · ${state.status}`
+          : state.running
+            ? `working… (Esc or Ctrl-C to stop) · ${state.status}`
+            : state.status,
     ),
   );
 }

@@ -1,6 +1,6 @@
 // What the terminal shows, kept apart from how it is drawn: the conversation (transcriptView.ts), the
-// approval dialog, the prompt line and the status line; keys come in here and become edits, answers
-// and session actions. The Ink components only render snapshots of this state and forward keys.
+// approval dialog, an MCP server's form (formInput.ts), the prompt line and the status line; keys come
+// in here and become edits, answers and session actions. The Ink components only render snapshots of this state and forward keys.
 import type { Key } from "ink";
 import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
@@ -16,6 +16,7 @@ import {
 import { errorMessageForUser, formatCost } from "../format.ts";
 import { modelInfo } from "../models.ts";
 import { dialogKey } from "./dialogKeys.ts";
+import { FormInput, type FormState } from "./formInput.ts";
 import type { EditorState } from "./prompt/editor.ts";
 import { keyActions } from "./prompt/keys.ts";
 import { type HistorySource, type LineOutcome, PromptLine } from "./prompt/promptLine.ts";
@@ -42,6 +43,8 @@ export interface PromptHistoryStore extends HistorySource {
 export interface UiState extends TranscriptState {
   running: boolean;
   dialog?: DialogState;
+  /** A form an MCP server asks for, answered on the prompt line (after any approval question). */
+  form?: FormState;
   prompt: EditorState;
   status: string;
   hint?: string;
@@ -57,6 +60,7 @@ export class InteractiveController {
   #exitWaiters: Array<(code: number) => void> = [];
   #lastCtrlC = 0;
   readonly #line: PromptLine;
+  readonly #form: FormInput;
   readonly #promptHistory: PromptHistoryStore | undefined;
 
   constructor(session: AgentSession, prompter: UiPrompter, options: { history?: PromptHistoryStore } = {}) {
@@ -64,6 +68,7 @@ export class InteractiveController {
     this.prompter = prompter;
     this.#promptHistory = options.history;
     this.#line = new PromptLine(options.history ?? { entries: [] });
+    this.#form = new FormInput(prompter);
     this.#view = new TranscriptView(
       () => session.agent.pool.all,
       () => this.#update(this.#view.state),
@@ -75,7 +80,7 @@ export class InteractiveController {
       status: "",
     };
     this.#state.status = this.#statusLine();
-    prompter.onChange(() => this.#update({ dialog: this.#dialog() }));
+    prompter.onChange(() => this.#update({ dialog: this.#dialog(), form: this.#form.state() }));
     for (const text of session.notices) this.#push({ kind: "notice", level: "info", text });
     if (session.resumed)
       this.#push({
@@ -139,7 +144,7 @@ export class InteractiveController {
 
   // --- keys -------------------------------------------------------------------------------------
 
-  /** A key from the terminal: to the approval dialog when one is open, else to the prompt line. */
+  /** A key from the terminal: to the approval dialog when one is open, to a form, else to the prompt line. */
   key(input: string, key: Key): void {
     if (key.ctrl && input === "c") {
       this.ctrlC();
@@ -153,6 +158,12 @@ export class InteractiveController {
       return;
     }
     for (const action of keyActions(input, key)) {
+      // Keys typed together (Enter included) may answer a form's field and go on to the next one.
+      if (this.#state.form) {
+        if (this.#form.apply(action) === "interrupt") this.ctrlC();
+        this.#update({ form: this.#form.state() });
+        continue;
+      }
       const outcome = this.#line.apply(action);
       this.#update({ prompt: this.#line.state, hint: undefined });
       if (outcome) this.#outcome(outcome);
@@ -162,6 +173,11 @@ export class InteractiveController {
   /** Bracketed paste: the text, line breaks included, goes into the prompt as one piece. */
   paste(text: string): void {
     if (this.#state.dialog) return;
+    if (this.#state.form) {
+      this.#form.paste(text);
+      this.#update({ form: this.#form.state() });
+      return;
+    }
     this.#line.paste(text);
     this.#update({ prompt: this.#line.state, hint: undefined });
   }
@@ -221,7 +237,7 @@ export class InteractiveController {
 
   /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */
   ctrlC(): void {
-    if (this.#state.running || this.prompter.current) {
+    if (this.#state.running || this.prompter.current || this.prompter.currentForm) {
       this.prompter.cancelAll();
       this.session.agent.interrupt();
       this.#update({ hint: "Interrupting…" });

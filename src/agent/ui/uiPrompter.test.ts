@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { ApprovalRequest } from "../../pipeline/services.ts";
+import type { ApprovalRequest, ElicitationRequest } from "../../pipeline/services.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { parseSlash } from "./slashCommands.ts";
@@ -136,5 +136,63 @@ describe("parseSlash", () => {
   it("leaves prompts and unknown commands alone", () => {
     expect(parseSlash("fix the bug")).toBeUndefined();
     expect(parseSlash("/nope")?.command).toBeUndefined();
+  });
+});
+
+describe("UiPrompter forms (MCP elicitation)", () => {
+  const form = (signal = new AbortController().signal): ElicitationRequest => ({
+    serverName: "tickets",
+    message: "Which project?",
+    requestedSchema: {
+      type: "object",
+      properties: {
+        project: { type: "string", title: "Project", enum: ["web", "api"] },
+        urgent: { type: "boolean", title: "Urgent", default: false },
+        note: { type: "string", title: "Note" },
+      },
+      required: ["project"],
+    },
+    signal,
+  });
+
+  it("fills a form field by field from typed lines; empty takes the default or skips", async () => {
+    const prompter = new UiPrompter({ persist: () => false });
+    const answer = prompter.elicit(form());
+    expect(prompter.currentForm?.form.current?.label).toBe("Project");
+    prompter.answerField("3");
+    expect(prompter.currentForm?.problem).toMatch(/number of a choice/);
+    prompter.answerField("2");
+    prompter.answerField("");
+    prompter.answerField("");
+    expect(await answer).toEqual({ action: "accept", content: { project: "api", urgent: false } });
+    expect(prompter.currentForm).toBeUndefined();
+  });
+
+  it("declines on Esc, and cancels when the call is cancelled or on Ctrl-C", async () => {
+    const prompter = new UiPrompter({ persist: () => false });
+    const declined = prompter.elicit(form());
+    prompter.declineForm();
+    expect(await declined).toEqual({ action: "decline" });
+    const abort = new AbortController();
+    const aborted = prompter.elicit(form(abort.signal));
+    abort.abort();
+    expect(await aborted).toEqual({ action: "cancel" });
+    const interrupted = prompter.elicit(form());
+    prompter.cancelAll();
+    expect(await interrupted).toEqual({ action: "cancel" });
+  });
+
+  it("shows an approval question before a waiting form", async () => {
+    const prompter = new UiPrompter({ persist: () => false });
+    const answer = prompter.elicit(form());
+    expect(prompter.currentForm?.request.serverName).toBe("tickets");
+    const approval = prompter.ask(request());
+    await until(() => prompter.current !== undefined);
+    expect(prompter.currentForm).toBeUndefined();
+    expect(prompter.answer("1")).toBe(true);
+    expect(await approval).toEqual({ behavior: "allow", choice: "once" });
+    expect(prompter.currentForm?.request.serverName).toBe("tickets");
+    prompter.declineForm();
+    await answer;
   });
 });

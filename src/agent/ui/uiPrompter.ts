@@ -1,6 +1,8 @@
 // The prompter the terminal UI drives: each approval request waits in a queue, with the question of
 // approvalOptions.ts (the call as it will run and the choices), until the person picks a choice. A
-// cancelled call (Ctrl-C) drops its question; nothing is ever allowed by default.
+// cancelled call (Ctrl-C) drops its question; nothing is ever allowed by default. Forms from MCP
+// servers (elicitation) wait in a queue of their own, behind any approval question, and are filled in
+// field by field on the prompt line; Esc declines one, a cancelled call or Ctrl-C cancels it.
 import {
   type ApprovalOption,
   type ApprovalPrompt,
@@ -8,12 +10,27 @@ import {
   describeApproval,
   optionForWord,
 } from "../../permissions/prompters/approvalOptions.ts";
-import type { ApprovalAnswer, ApprovalRequest, Prompter } from "../../pipeline/services.ts";
+import { FormFiller } from "../../permissions/prompters/formFields.ts";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  ElicitationAnswer,
+  ElicitationRequest,
+  Prompter,
+} from "../../pipeline/services.ts";
 
 export interface PendingApproval {
   request: ApprovalRequest;
   prompt: ApprovalPrompt;
   resolve(answer: ApprovalAnswer): void;
+}
+
+export interface PendingForm {
+  request: ElicitationRequest;
+  form: FormFiller;
+  /** Why the last answer did not fit the field, shown until the next one. */
+  problem?: string;
+  resolve(answer: ElicitationAnswer): void;
 }
 
 export interface UiPrompterOptions {
@@ -26,6 +43,7 @@ const CANCELLED: ApprovalAnswer = { behavior: "deny", reason: "the call was canc
 export class UiPrompter implements Prompter {
   readonly name = "terminal UI";
   readonly #queue: PendingApproval[] = [];
+  readonly #forms: PendingForm[] = [];
   readonly #listeners = new Set<() => void>();
   readonly #options: UiPrompterOptions;
   #describing: Promise<unknown> = Promise.resolve();
@@ -90,9 +108,52 @@ export class UiPrompter implements Prompter {
     return true;
   }
 
-  /** Ctrl-C: every open question is answered no. */
+  /** The form on screen now: the oldest one, once no approval question is waiting. */
+  get currentForm(): PendingForm | undefined {
+    return this.current ? undefined : this.#forms[0];
+  }
+
+  elicit(request: ElicitationRequest): Promise<ElicitationAnswer> {
+    if (request.signal.aborted) return Promise.resolve({ action: "cancel" });
+    return new Promise((resolve) => {
+      const pending: PendingForm = {
+        request,
+        form: new FormFiller(request),
+        resolve: (answer) => {
+          request.signal.removeEventListener("abort", onAbort);
+          const index = this.#forms.indexOf(pending);
+          if (index >= 0) this.#forms.splice(index, 1);
+          resolve(answer);
+          this.#changed();
+        },
+      };
+      const onAbort = () => pending.resolve({ action: "cancel" });
+      request.signal.addEventListener("abort", onAbort, { once: true });
+      this.#forms.push(pending);
+      this.#changed();
+    });
+  }
+
+  /** The typed answer for the current field of the form on screen; the last field's sends the form. */
+  answerField(line: string): void {
+    const pending = this.currentForm;
+    if (!pending) return;
+    const { problem } = pending.form.give(line);
+    if (problem) pending.problem = problem;
+    else delete pending.problem;
+    if (!pending.form.current) pending.resolve(pending.form.answer());
+    else this.#changed();
+  }
+
+  /** Esc on a form: the person does not want to answer it. */
+  declineForm(): void {
+    this.currentForm?.resolve({ action: "decline" });
+  }
+
+  /** Ctrl-C: every open question is answered no, every open form cancelled. */
   cancelAll(): void {
     for (const pending of [...this.#queue])
       pending.resolve({ behavior: "deny", reason: "interrupted by the user" });
+    for (const pending of [...this.#forms]) pending.resolve({ action: "cancel" });
   }
 }

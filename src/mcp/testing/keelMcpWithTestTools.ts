@@ -8,7 +8,7 @@ import { testTools } from "./testTools.ts";
 
 const program = new Command("keel").exitOverride();
 // Read as well, for tests of a real built-in tool (a built-in of the same name wins in the pool).
-register(program, { extraTools: [...testTools(), ReadTool as unknown as Tool] });
+register(program, undefined, { extraTools: [...testTools(), ReadTool as unknown as Tool] });
 try {
   await program.parseAsync(["mcp", ...process.argv.slice(2)], { from: "user" });
 } catch (error) {

@@ -1,6 +1,12 @@
 // The prompter for library users: their `canUseTool` callback answers each approval request. The shape
 // follows the agent SDKs people know (tool name, input, options; allow with updatedInput, or deny).
-import type { ApprovalAnswer, ApprovalRequest, Prompter } from "../../pipeline/services.ts";
+import type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  ElicitationAnswer,
+  ElicitationRequest,
+  Prompter,
+} from "../../pipeline/services.ts";
 import { addRules } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import type { Tool } from "../../tool/Tool.ts";
@@ -63,9 +69,40 @@ function keepRules(request: ApprovalRequest, rules: readonly RuleSuggestion[]): 
   return valid[0];
 }
 
-export function callbackPrompter(canUseTool: CanUseToolCallback, name = "canUseTool"): Prompter {
+/** A library user's answer to a form an MCP server asks for (elicitation); anything else declines. */
+export type ElicitationCallback = (
+  request: ElicitationRequest,
+) => ElicitationAnswer | Promise<ElicitationAnswer>;
+
+export interface CallbackPrompterOptions {
+  name?: string;
+  /** Forms from MCP servers; without it they are declined. */
+  onElicitation?: ElicitationCallback;
+}
+
+export function callbackPrompter(
+  canUseTool: CanUseToolCallback,
+  nameOrOptions: string | CallbackPrompterOptions = {},
+): Prompter {
+  const options = typeof nameOrOptions === "string" ? { name: nameOrOptions } : nameOrOptions;
+  const name = options.name ?? "canUseTool";
+  const onElicitation = options.onElicitation;
   return {
     name,
+    ...(onElicitation
+      ? {
+          async elicit(request: ElicitationRequest): Promise<ElicitationAnswer> {
+            try {
+              const answer = await onElicitation(request);
+              return answer?.action === "accept" || answer?.action === "cancel"
+                ? answer
+                : { action: "decline" };
+            } catch {
+              return { action: "decline" };
+            }
+          },
+        }
+      : {}),
     async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
       let answer: unknown;
       try {

@@ -11,7 +11,13 @@ export {
   applyApproval,
   describeApproval,
 } from "./approvalOptions.ts";
-export type { CanUseToolAnswer, CanUseToolCallback, CanUseToolOptions } from "./callbackPrompter.ts";
+export type {
+  CallbackPrompterOptions,
+  CanUseToolAnswer,
+  CanUseToolCallback,
+  CanUseToolOptions,
+  ElicitationCallback,
+} from "./callbackPrompter.ts";
 export { callbackPrompter } from "./callbackPrompter.ts";
 export {
   openTerminal,

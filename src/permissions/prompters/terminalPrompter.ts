@@ -8,6 +8,7 @@ import type { ApprovalAnswer, ApprovalRequest, Prompter } from "../../pipeline/s
 import { viewText } from "../../tool/viewText.ts";
 import { applyApproval, describeApproval, optionForWord } from "./approvalOptions.ts";
 import { LineReader } from "./lineReader.ts";
+import { askFormOnTerminal } from "./terminalForm.ts";
 
 export interface TerminalPrompterOptions {
   input: Readable;
@@ -102,6 +103,11 @@ export function terminalPrompter(options: TerminalPrompterOptions): TerminalProm
     close: () => lines.close(),
     ask(request) {
       const turn = queue.then(() => question(request));
+      queue = turn.catch(() => undefined);
+      return turn;
+    },
+    elicit(request) {
+      const turn = queue.then(() => askFormOnTerminal(lines, write, request));
       queue = turn.catch(() => undefined);
       return turn;
     },

@@ -76,6 +76,10 @@ export const AskUserQuestionTool: Tool<AskUserQuestionInput, AskUserQuestionOutp
   // One dialog at a time.
   isConcurrencySafe: false,
   requiresUserInteraction: () => true,
+  userQuestions: {
+    questions: (input) => input.questions,
+    withAnswers: (input, answers) => ({ ...input, answers }),
+  },
   checkPermissions: async (input) => ({
     behavior: "ask",
     message: `Answer: ${input.questions.map((q) => q.question).join(" / ")}`,

@@ -361,3 +361,19 @@ table(
     ["npm run build && rm -rf dist/*", { mode: "bypassPermissions" }, "allow"],
   ],
 );
+
+table(
+  "Program names that are globs or only known at run time: every match judged, or unknown",
+  [
+    ["/bin/r? -rf ~", { mode: "bypassPermissions" }, "ask"],
+    ["/bin/r[m] -rf /", { mode: "bypassPermissions" }, "ask"],
+    ["/usr/bin/r* -rf ~", { mode: "bypassPermissions" }, "ask"],
+    ["$RM -rf ~", { mode: "bypassPermissions" }, "ask"],
+    ["/bin/s? -c 'rm -rf ~'", { mode: "bypassPermissions" }, "ask"],
+    ["z? -rf src", { mode: "bypassPermissions" }, "ask"],
+  ],
+  [
+    ["/bin/ls -la", { mode: "bypassPermissions" }, "allow"],
+    ["ls -la", {}, "allow"],
+  ],
+);

@@ -101,6 +101,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
   description: (input) => `Find files matching ${input.pattern}`,
   getPath: (input) => globTarget(input).path ?? ".",
   userFacingName: () => "Search",
+  title: "Find files by name",
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   validateInput: (input, context) =>
     validateSearchPath(globTarget(input).path, context, { directoryOnly: true, toolName: "Glob" }),

@@ -86,6 +86,7 @@ export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOu
   description: (input) => `Search for "${input.pattern}"${input.path ? ` in ${input.path}` : ""}`,
   getPath: (input) => input.path ?? ".",
   userFacingName: () => "Search",
+  title: "Search file contents",
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   validateInput: (input, context) => validateSearchPath(input.path, context, { toolName: "Grep" }),
   checkPermissions: (input, context) => checkSearchPermission(GrepTool, input.path, input, context),

@@ -23,6 +23,11 @@ const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8")
   .replaceAll("{{MAX_LINE_CHARS}}", String(MAX_LINE_CHARS))
   .trim();
 
+/** Without the conversation (MCP), a re-read is always a full read: the prompt does not promise the stub. */
+const CONVERSATIONLESS_PROMPT = PROMPT.split("\n")
+  .filter((line) => !line.startsWith("- Reading a file again when it has not changed"))
+  .join("\n");
+
 /** Output beyond this many tokens (characters / 4) is refused with advice to read a range. */
 export const DEFAULT_MAX_READ_TOKENS = 25_000;
 
@@ -186,7 +191,7 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
   interruptBehavior: () => "cancel",
   getPath: (input) => input.file_path,
   description: (input) => `Read ${input?.file_path ?? "a file"}`,
-  prompt: () => PROMPT,
+  prompt: (options) => (options?.conversationless ? CONVERSATIONLESS_PROMPT : PROMPT),
   userFacingName: () => "Read",
   toAutoClassifierInput: (input) => input.file_path,
   inputsEquivalent: (a, b) =>

@@ -37,6 +37,7 @@ export const TaskCreateTool: Tool<TaskCreateInput, TaskCreateOutput> = buildTool
   description: (input) => `Create task: ${input.subject}`,
   // Changes only the session's own task list, never the workspace: allowed in plan mode too.
   isReadOnly: true,
+  changesSessionState: true,
   // Writes the shared list; the store's lock serializes writers, but results would interleave oddly.
   isConcurrencySafe: false,
   checkPermissions: async (input) => ({

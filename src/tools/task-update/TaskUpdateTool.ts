@@ -53,6 +53,7 @@ export const TaskUpdateTool: Tool<TaskUpdateInput, TaskUpdateOutput> = buildTool
   description: (input) => `Update task #${input.taskId}${input.status ? ` to ${input.status}` : ""}`,
   // Changes only the session's own task list, never the workspace: allowed in plan mode too.
   isReadOnly: true,
+  changesSessionState: true,
   isConcurrencySafe: false,
   checkPermissions: async (input) => ({
     behavior: "allow",

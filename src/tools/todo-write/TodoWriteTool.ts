@@ -71,6 +71,7 @@ export const TodoWriteTool: Tool<TodoWriteInput, TodoWriteOutput> = buildTool<
   description: (input) => `Update todos (${input.todos.length} items)`,
   // Changes only the session's own checklist, never the workspace: allowed in plan mode too.
   isReadOnly: true,
+  changesSessionState: true,
   isConcurrencySafe: false,
   checkPermissions: async (input) => ({
     behavior: "allow",
