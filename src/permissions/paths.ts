@@ -206,8 +206,10 @@ export function isInWorkingDirectories(path: string, context: ToolPermissionCont
   return dirs.some((dir) => isPathWithin(given, dir)) && dirs.some((dir) => isPathWithin(resolved, dir));
 }
 
+/** Folders whose files make programs run code or hold credentials (`.husky`: git hooks it installs). */
 const PROTECTED_DIRS = [
   ".git",
+  ".husky",
   ".keel",
   ".claude",
   ".vscode",
@@ -244,6 +246,9 @@ const PROTECTED_FILES = [
   ".netrc",
   ".hgrc",
   ".envrc",
+  ".vimrc",
+  ".gvimrc",
+  ".exrc",
   "authorized_keys",
 ];
 /**
@@ -255,6 +260,13 @@ export function couldNameProtected(test: (name: string) => boolean): boolean {
     .filter((name) => name.startsWith("."))
     .some(test);
 }
+
+/** Other places whose files make tools run code: cargo's config, the user's own bin folder (first on PATH). */
+const NESTED_PROTECTED: Array<[string, string | undefined]> = [
+  [".cargo", "config"],
+  [".cargo", "config.toml"],
+  [".local", "bin"],
+];
 
 /** Folders under ~/.config whose files make programs run commands (git's XDG config, fish, systemd units, autostart). */
 const CONFIG_FOLDERS = ["git", "fish", "systemd", "autostart", "environment.d"];
@@ -311,13 +323,24 @@ export function protectedPathReason(path: string, cwd: string, worktreeRoot?: st
   for (const form of new Set([given, resolved])) {
     const within = roots.find((candidate) => form !== candidate && isPathWithin(form, candidate));
     const segments = (within ? form.slice(within.length) : form).split(sep).filter(Boolean);
-    const dir = segments.find((segment) => PROTECTED_DIRS.includes(segment));
+    // Compared without case: on a case-insensitive file system `.GIT/config` is git's config.
+    const lower = segments.map((segment) => segment.toLowerCase());
+    const dir = lower.find((segment) => PROTECTED_DIRS.includes(segment));
     if (dir) return `${form} is inside a protected ${dir}/ folder`;
     const name = segments.at(-1) ?? "";
-    if (PROTECTED_FILES.includes(name)) return `${form} is a protected file (${name})`;
+    if (PROTECTED_FILES.includes(name.toLowerCase())) return `${form} is a protected file (${name})`;
     if (/^\.(bash|zsh)rc\..+/.test(name) || name === ".config")
       return `${form} is a shell configuration file`;
-    const config = CONFIG_FOLDERS.find((folder) => form.includes(`${sep}.config${sep}${folder}${sep}`));
+    const config = CONFIG_FOLDERS.find((folder) => {
+      const at = lower.indexOf(".config");
+      return at !== -1 && lower[at + 1] === folder;
+    });
+    const nested = NESTED_PROTECTED.find(([parent, child]) => {
+      const at = lower.indexOf(parent);
+      return at !== -1 && (child === undefined || lower[at + 1] === child);
+    });
+    if (nested)
+      return `${form} is inside ~/${nested.filter(Boolean).join("/")}, which configures tools that run code`;
     if (config)
       return `${form} is inside ~/.config/${config}/, whose files configure programs that run commands`;
     const root = systemFolderOf(form);

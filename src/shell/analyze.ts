@@ -7,9 +7,10 @@ import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { isHarmlessVariable } from "./envVars.ts";
 import type { ExtractedCommand } from "./extract.ts";
-import { readBash, understoodCommands } from "./frontEnd.ts";
+import { isSafetyProblem, readBash, understoodCommands } from "./frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
+import { isInterpreter } from "./programs.ts";
 import { programReadings } from "./programWord.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
 import { COMMAND_CHECKS } from "./security/index.ts";
@@ -157,7 +158,10 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   const { cwd, permissionContext: context } = options;
   const { problems, extraction, hidden } = readBash(command);
   const strict = hasRestrictingRules(context);
-  const findings: Finding[] = problems.map((problem) => ({ ...problem, safety: strict }));
+  const findings: Finding[] = problems.map((problem) => ({
+    ...problem,
+    safety: strict || isSafetyProblem(problem),
+  }));
   const simpleParts = extraction.commands.map((extracted) => extracted.simple);
   // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
   findings.unshift(...safetyScan(hidden, cwd, context));
@@ -183,10 +187,35 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
       part.findings.map((finding) => (strict ? { ...finding, safety: true } : finding)),
     ),
   );
+  if (strict)
+    findings.push(
+      ...parts.flatMap((part) => (part.classification.kind === "read-only" ? [] : unseenCode(part.view))),
+    );
   findings.push(...validatePaths(parts, cwd, context, { operators: extraction.operators }));
   const asked = verdictFrom(findings, simpleParts);
   if (asked) return asked;
   return decideUnderstood(parts, simpleParts, context);
+}
+
+const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\//;
+
+/**
+ * With deny or ask rules to honour, code the rules cannot see: a script handed to a shell or an
+ * interpreter (`sh x.sh`, `python3 tool.py`), or a program run by a path outside the system's bin
+ * folders (`./del`, which may be a copy of anything). Such a command asks in every mode.
+ */
+function unseenCode(view: CommandView): Finding[] {
+  const name = view.argv[0] ?? "";
+  const byPath = name.includes("/") && !SYSTEM_BIN.test(name);
+  const script = isInterpreter(name.slice(name.lastIndexOf("/") + 1)) && view.argv.length > 1;
+  if (!byPath && !script) return [];
+  return [
+    {
+      check: "unseen-code",
+      reason: `${name} runs code your deny and ask rules cannot be checked against`,
+      safety: true,
+    },
+  ];
 }
 
 function decideUnderstood(

@@ -139,9 +139,13 @@ const OPTION_SYNONYMS: Record<string, Record<string, readonly string[]>> = {
 function canonicalOptions(lead: readonly string[], args: readonly string[]): Set<string> {
   const synonyms = OPTION_SYNONYMS[lead.join(" ")] ?? OPTION_SYNONYMS[lead[0] ?? ""] ?? {};
   const found = new Set<string>();
+  const known = Object.keys(synonyms).filter((key) => key.startsWith("--"));
   const addOption = (option: string) => {
     found.add(option);
     for (const synonym of synonyms[option] ?? []) found.add(synonym);
+    // GNU programs take any unambiguous start of a long option (`rm --recu --forc`): read it as each it may be.
+    if (option.startsWith("--") && option.length >= 3)
+      for (const key of known) if (key !== option && key.startsWith(option)) addOption(key);
   };
   for (const arg of args) {
     if (arg === "--") break;
@@ -187,14 +191,20 @@ function ruleProgram(pattern: BashPattern): string | undefined {
 }
 
 /**
- * A command whose program is a glob (`/bin/r[m]`, `r?`) runs whatever file it matches: for deny and ask
- * rules it is read as the rule's program whenever the glob could match that name.
+ * A command whose words are globs (`/bin/r[m]`, `r?`, `git p[u]sh`) runs whatever files they match when
+ * it runs: for deny and ask rules each globbed word is read as the rule's word wherever it could match it.
  */
 export function globProgramForm(pattern: BashPattern, form: readonly string[]): string[] | undefined {
-  const name = form[0];
-  if (name === undefined || !/[*?[]/.test(name)) return undefined;
-  const program = ruleProgram(pattern);
-  if (program === undefined) return undefined;
-  const base = name.slice(name.lastIndexOf("/") + 1);
-  return segmentRegex(base).test(program) ? [program, ...form.slice(1)] : undefined;
+  if (!form.some((word) => /[*?[]/.test(word))) return undefined;
+  const words = pattern.kind === "wildcard" ? [ruleProgram(pattern)] : pattern.words;
+  let changed = false;
+  const resolved = form.map((word, i) => {
+    const wanted = words[i];
+    if (wanted === undefined || !/[*?[]/.test(word)) return word;
+    const base = i === 0 ? word.slice(word.lastIndexOf("/") + 1) : word;
+    if (!segmentRegex(base).test(wanted)) return word;
+    changed = true;
+    return wanted;
+  });
+  return changed ? resolved : undefined;
 }

@@ -13,8 +13,12 @@ export type CdTarget =
 
 const CD_OPTIONS = /^-[LPe@]+$/;
 
-/** Where a cd-like command goes from `cwd` (`filesMayChange`: earlier commands may create folders). */
-export function cdTarget(view: CommandView, cwd: string, filesMayChange: boolean): CdTarget {
+/** Where a cd-like command goes from `cwd` (`globs`: what earlier commands did to how globs match). */
+export function cdTarget(
+  view: CommandView,
+  cwd: string,
+  globs: { filesMayChange: boolean; globRulesChanged?: string },
+): CdTarget {
   const name = view.argv[0];
   if (name !== "cd" && name !== "pushd" && name !== "popd") return { kind: "stay" };
   const describe = view.argv.join(" ").slice(0, 40);
@@ -46,7 +50,7 @@ export function cdTarget(view: CommandView, cwd: string, filesMayChange: boolean
   // With CDPATH set, `cd name` may go to a folder of CDPATH instead.
   if (process.env.CDPATH && !/^(\/|\.\.?(\/|$))/.test(target))
     return { kind: "unknown", reason: `${describe}: CDPATH may lead elsewhere` };
-  const expansion = expandWord(view.words[at], target, { cwd, filesMayChange });
+  const expansion = expandWord(view.words[at], target, { cwd, ...globs });
   if (expansion.kind === "unknown") return { kind: "unknown", reason: expansion.reason };
   const candidates = expansion.globMatches.length > 0 ? expansion.globMatches : expansion.paths;
   const folders = candidates.map((candidate) =>

@@ -58,7 +58,81 @@ const LENIENT_VALUED: Record<string, readonly string[]> = {
   parallel: ["-j", "-S", "--jobs"],
   "sandbox-exec": ["-f", "-n", "-p"],
   dbus_launch: [],
+  // Launchers that run the rest of their words as a command.
+  eatmydata: [],
+  nocache: [],
+  prlimit: ["-p", "--pid"],
+  numactl: words("-N -m -C -p -i --cpunodebind --membind --physcpubind --preferred --interleave"),
+  chronic: [],
+  "ssh-agent": ["-a", "-E", "-t"],
+  "dbus-run-session": ["--config-file", "--dbus-daemon"],
+  "xvfb-run": words("-n -s -f -e -p --server-num --server-args --auth-file --error-file"),
+  npx: ["-p", "--package", "-c", "--call"],
+  bunx: ["-p", "--package"],
+  uvx: ["--from", "--with", "--python"],
+  pipx: [],
+  tini: [],
+  "dumb-init": [],
+  catchsegv: [],
+  chpst: ["-u", "-U", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c", "-r", "-t"],
+  winpty: [],
+  "cross-env": [],
+  "env-cmd": ["-f", "-e", "--file", "--environments"],
+  dotenv: ["-e", "-f", "-c", "-v"],
+  "flatpak-spawn": [],
+  "with-contenv": [],
 };
+
+/** Subcommands that run the rest of their words as a command: `npm exec -- rm`, `uv run rm`, `direnv exec . rm`. */
+const LAUNCH_SUBCOMMANDS: Record<string, { sub: readonly string[]; leading?: number }> = {
+  npm: { sub: ["exec", "x"] },
+  pnpm: { sub: ["exec", "dlx", "x"] },
+  yarn: { sub: ["exec", "dlx"] },
+  bun: { sub: ["x", "run"] },
+  uv: { sub: ["run", "tool"] },
+  poetry: { sub: ["run"] },
+  pipenv: { sub: ["run"] },
+  pdm: { sub: ["run"] },
+  hatch: { sub: ["run"] },
+  bundle: { sub: ["exec"] },
+  conda: { sub: ["run"] },
+  mamba: { sub: ["run"] },
+  mise: { sub: ["exec", "x"] },
+  asdf: { sub: ["exec"] },
+  rbenv: { sub: ["exec"] },
+  pyenv: { sub: ["exec"] },
+  nvm: { sub: ["exec", "run"] },
+  volta: { sub: ["run"] },
+  direnv: { sub: ["exec"], leading: 1 },
+  doppler: { sub: ["run"] },
+  op: { sub: ["run"] },
+  nix: { sub: ["shell", "develop", "run"] },
+  devbox: { sub: ["run"] },
+};
+
+/**
+ * `npm exec -- rm -rf x` and the like: every command the words after the launching subcommand may
+ * be (its own options skipped, each read both as a flag and as taking a value).
+ */
+function launchedCommands(argv: readonly string[]): string[][] {
+  const [name, sub, ...rest] = argv;
+  const launcher = name === undefined ? undefined : LAUNCH_SUBCOMMANDS[name];
+  if (!launcher || sub === undefined || !launcher.sub.includes(sub)) return [];
+  const found: string[][] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i] as string;
+    if (word === "--") {
+      found.push(rest.slice(i + 1));
+      break;
+    }
+    // The first word that is not an option is the command, or the value of the option before it.
+    if (!word.startsWith("-") && i >= (launcher.leading ?? 0)) {
+      found.push(rest.slice(i));
+      if (found.length === 2 || !(rest[i - 1] ?? "").startsWith("-")) break;
+    }
+  }
+  return found.filter((form) => form.length > 0);
+}
 
 /** Leading positionals that are not the command: timeout DURATION, chroot NEWROOT, flock FILE... */
 const LENIENT_LEADING: Record<string, number> = {
@@ -123,6 +197,20 @@ export function normaliseCommandName(name: string): string {
   return normal;
 }
 
+/** `git-push origin` (git's own helper programs) is `git push origin`; `coreutils --coreutils-prog=rm` is rm. */
+function programAliases(form: readonly string[]): string[][] {
+  const [name, ...rest] = form;
+  if (name === undefined) return [];
+  const forms: string[][] = [];
+  const helper = name.match(/^git-([a-z][a-z-]*)$/);
+  if (helper) forms.push(["git", helper[1] as string, ...rest]);
+  if (name === "coreutils") {
+    const prog = rest.find((arg) => arg.startsWith("--coreutils-prog="));
+    if (prog) forms.push([prog.slice("--coreutils-prog=".length), ...rest.filter((arg) => arg !== prog)]);
+  }
+  return forms;
+}
+
 /** Drops the options in front of a subcommand; with `takesValue`, each also drops the word after it. */
 function dropLeadingOptions(rest: readonly string[], takesValue: boolean): string[] {
   let i = 0;
@@ -177,6 +265,7 @@ export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
     if (current.length === 0) continue;
     const normalised = [normaliseCommandName(current[0] as string), ...current.slice(1)];
     forms.push(normalised, ...withoutGlobalOptions(normalised));
+    pending.push(...programAliases(normalised), ...launchedCommands(normalised));
     // Case-insensitive file systems (macOS) run `CURL` as curl.
     const lower = (normalised[0] as string).toLowerCase();
     if (lower !== normalised[0]) forms.push([lower, ...normalised.slice(1)]);

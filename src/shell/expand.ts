@@ -34,6 +34,8 @@ export interface ExpandOptions {
   filesMayChange?: boolean;
   /** The path is written: a glob's folders must exist, its last part may be created. */
   forWrite?: boolean;
+  /** An earlier command changed how globs match (shopt, set, GLOBIGNORE=): why, and then every glob is unknown. */
+  globRulesChanged?: string;
 }
 
 class TooMany extends Error {}
@@ -65,6 +67,12 @@ export function expandWord(word: Word | undefined, value: string, options: Expan
       };
     paths.push(path);
     if (!(word?.glob && GLOB_CHARS.test(path))) continue;
+    if (options.globRulesChanged)
+      return {
+        kind: "unknown",
+        check: "glob-path",
+        reason: `the glob ${path} is matched under options ${options.globRulesChanged} changed`,
+      };
     if (options.filesMayChange)
       return {
         kind: "unknown",
@@ -181,32 +189,101 @@ function sequenceItems(body: string): string[] | undefined {
     for (let n = from; from <= to ? n <= to : n >= to; n += from <= to ? step : -step) items.push(String(n));
     return items;
   }
-  const letters = body.match(/^([A-Za-z])\.\.([A-Za-z])$/);
+  const letters = body.match(/^([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?$/);
   if (!letters) return undefined;
   const [from, to] = [(letters[1] as string).charCodeAt(0), (letters[2] as string).charCodeAt(0)];
+  const step = Math.abs(Number(letters[3] ?? 1)) || 1;
   const items: string[] = [];
-  for (let c = from; from <= to ? c <= to : c >= to; c += from <= to ? 1 : -1)
+  for (let c = from; from <= to ? c <= to : c >= to; c += from <= to ? step : -step)
     items.push(String.fromCharCode(c));
   return items;
 }
 
-/** A regex for one glob segment as bash matches it. */
+/** POSIX character classes as regex class bodies (ASCII, and wider where a locale may be: matching more is safe). */
+const POSIX_CLASSES: Record<string, string> = {
+  alpha: "\\p{L}",
+  digit: "0-9",
+  alnum: "\\p{L}0-9",
+  upper: "\\p{Lu}",
+  lower: "\\p{Ll}",
+  space: "\\s",
+  blank: " \\t",
+  punct: "!-/:-@\\[-`{-~",
+  xdigit: "0-9A-Fa-f",
+  word: "\\p{L}0-9_",
+  cntrl: "\\x00-\\x1f\\x7f",
+  print: "\\P{Cc}",
+  graph: "\\P{Cc}",
+};
+
+function classChar(char: string): string {
+  return /[\\\][^-]/.test(char) ? `\\${char}` : char;
+}
+
+/**
+ * A bracket expression from `[` at `start`, as bash reads it: `!` or `^` negates, a `]` first is
+ * literal, ranges, and [:class:] / [=c=] / [.c.]. Undefined when it does not close (then `[` is literal).
+ */
+function bracket(pattern: string, start: number): { source: string; end: number } | undefined {
+  let i = start + 1;
+  let negate = false;
+  if (pattern[i] === "!" || pattern[i] === "^") {
+    negate = true;
+    i++;
+  }
+  let body = "";
+  for (let first = true; i < pattern.length; first = false) {
+    const char = pattern[i] as string;
+    if (char === "]" && !first) return { source: `[${negate ? "^" : ""}${body}]`, end: i };
+    if (char === "[" && /[:=.]/.test(pattern[i + 1] ?? "")) {
+      const kind = pattern[i + 1] as string;
+      const close = pattern.indexOf(`${kind}]`, i + 2);
+      if (close !== -1) {
+        const name = pattern.slice(i + 2, close);
+        body += kind === ":" ? (POSIX_CLASSES[name] ?? "\\s\\S") : [...name].map(classChar).join("");
+        i = close + 2;
+        continue;
+      }
+    }
+    if (char === "\\" && i + 1 < pattern.length) {
+      body += classChar(pattern[i + 1] as string);
+      i += 2;
+      continue;
+    }
+    if (pattern[i + 1] === "-" && pattern[i + 2] !== undefined && pattern[i + 2] !== "]") {
+      body += `${classChar(char)}-${classChar(pattern[i + 2] as string)}`;
+      i += 3;
+      continue;
+    }
+    body += classChar(char);
+    i++;
+  }
+  return undefined;
+}
+
+/** A regex for one glob segment as bash matches it (without extglob; `*` and `?` never match `/`). */
 export function segmentRegex(pattern: string): RegExp {
   let source = "";
   for (let i = 0; i < pattern.length; i++) {
     const char = pattern[i] as string;
-    const end = char === "[" ? pattern.indexOf("]", i + 2) : -1;
-    if (char === "*") source += ".*";
-    else if (char === "?") source += ".";
-    else if (end !== -1) {
-      source += `[${pattern
-        .slice(i + 1, end)
-        .replace(/^[!^]/, "^")
-        .replace(/\\/g, "\\\\")}]`;
-      i = end;
+    if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else if (char === "\\" && i + 1 < pattern.length)
+      source += (pattern[++i] as string).replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    else if (char === "[") {
+      const expression = bracket(pattern, i);
+      if (expression) {
+        source += expression.source;
+        i = expression.end;
+      } else source += "\\[";
     } else source += char.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   }
-  return new RegExp(`^${source}$`, "s");
+  try {
+    return new RegExp(`^${source}$`, "su");
+  } catch {
+    // A class the regex engine refuses (a reversed range): match anything, so every name is judged.
+    return /^[\s\S]*$/u;
+  }
 }
 
 function entriesOf(folder: string): string[] {

@@ -281,9 +281,15 @@ class Extractor {
       this.heredoc(node, into, words, withFd);
       return;
     }
-    const op = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
     const destinations = node.childrenForFieldName("destination");
     const [target, ...extra] = destinations;
+    // The operator as written between the descriptor and the target: the grammar reads `1<>f` as `<`
+    // plus an error, where bash opens f for reading and writing.
+    const written = this.#source
+      .slice(descriptor?.endIndex ?? node.startIndex, target?.startIndex ?? node.endIndex)
+      .replace(/\s+/g, "");
+    const token = node.children.find((child) => child !== null && !child.isNamed)?.type ?? "";
+    const op = written.includes("<>") ? "<>" : token;
     // tree-sitter attaches words after the target (`ls > f -la`) to the redirect; bash passes them as arguments.
     for (const word of extra) words.push({ at: word.startIndex, word: decodeWord(word, this.#source) });
     into.push({ op, ...(target ? { target: decodeWord(target, this.#source) } : {}), ...withFd });

@@ -9,6 +9,16 @@ import { indexTree } from "./tree.ts";
 
 export type { Problem };
 
+/** Syntax checks whose finding holds in every mode: what they find hides commands from every other check. */
+const SAFETY_SYNTAX = new Set(
+  SYNTAX_CHECKS.filter((check) => check.severity === "safety").map((check) => check.id),
+);
+
+/** Whether a problem found by the front end asks even in bypass mode. */
+export function isSafetyProblem(problem: Problem): boolean {
+  return SAFETY_SYNTAX.has(problem.check);
+}
+
 export interface BashReading {
   /** Text and syntax checks that fired and constructs the extractor could not represent, in that order. */
   problems: Problem[];

@@ -2,7 +2,7 @@
 // uses (asking unless it lives in a protected .git folder), and, for subcommands that print what files
 // hold, a read of that repository's whole work tree for the Read rules.
 import { resolve } from "node:path";
-import { remembered } from "../permissions/paths.ts";
+import { remembered, resolveSymlinks } from "../permissions/paths.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandWord } from "./expand.ts";
 import { discoverRepository, isProtectedGitDir } from "./gitRepository.ts";
@@ -33,13 +33,16 @@ function findStartFolders(view: CommandView, scope: Scope): string[] | undefined
       const expansion = expandWord(view.words[global.index], global.value, {
         cwd: folder,
         filesMayChange: scope.filesMayChange,
+        ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
       });
       if (expansion.kind === "unknown") {
         add(scope, { check: "git-repository", reason: `git -C: ${expansion.reason}`, safety: false });
         return undefined;
       }
       const candidates = expansion.globMatches.length > 0 ? expansion.globMatches : expansion.paths;
-      for (const candidate of candidates) next.push(resolve(folder, candidate));
+      // -C is a chdir: `..` applies to where a link leads, not to the text.
+      for (const candidate of candidates)
+        next.push(resolveSymlinks(candidate.startsWith("/") ? candidate : `${folder}/${candidate}`));
     }
     folders = [...new Set(next)];
   }

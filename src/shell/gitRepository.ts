@@ -4,7 +4,7 @@
 // if it is laid out like a bare repository. git obeys that repository's config (core.fsmonitor,
 // diff.external, textconv drivers, aliases...), so only a repository inside a protected `.git` folder
 // (its config cannot be written without a person's approval) is the project's own.
-import { readFileSync } from "node:fs";
+import { readFileSync, type Stats, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve, sep } from "node:path";
 import { lstatOrUndefined, resolveSymlinks } from "../permissions/paths.ts";
 
@@ -30,6 +30,14 @@ export function isProtectedGitDir(gitDir: string): boolean {
   return forms.every((form) => form.split(sep).includes(".git"));
 }
 
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 function gitFileTarget(file: string): string | undefined {
   try {
     const text = readFileSync(file, "utf8");
@@ -46,7 +54,8 @@ function gitFileTarget(file: string): string | undefined {
 export function discoverRepository(start: string): Repository | undefined {
   for (let dir = resolve(start); ; dir = dirname(dir)) {
     const dotGit = resolve(dir, ".git");
-    const stats = lstatOrUndefined(dotGit);
+    // git follows a .git symlink, to a folder or to a `gitdir:` file.
+    const stats = statOrUndefined(dotGit) ?? lstatOrUndefined(dotGit);
     if (stats?.isFile()) {
       const target = gitFileTarget(dotGit);
       // A .git file git cannot follow stops discovery with an error: nothing runs.

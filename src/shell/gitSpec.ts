@@ -412,6 +412,8 @@ export function classifyGit(argv: readonly string[]): GitClassification {
   }
   const readsContent =
     CONTENT_SUBCOMMANDS.has(subcommand) ||
+    // git config --blob prints a file as stored in history.
+    (subcommand === "config" && optionNames.includes("--blob")) ||
     (PATCH_SUBCOMMANDS.has(subcommand) && optionNames.some((name) => PATCH_OPTIONS.has(name)));
   return { ...base, readOnly: true, readsContent, subcommand, reads, writes };
 }

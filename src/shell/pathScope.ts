@@ -37,6 +37,12 @@ export interface Scope {
   safetyOnly: boolean;
   /** An earlier command of the line may have created or removed files (globs then are unknown). */
   filesMayChange: boolean;
+  /** An earlier command changed how globs match (shopt, set, GLOBIGNORE=...): which one. */
+  globRulesChanged?: string;
+  /** Paths an earlier command of the line moved, linked or unpacked: what they hold now is unknown. */
+  relinked: string[];
+  /** Paths the command being judged writes (collected to become `relinked`). */
+  writing: string[];
   findings: Finding[];
   /** Paths already judged (same access, path and base): checks touch the disk, so once is enough. */
   checked: Set<string>;
@@ -65,6 +71,8 @@ export function createScope(
     cwdUnknown: false,
     safetyOnly: options.safetyOnly ?? false,
     filesMayChange: false,
+    relinked: [],
+    writing: [],
     findings: [],
     checked: new Set(),
     rules: { read: rulesNamed(context, READ_RULE_NAMES), write: rulesNamed(context, WRITE_RULE_NAMES) },

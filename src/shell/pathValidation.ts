@@ -60,7 +60,20 @@ function checkAbsolute(
   recursive = false,
 ): void {
   if (HARMLESS_DEVICES.test(abs)) return;
-  const key = `${access}\0${commandName}\0${recursive}\0${abs}\0${base}`;
+  if (access === "write") scope.writing.push(abs);
+  const moved = scope.relinked.find((path) => isPathWithin(abs, path));
+  if (moved) {
+    unknownPath(
+      "changed-path",
+      `${commandName} uses ${abs}, which ${moved === abs ? "is" : "is inside"} ${moved}, moved or linked earlier in this command; what it holds then is unknown`,
+      access === "cd" ? "read" : access,
+      scope,
+    );
+    return;
+  }
+  // Writing a folder (mv, rm -r, chmod -R) changes everything in it.
+  const whole = recursive || (access === "write" && lstatOrUndefined(abs)?.isDirectory() === true);
+  const key = `${access}\0${commandName}\0${whole}\0${abs}\0${base}`;
   if (scope.checked.has(key)) return;
   scope.checked.add(key);
   if (access === "write") {
@@ -72,7 +85,7 @@ function checkAbsolute(
       if (critical) add(scope, { check: "dangerous-removal", reason: critical, safety: true });
     }
   }
-  checkPathRules(abs, base, access, commandName, scope, recursive);
+  checkPathRules(abs, base, access, commandName, scope, whole);
   // A file with more than one name may be the same file as one outside (a hard link): no path shows
   // where its other names are, so changing it is not an edit inside the working directories.
   const stats = access === "write" ? lstatOrUndefined(abs) : undefined;
@@ -133,6 +146,7 @@ function checkPath(check: PathCheck, scope: Scope): void {
       cwd: base,
       filesMayChange: scope.filesMayChange,
       forWrite: access === "write",
+      ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
     });
     if (expansion.kind === "unknown") {
       unknownPath(
@@ -177,6 +191,23 @@ export function redirectAccess(redirect: Redirect): "read" | "write" | undefined
   return undefined;
 }
 
+/**
+ * What in one argument of an unknown program may be a path: the word; the value after `=`
+ * (`--file=x`, dd's `if=x`); a value glued to a short option (`-o.git/config`, `-xvf.git`); and
+ * without a leading `@` (`curl -d @.env`).
+ */
+function argumentPaths(arg: string): string[] {
+  const found: string[] = [];
+  if (!arg.startsWith("-")) found.push(arg);
+  if (arg.includes("=")) found.push(arg.slice(arg.indexOf("=") + 1));
+  const short = arg.match(/^-([A-Za-z]+)(.+)$/);
+  if (short && !arg.startsWith("--"))
+    for (let i = 1; i <= (short[1] as string).length; i++) found.push(arg.slice(1 + i));
+  return [
+    ...new Set(found.flatMap((path) => (path.startsWith("@") ? [path, path.slice(1)] : [path]))),
+  ].filter((path) => path !== "");
+}
+
 /** Arguments of a command the analyzer does not know: any may be a file it reads or writes. */
 function checkUnknownArguments(view: CommandView, scope: Scope): void {
   const written = view.written.simple.argv;
@@ -184,9 +215,7 @@ function checkUnknownArguments(view: CommandView, scope: Scope): void {
   for (let i = 1; i < written.length; i++) {
     const arg = written[i] as string;
     const word = view.written.words[i];
-    // `--file=x`, `if=x` (dd), `x`: the value after `=` and the word itself may each be a path.
-    const value = arg.includes("=") ? [arg.slice(arg.indexOf("=") + 1)] : [];
-    const candidates = arg.startsWith("-") ? value : [arg, ...value];
+    const candidates = argumentPaths(arg);
     for (const candidate of candidates) {
       if (word?.dynamic || word?.unknown) continue;
       const expanded = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;
@@ -280,10 +309,35 @@ function validateCommand(view: CommandView, classification: Classification, scop
   }
 }
 
+const GLOB_VARIABLES = /^(GLOBIGNORE|GLOBSORT|FIGNORE)$/;
+/** Programs that move files or make links (cp copies links as links when recursive or told to keep them). */
+const RELINKERS = new Set(["mv", "ln", "rsync", "tar", "unzip", "cpio", "bsdtar", "7z", "git"]);
+
+/** Whether what this command writes may afterwards be a moved file, a link or unpacked content. */
+function relinks(view: CommandView, classification: Classification): boolean {
+  const name = view.argv[0] ?? "";
+  if (RELINKERS.has(name)) return true;
+  if (name === "cp")
+    return view.argv.some((arg) =>
+      /^-[a-zA-Z]*[aRrPd]|^--(archive|recursive|no-dereference|preserve)/.test(arg),
+    );
+  return classification.kind === "other";
+}
+
+/** A command that changes how the rest of the line's globs match: shopt (dotglob, nocaseglob...), set, GLOBIGNORE=. */
+function globOptionChange(view: CommandView): string | undefined {
+  const name = view.argv[0];
+  if (name === "shopt" || name === "set" || name === "setopt" || name === "unsetopt") return name;
+  return view.assignments.find((assignment) => GLOB_VARIABLES.test(assignment.name))?.name;
+}
+
 /** Follows one command's cd (if it is one) from every running state into the next states. */
 function followCd(view: CommandView, running: readonly ShellState[], next: ShellState[], scope: Scope): void {
   for (const state of running) {
-    const target = cdTarget(view, state.cwd, scope.filesMayChange);
+    const target = cdTarget(view, state.cwd, {
+      filesMayChange: scope.filesMayChange,
+      ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
+    });
     if (target.kind === "unknown") {
       scope.cwdUnknown = true;
       add(scope, { check: "cwd-unknown", reason: target.reason, safety: false });
@@ -320,9 +374,13 @@ export function validatePaths(
     const running = states.filter((state) => runsAfter(operator, state));
     const next = states.filter((state) => !runsAfter(operator, state));
     scope.cwds = [...new Set(running.map((state) => state.cwd))];
+    scope.writing = [];
     validateCommand(view, classification, scope);
+    if (relinks(view, classification)) scope.relinked.push(...scope.writing);
     followCd(view, running, next, scope);
     if (classification.kind !== "read-only" || writesThroughRedirect(view)) scope.filesMayChange = true;
+    const globOption = globOptionChange(view);
+    if (globOption) scope.globRulesChanged ??= globOption;
     states = dedupe(next);
     if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
       scope.cwdUnknown = true;

@@ -143,7 +143,8 @@ describe("read-only classification", () => {
     ["tee -a f", "file-write"],
     ["sed -i s/a/b/ f", "file-write"],
     ["sed -i.bak -e s/a/b/ f", "file-write"],
-    ["ln -s a b", "other"],
+    ["ln -s a b", "file-write"],
+    ["ln a b", "other"],
     ["chmod +x f", "other"],
     ["rm --no-preserve-root /", "other"],
   ])("%s is %s", (command, expected) => {
@@ -163,7 +164,8 @@ describe("read-only classification", () => {
     ["jq .a f --slurpfile x g", ["read:g", "read:f"]],
     ["cp a b dest", ["read:a", "read:b", "write:dest"]],
     ["cp -t dest a", ["write:dest", "read:a"]],
-    ["mv a b", ["write:a", "write:b"]],
+    ["mv a b", ["read:a", "write:a", "write:b"]],
+    ["ln -s /etc/passwd link", ["write:link"]],
     ["uniq in out", ["read:in", "write:out"]],
     ["sort -o out in", ["write:out", "read:in"]],
     // git -C folders are followed by path validation (like cd), not listed as paths.

@@ -238,12 +238,18 @@ function classifySed(argv: readonly string[]): Classification {
   const fromOption = scripts.length > 0;
   const script = fromOption ? scripts.join("\n") : (parsed.positionals[0] ?? "");
   const verdict = judgeSedScript(script);
-  if (verdict.kind !== "safe") return other(verdict.reason);
   const files = parsed.positionals.slice(fromOption ? 0 : 1);
   const paths: PathUse[] = files.map((value) => {
     const index = valueIndex(argv, value);
     return { value, ...(index === undefined ? {} : { index }), access: inPlace ? "write" : "read" };
   });
+  // Files the script itself reads or writes (r, w, s///w) are judged like the command's own.
+  if (verdict.kind === "dangerous")
+    return other(verdict.reason, [
+      ...paths,
+      ...verdict.files.map(({ path, access }) => ({ value: path, access })),
+    ]);
+  if (verdict.kind !== "safe") return other(verdict.reason, paths);
   if (inPlace && paths.length === 0) return other("sed -i without a file");
   return { kind: inPlace ? "file-write" : "read-only", reason: "", paths };
 }
@@ -252,8 +258,20 @@ function classifyAwk(argv: readonly string[]): Classification {
   const parse = parseOptions(argv.slice(1), { valued: "F", long: ["--field-separator="] });
   if (!parse.ok) return other(`awk ${parse.option}: ${parse.reason}`);
   const program = parse.positionals[0];
-  if (program === undefined || !isTrivialAwkProgram(program))
-    return other("awk programs can run commands and write files");
+  if (program === undefined) return other("awk without a program");
+  if (!isTrivialAwkProgram(program)) {
+    // Every string in a program that redirects output may be the file it writes (print > ".git/config").
+    const literals = /[>|]/.test(program)
+      ? [...program.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1] as string)
+      : [];
+    const written: PathUse[] = literals
+      .filter((text) => text !== "")
+      .map((value) => ({ value, access: "write" }));
+    return other("awk programs can run commands and write files", [
+      ...written,
+      ...positionalUses(argv, parse.positionalIndexes, "read", 1),
+    ]);
+  }
   if (parse.positionals.slice(1).some((arg) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)))
     return other("awk variable assignments among the files");
   return { kind: "read-only", reason: "", paths: positionalUses(argv, parse.positionalIndexes, "read", 1) };
@@ -305,7 +323,8 @@ function classifyJq(argv: readonly string[]): Classification {
   if (!parse.ok) return other(`jq ${parse.option}: ${parse.reason}`);
   if (hasOption(parse, "--args", "--jsonargs")) return other("jq --args takes positional values");
   const filter = parse.positionals[0] ?? "";
-  if (JQ_REACHES_OUT.test(filter))
+  // jq reads `# ...` to the end of the line as a comment: `$ # x\nENV` is $ENV.
+  if (JQ_REACHES_OUT.test(filter) || JQ_REACHES_OUT.test(filter.replace(/#[^\n]*/g, " ")))
     return other("this jq filter reads the environment or files beyond its input");
   const files = parse.positionalIndexes.slice(1).map((at) => indexes[at] as number);
   for (const index of files) paths.push({ value: argv[index] as string, index, access: "read" });
@@ -394,6 +413,12 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
   }
   if (name === "diff" && hasOption(parse, "-r", "--recursive") && !hasOption(parse, "--no-dereference"))
     return other("diff -r follows symbolic links inside the folders (add --no-dereference)");
+  if (
+    name === "cp" &&
+    hasOption(parse, "-r", "-R", "-a", "--recursive", "--archive") &&
+    hasOption(parse, "-L", "-H", "--dereference")
+  )
+    return other("cp -r with -L follows symbolic links out of the folders it copies");
   if (name === "ls" && hasOption(parse, "-R", "--recursive") && hasOption(parse, "-L", "--dereference"))
     return other("ls -R with -L follows symbolic links out of the folders it lists");
   if (/sum$/.test(name) && hasOption(parse, "-c", "--check"))
@@ -406,6 +431,11 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
     uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
     uses.push(...positionalUses(argv, parse.positionalIndexes.slice(last), "write"));
+  } else if (name === "mv") {
+    // Moving a file carries its content elsewhere: each source is read as well as changed.
+    const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
+    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
+    uses.push(...positionalUses(argv, parse.positionalIndexes, "write"));
   } else if (role === "read" || role === "write") {
     uses.push(...positionalUses(argv, parse.positionalIndexes, role));
   } else if (role === "pattern-then-read") {
@@ -469,6 +499,30 @@ function classifyNpm(argv: readonly string[]): Classification | undefined {
   return { kind: "read-only", reason: "", paths: [] };
 }
 
+const LN_SPEC: OptionSpec = {
+  flags: "sfnrvbiLPT",
+  valued: "tS",
+  long: words(
+    "--symbolic --force --no-dereference --relative --verbose --backup[=] --interactive --logical",
+    "--physical --target-directory= --no-target-directory --suffix=",
+  ),
+};
+
+/**
+ * `ln -s TARGET NAME` writes NAME only: the target is text stored in the link (what is later reached
+ * through the link is judged then). A hard link (no -s) gives the source a second name, so both are writes.
+ */
+function classifyLn(argv: readonly string[]): Classification {
+  const parse = parseOptions(argv.slice(1), LN_SPEC);
+  if (!parse.ok || !hasOption(parse, "-s", "--symbolic"))
+    return other("ln changes files", lenientWritePaths(argv));
+  const uses = optionPaths(argv, parse, { "-t": "write", "--target-directory": "write" });
+  const targetDir = uses.length > 0;
+  const names = targetDir ? [] : parse.positionalIndexes.slice(-1);
+  uses.push(...positionalUses(argv, names, "write"));
+  return { kind: "file-write", reason: "", paths: uses };
+}
+
 /** Classifies an effective command. argv[0] must be a bare command name to count as read-only. */
 export function classifyCommand(argv: readonly string[]): Classification {
   const name = argv[0];
@@ -513,6 +567,7 @@ export function classifyCommand(argv: readonly string[]): Classification {
       return classifyJq(argv);
   }
   if (name === "ps") return classifyPs(argv);
+  if (name === "ln") return classifyLn(argv);
   if (name === "npm") {
     const npm = classifyNpm(argv);
     if (npm) return npm;

@@ -1,9 +1,15 @@
 // A reader for sed scripts, enough to tell scripts that only print or substitute from ones that run
 // commands (e), write files (w, W) or read files (r, R). A script it cannot read is not safe.
 
+/** A file a sed script reads (r, R) or writes (w, W, s///w) by name. */
+export interface SedFile {
+  path: string;
+  access: "read" | "write";
+}
+
 export type SedVerdict =
   | { kind: "safe" }
-  | { kind: "dangerous"; command: string; reason: string }
+  | { kind: "dangerous"; command: string; reason: string; files: SedFile[] }
   | { kind: "unknown"; reason: string };
 
 const SAFE_COMMANDS = new Set([
@@ -147,17 +153,32 @@ function readSubstitute(reader: SedReader, command: string): SedVerdict | undefi
         kind: "dangerous",
         command: "s///e",
         reason: "the e flag of sed s/// runs the pattern space as a shell command",
+        files: [],
       };
-    if (flag === "w" || flag === "W")
-      return { kind: "dangerous", command: "s///w", reason: "the w flag of sed s/// writes a file" };
+    if (flag === "w" || flag === "W") {
+      reader.next();
+      const path = reader.restOfLine().trim();
+      return {
+        kind: "dangerous",
+        command: "s///w",
+        reason: "the w flag of sed s/// writes a file",
+        files: path ? [{ path, access: "write" }] : [],
+      };
+    }
     break;
   }
   return undefined;
 }
 
-/** Reads a whole sed script (the -e parts joined by newlines). */
+/** Reads a whole sed script (the -e parts joined by newlines); every file it names is listed. */
 export function judgeSedScript(script: string): SedVerdict {
   const reader = new SedReader(script);
+  let danger: Extract<SedVerdict, { kind: "dangerous" }> | undefined;
+  const files: SedFile[] = [];
+  const note = (found: Extract<SedVerdict, { kind: "dangerous" }>) => {
+    danger ??= found;
+    files.push(...found.files);
+  };
   for (let guard = 0; guard < 10_000 && !reader.done; guard++) {
     while (/[\s;]/.test(reader.peek()) && !reader.done) reader.next();
     if (reader.done) break;
@@ -175,8 +196,15 @@ export function judgeSedScript(script: string): SedVerdict {
       if (command === "q" || command === "Q" || command === "l") reader.argument();
       continue;
     }
-    const danger = FILE_COMMANDS[command];
-    if (danger) return { kind: "dangerous", command, reason: danger };
+    const fileReason = FILE_COMMANDS[command];
+    if (fileReason) {
+      // The file name is the rest of the line (`w out.txt; p` writes "out.txt; p").
+      const rest = reader.restOfLine().trim();
+      const path = command === "e" ? "" : rest;
+      const access = command === "r" || command === "R" ? "read" : "write";
+      note({ kind: "dangerous", command, reason: fileReason, files: path ? [{ path, access }] : [] });
+      continue;
+    }
     if (LABEL_COMMANDS.has(command)) {
       reader.argument();
       continue;
@@ -187,10 +215,11 @@ export function judgeSedScript(script: string): SedVerdict {
     }
     if (command === "s" || command === "y") {
       const verdict = readSubstitute(reader, command);
-      if (verdict) return verdict;
+      if (verdict?.kind === "dangerous") note(verdict);
+      else if (verdict) return verdict;
       continue;
     }
     return { kind: "unknown", reason: `sed command ${JSON.stringify(command)} is not known to be safe` };
   }
-  return { kind: "safe" };
+  return danger ? { ...danger, files } : { kind: "safe" };
 }

@@ -15,6 +15,7 @@ import { envSteering } from "./envSteering.ts";
 import { escapedOperator } from "./escapedOperator.ts";
 import { findExec } from "./findExec.ts";
 import { gitDangerous } from "./gitDangerous.ts";
+import { heredocEnd } from "./heredocEnd.ts";
 import { ifs } from "./ifs.ts";
 import { interpreterCode } from "./interpreterCode.ts";
 import { lineContinuation } from "./lineContinuation.ts";
@@ -38,6 +39,7 @@ import { zshEquals } from "./zshEquals.ts";
 export const TEXT_CHECKS: readonly TextCheck[] = [tooLong, controlCharacters, unicodeWhitespace];
 
 export const SYNTAX_CHECKS: readonly SyntaxCheck[] = [
+  heredocEnd,
   lineContinuation,
   parameterTransform,
   ifs,
