@@ -39,7 +39,7 @@ describe("analyzeBashCommand", () => {
     ["cd src && cat ../../outside/x", "ask"],
     ["cat logs/x", "ask"],
     ["cat ./logs/../README.md", "ask"],
-    ["git config --global --list", "passthrough"],
+    ["git config --global --list", "ask"],
     ["echo x > dangling", "ask"],
     ["cat dashes/*.ts", "allow"],
     ["cd dashes && rg foo *.ts", "ask"],

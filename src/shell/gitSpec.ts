@@ -274,7 +274,7 @@ export const GIT_READ_ONLY: Readonly<Record<string, GitSubcommandSpec>> = {
       valued: "f",
       long: words(
         "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list",
-        "--local --worktree --file= --blob= --show-origin --show-scope --name-only",
+        "--local --global --system --worktree --file= --blob= --show-origin --show-scope --name-only",
         "--null --type= --bool --int --bool-or-int --path --expiry-date --default= --includes",
         "--no-includes --all --regexp --fixed-value",
       ),
@@ -404,18 +404,32 @@ export function classifyGit(argv: readonly string[]): GitClassification {
     return { ...base, subcommand, writes, reason: `git ${subcommand} ${parsed.option}: ${parsed.reason}` };
   const optionNames = parsed.options.map((option) => option.name);
   const problem = spec.positionals?.(parsed.positionals, optionNames);
+  if (problem && subcommand === "config") writes.push(configFileWritten(parsed.options));
   if (problem) return { ...base, subcommand, writes, reason: problem };
   const hasPattern = !optionNames.some((name) => name === "-e" || name === "-f");
   const reads = spec.patternFirst && hasPattern ? parsed.positionals.slice(1) : [...parsed.positionals];
   for (const option of parsed.options) {
     if (spec.readOptions?.includes(option.name) && option.value !== undefined) reads.push(option.value);
   }
+  // git config --global / --system read the user's and the machine's config files.
+  if (subcommand === "config" && optionNames.includes("--global")) reads.push("~/.gitconfig");
+  if (subcommand === "config" && optionNames.includes("--system")) reads.push("/etc/gitconfig");
   const readsContent =
     CONTENT_SUBCOMMANDS.has(subcommand) ||
     // git config --blob prints a file as stored in history.
     (subcommand === "config" && optionNames.includes("--blob")) ||
     (PATCH_SUBCOMMANDS.has(subcommand) && optionNames.some((name) => PATCH_OPTIONS.has(name)));
   return { ...base, readOnly: true, readsContent, subcommand, reads, writes };
+}
+
+/** The file `git config NAME VALUE` changes: --global, --system, -f FILE, --worktree, else the repository's own. */
+function configFileWritten(options: ReadonlyArray<{ name: string; value?: string }>): string {
+  const names = options.map((option) => option.name);
+  const file = options.find((option) => option.name === "-f" || option.name === "--file")?.value;
+  if (file !== undefined) return file;
+  if (names.includes("--global")) return "~/.gitconfig";
+  if (names.includes("--system")) return "/etc/gitconfig";
+  return names.includes("--worktree") ? ".git/config.worktree" : ".git/config";
 }
 
 /** `--output=<file>` (and its abbreviations) on any subcommand: a file written. */

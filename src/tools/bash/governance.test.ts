@@ -460,3 +460,17 @@ table(
     ["node --version", NO_RM, "allow"],
   ],
 );
+
+table(
+  "Red team, round 2: git config writes name the file they change",
+  [
+    ["git config core.hooksPath x", BYPASS, "ask"],
+    ["git config set core.pager cat", BYPASS, "ask"],
+    ["git -C src config core.fsmonitor x", BYPASS, "ask"],
+    ["git config --global alias.x '!id'", BYPASS, "ask"],
+  ],
+  [
+    ["git config --get user.name", BYPASS, "allow"],
+    ["git config --global --list", {}, "ask"],
+  ],
+);
