@@ -68,6 +68,28 @@ const ajvOnDemand = {
   },
 };
 
+/**
+ * zod exposes its ~40 message locales as `z.locales`, so a bundle keeps them all (~260 KB of the ~450 KB
+ * zod chunk that every command loads and compiles). Keel speaks English only: the bundle gets `en`, the
+ * locale zod installs by default. (Library users import their own zod, with every locale.)
+ */
+let zodLocaleRedirects = 0;
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/]/.test(args.importer)) return undefined;
+      zodLocaleRedirects++;
+      return { path: join(dirname(args.importer), "..", "locales", "index.js"), namespace: "zod-locales" };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
@@ -83,7 +105,7 @@ try {
     banner: {
       js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
     },
-    plugins: [siblingFiles, ajvOnDemand],
+    plugins: [siblingFiles, ajvOnDemand, zodEnglishOnly],
     // Without comments and indentation there is less to read and checksum at every start, and the
     // chunks are pure ASCII (a comment with an em dash made a whole chunk a two-byte string):
     // ~20 ms less per `keel tool` here. Names stay, so stack traces still read.
@@ -94,6 +116,10 @@ try {
   if (ajvRedirects === 0)
     process.stderr.write(
       "bundle-cli: warning: the MCP SDK no longer imports ../validation/ajv-provider.js; ajv loads at start\n",
+    );
+  if (zodLocaleRedirects === 0)
+    process.stderr.write(
+      "bundle-cli: warning: zod no longer imports ../locales/index.js; every locale is bundled\n",
     );
   for (const name of readdirSync(outdir)) {
     const code = readFileSync(join(outdir, name), "utf8");

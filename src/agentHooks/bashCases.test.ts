@@ -82,7 +82,7 @@ function claudeCodeEvent(testCase: BashCase): string {
 
 /** `keel check`'s decision, by its own path: the session it opens and decidePermission. */
 async function checkDecision(testCase: BashCase) {
-  const session = openSession({ cwd: project.root, mode: modeOf(testCase) });
+  const session = await openSession({ cwd: project.root, mode: modeOf(testCase) }, { forTool: "Bash" });
   try {
     const bash = findToolByName(session.context.options.tools, "Bash");
     if (!bash) throw new Error("no Bash tool");

@@ -1,6 +1,5 @@
 // JSON files Keel itself writes (local settings, user config): read as objects, written atomically
 // (temp file in the same folder, then rename) so a crash never leaves half a file.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { JsonSyntaxError, parseJsonWithPositions } from "./jsonPositions.ts";
@@ -39,7 +38,7 @@ export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o60
   } catch {
     // A new file.
   }
-  const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(dirname(path), `.${tempSuffix()}.tmp`);
   try {
     writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: "wx" });
     renameSync(temp, path);
@@ -47,4 +46,11 @@ export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o60
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+let written = 0;
+
+/** Unique among writers: the process id tells processes apart, the counter this process's writes (no crypto to load). */
+function tempSuffix(): string {
+  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${(written++).toString(36)}`;
 }
