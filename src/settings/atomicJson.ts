@@ -1,6 +1,6 @@
 // JSON files Keel itself writes (local settings, user config): read as objects, written atomically
 // (temp file in the same folder, then rename) so a crash never leaves half a file.
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { JsonSyntaxError, parseJsonWithPositions } from "./jsonPositions.ts";
 
@@ -29,8 +29,21 @@ export function readJsonObject(path: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Writes via a temp file and rename; an existing file keeps its permission bits. */
-export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o600): void {
+/** The file a path names: a symlink's target (a settings file kept in a dotfiles folder), else the path. */
+function writtenFile(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Writes via a temp file and rename; an existing file keeps its permission bits, and a symlink stays a
+ * symlink (its target is replaced, not the link).
+ */
+export function atomicWriteJson(linkOrPath: string, value: unknown, newFileMode = 0o600): void {
+  const path = writtenFile(linkOrPath);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let mode = newFileMode;
   try {
