@@ -90,6 +90,27 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * commander requires child_process at the top for executable subcommands, which Keel does not use:
+ * loading it (with net, dgram and streams) costs every command a few ms. It gets a stand-in that
+ * requires child_process on first use instead.
+ */
+let commanderRewrites = 0;
+const commanderLazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) return undefined;
+      commanderRewrites++;
+      const lazy =
+        "const childProcess = { spawn: (...spawnArgs) => require('node:child_process').spawn(...spawnArgs) };";
+      return { contents: source.replace(eager, lazy), loader: "js" };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
@@ -105,7 +126,7 @@ try {
     banner: {
       js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
     },
-    plugins: [siblingFiles, ajvOnDemand, zodEnglishOnly],
+    plugins: [siblingFiles, ajvOnDemand, zodEnglishOnly, commanderLazyChildProcess],
     // Without comments and indentation there is less to read and checksum at every start, and the
     // chunks are pure ASCII (a comment with an em dash made a whole chunk a two-byte string):
     // ~20 ms less per `keel tool` here. Names stay, so stack traces still read.
@@ -116,6 +137,10 @@ try {
   if (ajvRedirects === 0)
     process.stderr.write(
       "bundle-cli: warning: the MCP SDK no longer imports ../validation/ajv-provider.js; ajv loads at start\n",
+    );
+  if (commanderRewrites === 0)
+    process.stderr.write(
+      "bundle-cli: warning: commander's child_process require changed; it loads at start\n",
     );
   if (zodLocaleRedirects === 0)
     process.stderr.write(

@@ -1,5 +1,4 @@
 // Building a ToolUseContext: for library users, the CLI, the MCP server, the agent and tests alike.
-import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
@@ -61,7 +60,8 @@ export function buildPermissionContext(options: Omit<SessionOptions, "tools">): 
 /** A fresh session context whose app state lives in a closure shared by every call of the session. */
 export function createToolUseContext(options: SessionOptions): ToolUseContext {
   const permissionContext = buildPermissionContext(options);
-  const sessionId = options.sessionId ?? randomUUID();
+  // The global crypto loads on first use: a session given its id (keel hook) never loads it.
+  const sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
   let state: AppState = { toolPermissionContext: permissionContext, cwd: permissionContext.projectRoot };
   const abortController = new AbortController();
   if (options.signal) {
