@@ -1,6 +1,6 @@
 // Names of MCP tools inside Keel: `mcp__<server>__<tool>`, each part reduced to the characters tool
 // names may use, so permission rules (`mcp__server`, `mcp__server__tool`) can name them.
-import { createSha256 } from "../tool/sha256.ts";
+import { createSha256 } from "../tool/lazyCrypto.ts";
 
 const MAX_TOOL_NAME = 128;
 

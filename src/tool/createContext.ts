@@ -11,6 +11,7 @@ import {
   type ToolUseContext,
   updatePermissionContext,
 } from "./context.ts";
+import { randomUUID } from "./lazyCrypto.ts";
 import type { Tools } from "./Tool.ts";
 
 export interface SessionOptions {
@@ -60,8 +61,7 @@ export function buildPermissionContext(options: Omit<SessionOptions, "tools">): 
 /** A fresh session context whose app state lives in a closure shared by every call of the session. */
 export function createToolUseContext(options: SessionOptions): ToolUseContext {
   const permissionContext = buildPermissionContext(options);
-  // The global crypto loads on first use: a session given its id (keel hook) never loads it.
-  const sessionId = options.sessionId ?? globalThis.crypto.randomUUID();
+  const sessionId = options.sessionId ?? randomUUID();
   let state: AppState = { toolPermissionContext: permissionContext, cwd: permissionContext.projectRoot };
   const abortController = new AbortController();
   if (options.signal) {

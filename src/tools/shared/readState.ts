@@ -3,7 +3,7 @@
 import { resolveSymlinks } from "../../permissions/paths.ts";
 import type { FileReadRecord, ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
-import { createSha256 } from "../../tool/sha256.ts";
+import { createSha256 } from "../../tool/lazyCrypto.ts";
 
 /** sha256 of a file's bytes; "" in a record means the file was never hashed whole (streamed, or large). */
 export function sha256(bytes: Uint8Array): string {
