@@ -38,10 +38,5 @@ export async function loadJudgedTool(name: string): Promise<Tool | undefined> {
  */
 export function warmUpFor(tools: readonly string[]): void {
   if (!tools.includes("Bash")) return;
-  void import("../shell/parse.ts")
-    .then((parse) => {
-      parse.preferQuickWasmStart();
-      return parse.initBashParser();
-    })
-    .catch(() => {});
+  void import("../shell/parse.ts").then((parse) => parse.initBashParser()).catch(() => {});
 }

@@ -5,13 +5,13 @@ import { findBlanketRule } from "../../permissions/matchers.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
 import { describeDecider } from "../../permissions/types.ts";
 import { formatSchemaError, parseArguments } from "../../pipeline/input.ts";
-import { preferQuickWasmStart } from "../../shell/parse.ts";
 import { didYouMean } from "../../tool/didYouMean.ts";
 import { findToolByName } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
+import { preferQuickStart } from "../quickStart.ts";
 import { type CliSession, connectSessionMcp, openSession, type PolicyFlags } from "../session.ts";
 import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
@@ -34,7 +34,7 @@ export function register(program: Command, runtime: CliRuntime): void {
     )
     .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean }) => {
       const raw = readJsonInput(inputArg);
-      preferQuickWasmStart();
+      preferQuickStart();
       const session = await connectSessionMcp(await openSession(options, { forTool: name }), options);
       try {
         const behavior = await explain(session, name, raw, options.json === true);

@@ -2,11 +2,11 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
-import { preferQuickWasmStart } from "../../shell/parse.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { JSONL_EXAMPLE, readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
+import { preferQuickStart } from "../quickStart.ts";
 import { connectSessionMcp, offerTrust, openSession, type PolicyFlags } from "../session.ts";
 import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
@@ -91,7 +91,7 @@ export function register(program: Command, runtime: CliRuntime): void {
             "Name a tool (`keel tools` lists them), or pass --jsonl to read calls from stdin.",
           );
         const input = readJsonInput(inputArg);
-        preferQuickWasmStart();
+        preferQuickStart();
         await offerTrust(options);
         const session = await connectSessionMcp(
           await openSession(options, { terminalPrompter: true, forTool: name }),
