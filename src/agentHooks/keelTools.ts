@@ -21,8 +21,6 @@ const LOADERS: Record<string, Loader> = {
   WebSearch: async () => (await import("../tools/web-search/WebSearchTool.ts")).WebSearchTool as Tool,
 };
 
-export const JUDGED_TOOLS: readonly string[] = Object.keys(LOADERS);
-
 export function isJudgedTool(name: string): boolean {
   return Object.hasOwn(LOADERS, name) || parseMcpToolName(name)?.tool !== undefined;
 }

@@ -256,11 +256,6 @@ export function decodeWord(node: Node, source: string): Word {
   };
 }
 
-/** A word is literal when bash passes exactly `value`: nothing expands or is left to interpretation. */
-export function isLiteralWord(word: Word): boolean {
-  return !word.dynamic && !word.glob && !word.tilde && !word.brace && !word.unknown;
-}
-
 /** A word known to be exactly `value` (synthesised, e.g. a heredoc delimiter). */
 export function literalWord(value: string): Word {
   return {
