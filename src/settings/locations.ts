@@ -15,6 +15,32 @@ export function keelUserDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(userHomeDir(env), ".keel");
 }
 
+/** One place a kind of configuration folder (skills, commands, agents) is read from. */
+export interface ConfigFolder {
+  dir: string;
+  source: "project" | "user";
+}
+
+/**
+ * The folders of one kind, first match wins: the project's `.keel/<kind>` and `.claude/<kind>`, then the
+ * user's. Started in the home folder, the project's folders are the user's: they are listed once.
+ */
+export function configFolders(
+  projectRoot: string,
+  kind: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigFolder[] {
+  const root = resolve(projectRoot);
+  const home = userHomeDir(env);
+  const folders: ConfigFolder[] = [
+    { dir: join(root, ".keel", kind), source: "project" },
+    { dir: join(root, ".claude", kind), source: "project" },
+    { dir: join(home, ".keel", kind), source: "user" },
+    { dir: join(home, ".claude", kind), source: "user" },
+  ];
+  return folders.filter((entry, index) => folders.findIndex((other) => other.dir === entry.dir) === index);
+}
+
 export function managedSettingsPaths(env: NodeJS.ProcessEnv = process.env): string[] {
   const override = env.KEEL_MANAGED_SETTINGS;
   if (override && override.trim() !== "") return [resolve(override)];
