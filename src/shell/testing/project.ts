@@ -10,7 +10,7 @@ import {
   updatePermissionContext,
 } from "../../tool/context.ts";
 import { viewCommand } from "../commandView.ts";
-import { extractEveryCommand } from "../extract.ts";
+import { extractEveryCommand } from "../everyCommand.ts";
 import { withBashTree } from "../parse.ts";
 import type { SecurityCheck } from "../security/types.ts";
 import { indexTree } from "../tree.ts";
