@@ -2,7 +2,7 @@
 // commands, pipelines and lists are represented; every other construct is reported as a problem.
 import type { Node } from "web-tree-sitter";
 import type { SimpleCommand } from "./parse.ts";
-import { decodeWord, literalWord, type Word } from "./words.ts";
+import { DYNAMIC_TYPES, decodeWord, literalWord, type Word } from "./words.ts";
 
 export interface Redirect {
   op: string;
@@ -339,6 +339,7 @@ function simpleRedirect(redirect: Redirect): SimpleCommand["redirects"][number] 
 
 const TEST_EXPRESSIONS = new Set(["unary_expression", "binary_expression", "parenthesized_expression"]);
 
+/** Node types an assignment's value may be: a word, written out or computed when the line runs. */
 const WORD_TYPES = new Set([
   "word",
   "number",
@@ -347,12 +348,7 @@ const WORD_TYPES = new Set([
   "ansi_c_string",
   "translated_string",
   "concatenation",
-  "simple_expansion",
-  "expansion",
-  "command_substitution",
-  "process_substitution",
-  "arithmetic_expansion",
-  "brace_expression",
+  ...DYNAMIC_TYPES,
 ]);
 
 function assignmentWord(assignment: ExtractedCommand["assignments"][number]): Word {

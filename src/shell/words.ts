@@ -23,7 +23,8 @@ export interface Word {
   unknown: boolean;
 }
 
-const DYNAMIC_TYPES = new Set([
+/** Node types whose value bash computes when the line runs (expansions, substitutions, braces). */
+export const DYNAMIC_TYPES: ReadonlySet<string> = new Set([
   "simple_expansion",
   "expansion",
   "command_substitution",
