@@ -3,7 +3,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type ConfigFolder, configFolders } from "../../settings/locations.ts";
-import { type FrontmatterValue, parseFrontmatter } from "./frontmatter.ts";
+import { type FrontmatterValue, parseFrontmatter, readFrontmatterFile } from "./frontmatter.ts";
 
 export type SkillRoot = ConfigFolder;
 
@@ -45,13 +45,9 @@ async function readSkill(
 ): Promise<SkillInfo | undefined> {
   const skillDir = join(dir, folder);
   const path = join(skillDir, "SKILL.md");
-  let content: string;
-  try {
-    content = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  const { attributes, body } = parseFrontmatter(content);
+  const document = await readFrontmatterFile(path);
+  if (!document) return undefined;
+  const { attributes, body } = document;
   const argumentHint = text(attributes["argument-hint"]);
   return {
     name: text(attributes.name) ?? folder,

@@ -1,10 +1,10 @@
 // Custom slash commands: Markdown files in the project's `.keel/commands` and `.claude/commands`, then
 // the user's `~/.keel/commands` and `~/.claude/commands`. Sub-folders namespace them:
 // `frontend/component.md` is `/frontend:component`. The first command of a name wins, in that order.
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { type ConfigFolder, configFolders } from "../../../settings/locations.ts";
-import { type FrontmatterValue, parseFrontmatter } from "../frontmatter.ts";
+import { type FrontmatterValue, readFrontmatterFile } from "../frontmatter.ts";
 
 export type CommandRoot = ConfigFolder;
 
@@ -63,13 +63,9 @@ function firstLine(body: string): string {
 }
 
 async function readCommand(root: CommandRoot, path: string): Promise<CommandInfo | undefined> {
-  let content: string;
-  try {
-    content = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  const { attributes, body } = parseFrontmatter(content);
+  const document = await readFrontmatterFile(path);
+  if (!document) return undefined;
+  const { attributes, body } = document;
   const name = relative(root.dir, path).replace(/\.md$/, "").split(sep).join(":");
   const argumentHint = text(attributes["argument-hint"]);
   const model = text(attributes.model);
