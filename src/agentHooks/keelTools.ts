@@ -1,5 +1,5 @@
 // The Keel tools another agent's calls are judged as, loaded one at a time: a hook process decides one
-// call, so it imports that tool's module (and the rule matchers it registers) and nothing else.
+// call, so it imports that tool's module (its rule matcher is a member of the tool) and nothing else.
 import { parseMcpToolName } from "../mcp/names.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { catalogEntry } from "../tools/catalog.ts";

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
+import type { McpServerSpec } from "../mcp/config.ts";
 import type { ConnectionOptions } from "../mcp/connection.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
 import type { PermissionMode } from "../permissions/types.ts";
@@ -220,15 +221,14 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
 }
 
 /** Connects the configured MCP servers (settings, trusted `.mcp.json`, `--mcp-config`); none configured: undefined. */
-export async function connectConfiguredMcp(
+/** The MCP servers the settings, .mcp.json and --mcp-config name; a broken configuration is a CliError. */
+export async function configuredMcpServers(
   settings: LoadedSettings,
   flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
-  options: ConnectionOptions = {},
-): Promise<McpClientManager | undefined> {
+): Promise<McpServerSpec[]> {
   const { collectMcpServers, McpConfigError } = await import("../mcp/config.ts");
-  let specs: ReturnType<typeof collectMcpServers>;
   try {
-    specs = collectMcpServers(settings, {
+    return collectMcpServers(settings, {
       cwd: settings.projectRoot,
       configArgs: flags.mcpConfig ?? [],
       strict: flags.strictMcpConfig ?? false,
@@ -237,6 +237,14 @@ export async function connectConfiguredMcp(
     if (error instanceof McpConfigError) throw new CliError(error.message);
     throw error;
   }
+}
+
+export async function connectConfiguredMcp(
+  settings: LoadedSettings,
+  flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
+  options: ConnectionOptions = {},
+): Promise<McpClientManager | undefined> {
+  const specs = await configuredMcpServers(settings, flags);
   if (specs.length === 0) return undefined;
   const { connectMcpServers } = await import("../mcp/client.ts");
   return connectMcpServers(specs, { env: { ...process.env, ...settings.env }, ...options });

@@ -16,6 +16,32 @@ export function keelUserDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(userHomeDir(env), ".keel");
 }
 
+/** One place a kind of configuration folder (skills, commands, agents) is read from. */
+export interface ConfigFolder {
+  dir: string;
+  source: "project" | "user";
+}
+
+/**
+ * The folders of one kind, first match wins: the project's `.keel/<kind>` and `.claude/<kind>`, then the
+ * user's. Started in the home folder, the project's folders are the user's: they are listed once.
+ */
+export function configFolders(
+  projectRoot: string,
+  kind: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigFolder[] {
+  const root = resolve(projectRoot);
+  const home = userHomeDir(env);
+  const folders: ConfigFolder[] = [
+    { dir: join(root, ".keel", kind), source: "project" },
+    { dir: join(root, ".claude", kind), source: "project" },
+    { dir: join(home, ".keel", kind), source: "user" },
+    { dir: join(home, ".claude", kind), source: "user" },
+  ];
+  return folders.filter((entry, index) => folders.findIndex((other) => other.dir === entry.dir) === index);
+}
+
 /** Where Claude Code keeps file-based managed settings on each platform. */
 export function claudeCodeManagedFile(platform: NodeJS.Platform = process.platform): string {
   if (platform === "darwin") return "/Library/Application Support/ClaudeCode/managed-settings.json";

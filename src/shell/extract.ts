@@ -2,8 +2,7 @@
 // commands, pipelines and lists are represented; every other construct is reported as a problem.
 import type { Node } from "web-tree-sitter";
 import type { SimpleCommand } from "./parse.ts";
-import { someNode } from "./tree.ts";
-import { decodeWord, literalWord, type Word } from "./words.ts";
+import { DYNAMIC_TYPES, decodeWord, literalWord, type Word } from "./words.ts";
 
 export interface Redirect {
   op: string;
@@ -35,9 +34,10 @@ export interface Extraction {
 }
 
 const OPERATORS = new Set(["&&", "||", ";", "|", "|&", "&"]);
-const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+export const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 
-class Extractor {
+/** Builds extracted commands from syntax nodes; the walks over a tree are extractCommands and everyCommand.ts. */
+export class Extractor {
   readonly commands: ExtractedCommand[] = [];
   readonly operators: string[] = [];
   readonly problems: Problem[] = [];
@@ -339,6 +339,7 @@ function simpleRedirect(redirect: Redirect): SimpleCommand["redirects"][number] 
 
 const TEST_EXPRESSIONS = new Set(["unary_expression", "binary_expression", "parenthesized_expression"]);
 
+/** Node types an assignment's value may be: a word, written out or computed when the line runs. */
 const WORD_TYPES = new Set([
   "word",
   "number",
@@ -347,12 +348,7 @@ const WORD_TYPES = new Set([
   "ansi_c_string",
   "translated_string",
   "concatenation",
-  "simple_expansion",
-  "expansion",
-  "command_substitution",
-  "process_substitution",
-  "arithmetic_expansion",
-  "brace_expression",
+  ...DYNAMIC_TYPES,
 ]);
 
 function assignmentWord(assignment: ExtractedCommand["assignments"][number]): Word {
@@ -367,55 +363,4 @@ export function extractCommands(root: Node, source: string): Extraction {
   if (root.hasError) extractor.problem("syntax-error", "the command does not parse as bash");
   extractor.sequence(root.children.filter((child): child is Node => child !== null));
   return { commands: extractor.commands, operators: extractor.operators, problems: extractor.problems };
-}
-
-const COMMAND_NODES = new Set(["command", "declaration_command", "unset_command"]);
-const ASSIGNMENT_STATEMENTS = new Set(["variable_assignment", "variable_assignments"]);
-const ASSIGNMENT_HOLDERS = new Set([
-  "command",
-  "declaration_command",
-  "variable_assignments",
-  "variable_assignment",
-]);
-
-/**
- * Every command anywhere in the tree (inside substitutions, subshells, loops, functions...), each with
- * the redirects of its statement. For deny rules and safety checks, which must see hidden commands.
- */
-export function extractEveryCommand(root: Node, source: string): ExtractedCommand[] {
-  const extractor = new Extractor(source);
-  someNode(root, (node) => {
-    if (COMMAND_NODES.has(node.type)) extractor.command(node, trailingRedirects(node), readsPipe(node));
-    else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(node.parent?.type ?? ""))
-      extractor.command(node, [], false);
-    return false;
-  });
-  return extractor.commands;
-}
-
-/** A command after the first of a pipeline (directly, or as the body of a redirected statement). */
-function readsPipe(node: Node): boolean {
-  const statement = node.parent?.type === "redirected_statement" ? node.parent : node;
-  const pipeline = statement.parent;
-  if (pipeline?.type !== "pipeline") return false;
-  const first = pipeline.namedChildren.find((child) => child !== null && child.type !== "comment");
-  return first?.id !== statement.id;
-}
-
-/** Redirects that bind to this command: its statement's, and those the grammar hung on an enclosing list. */
-function trailingRedirects(node: Node): Node[] {
-  const found: Node[] = [];
-  let current = node;
-  for (let parent = current.parent; parent; parent = current.parent) {
-    if (parent.type === "redirected_statement" && parent.childForFieldName("body")?.id === current.id) {
-      found.push(
-        ...parent.children.filter((child): child is Node => child !== null && REDIRECT_TYPES.has(child.type)),
-      );
-    } else if (parent.type === "list" || parent.type === "pipeline") {
-      const last = parent.namedChildren.filter((child) => child !== null && child.type !== "comment").at(-1);
-      if (last?.id !== current.id) break;
-    } else break;
-    current = parent;
-  }
-  return found;
 }

@@ -14,7 +14,6 @@ import { type ToolPermissionContext, workingDirectories } from "../tool/context.
 import { cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandTilde, expandWord } from "./expand.ts";
-import type { Redirect } from "./extract.ts";
 import { checkGit, gitStartFolders } from "./gitPaths.ts";
 import { checkArgumentRules, checkPathRules } from "./pathRuleFindings.ts";
 import {
@@ -29,14 +28,13 @@ import {
 } from "./pathScope.ts";
 import { REMOVERS } from "./programs.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
+import { HARMLESS_DEVICES, redirectAccess, writesThroughRedirect } from "./redirects.ts";
 import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
 import type { Word } from "./words.ts";
 
 export type { Finding } from "./pathScope.ts";
+export { writesThroughRedirect };
 
-const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
-const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
-const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_FOLDERS = 8;
 
 /** A path whose value cannot be known: a write could reach a protected path, a read a ruled one. */
@@ -179,16 +177,6 @@ function checkPath(check: PathCheck, scope: Scope): void {
         checkWorkingDirRemoval(abs, commandName, scope);
     }
   }
-}
-
-export function redirectAccess(redirect: Redirect): "read" | "write" | undefined {
-  const target = redirect.target?.value ?? "";
-  if (redirect.op === ">&" || redirect.op === "<&") {
-    if (/^[0-9]+-?$|^-$/.test(target)) return undefined;
-  }
-  if (WRITE_REDIRECTS.has(redirect.op)) return "write";
-  if (READ_REDIRECTS.has(redirect.op)) return "read";
-  return undefined;
 }
 
 /**
@@ -393,12 +381,4 @@ export function validatePaths(
     }
   });
   return scope.findings;
-}
-
-/** True when a redirect writes a real file (not /dev/null or a file descriptor). */
-export function writesThroughRedirect(view: CommandView): boolean {
-  return view.redirects.some(
-    (redirect) =>
-      redirectAccess(redirect) === "write" && !HARMLESS_DEVICES.test(redirect.target?.value ?? ""),
-  );
 }
