@@ -64,7 +64,12 @@ export async function readBody(
       head = Buffer.from(whole.subarray(0, ENDS_BYTES));
       chunks.length = 0;
     }
-    tail = Buffer.from(Buffer.concat([tail, chunk as Buffer]).subarray(-ENDS_BYTES));
+    const bytes = chunk as Buffer;
+    tail = Buffer.from(
+      bytes.length >= ENDS_BYTES
+        ? bytes.subarray(-ENDS_BYTES)
+        : Buffer.concat([tail, bytes]).subarray(-ENDS_BYTES),
+    );
     if (size > limit * DRAIN_FACTOR) {
       req.destroy();
       return tooLargeBody();
