@@ -66,8 +66,10 @@ export async function login(name: string, flags: LoginFlags): Promise<void> {
   );
   try {
     await connection.connect();
-    if (connection.state !== "connected")
-      throw new CliError(`login to "${name}" failed: ${connection.error ?? connection.state}`, 1);
+    if (connection.state !== "connected") {
+      const reason = (connection.error ?? connection.state).replace(/^the OAuth login failed: /, "");
+      throw new CliError(`login to "${name}" failed: ${reason}`, 1);
+    }
     log(
       asked
         ? `logged in to "${name}" (${connection.tools.length} tools); tokens saved in ${oauthStorePath()}`

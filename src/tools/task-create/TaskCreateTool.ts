@@ -38,6 +38,8 @@ export const TaskCreateTool: Tool<TaskCreateInput, TaskCreateOutput> = buildTool
   // Changes only the session's own task list, never the workspace: allowed in plan mode too.
   isReadOnly: true,
   changesSessionState: true,
+  // Only adds a task: nothing that was there is changed or lost (MCP's destructiveHint: false).
+  isDestructive: false,
   // Writes the shared list; the store's lock serializes writers, but results would interleave oddly.
   isConcurrencySafe: false,
   checkPermissions: allowedByTool("edits the session's own task list"),
