@@ -194,7 +194,9 @@ async function abandonedSessions(): Promise<void> {
     { when: "sessions open", heap_mb: mb(withSessions), sessions: live },
     { when: "after they expired", heap_mb: mb(afterExpiry), sessions: server.sessionCount() },
   ]);
-  process.stdout.write(`after / start: ${ratio(afterExpiry, atStart)} (target: at most 1.10x, nothing of the sessions kept)\n`);
+  process.stdout.write(
+    `after / start: ${ratio(afterExpiry, atStart)} (target: at most 1.10x, nothing of the sessions kept)\n`,
+  );
 }
 
 await firstCallLatency();
