@@ -372,8 +372,10 @@ export interface GitClassification {
   reason: string;
   /** Positionals that may be paths, and option values that are files read. */
   reads: string[];
-  /** Files the call writes (--output). */
+  /** Files the call writes (--output, the config file of git config). */
   writes: string[];
+  /** The ones of them named by --output. */
+  outputs: string[];
   globals: GitGlobals;
   subcommand?: string;
 }
@@ -387,6 +389,7 @@ export function classifyGit(argv: readonly string[]): GitClassification {
     reason: "",
     reads: [],
     writes: [],
+    outputs: [],
     globals,
   };
   if (argv.length === 2 && (argv[1] === "--version" || argv[1] === "version"))
@@ -395,19 +398,32 @@ export function classifyGit(argv: readonly string[]): GitClassification {
   if (globals.subcommandIndex === -1) return { ...base, reason: "git without a subcommand" };
   const subcommand = argv[globals.subcommandIndex] as string;
   const rest = argv.slice(globals.subcommandIndex + 1);
-  const writes = outputOptions(rest);
+  const outputs = outputOptions(rest);
+  const writes = [...outputs];
+  base.outputs = outputs;
+  writes.push(...protectedFilesWritten(subcommand, rest));
   const spec = GIT_READ_ONLY[subcommand];
   if (!spec)
     return { ...base, subcommand, writes, reason: `git ${subcommand} is not a read-only git command` };
   const parsed = parseOptions(rest, spec.options);
-  if (!parsed.ok)
+  if (!parsed.ok) {
+    // A config call whose options are not all known may write: the file it would change is judged.
+    if (subcommand === "config" && !readsConfigOnly(rest))
+      writes.push(configFileWritten(lenientOptions(rest)));
     return { ...base, subcommand, writes, reason: `git ${subcommand} ${parsed.option}: ${parsed.reason}` };
+  }
   const optionNames = parsed.options.map((option) => option.name);
   const problem = spec.positionals?.(parsed.positionals, optionNames);
   if (problem && subcommand === "config") writes.push(configFileWritten(parsed.options));
   if (problem) return { ...base, subcommand, writes, reason: problem };
   const hasPattern = !optionNames.some((name) => name === "-e" || name === "-f");
   const reads = spec.patternFirst && hasPattern ? parsed.positionals.slice(1) : [...parsed.positionals];
+  // `HEAD:.env`, `:0:.env`, `main~2:src/x`: the file as stored, read by its path.
+  if (CONTENT_SUBCOMMANDS.has(subcommand))
+    for (const positional of reads.slice()) {
+      const stored = positional.match(/^[^:]*:(?:[0-3]:)?(.+)$/)?.[1];
+      if (stored !== undefined && !stored.startsWith("/")) reads.push(stored);
+    }
   for (const option of parsed.options) {
     if (spec.readOptions?.includes(option.name) && option.value !== undefined) reads.push(option.value);
   }
@@ -430,6 +446,52 @@ function configFileWritten(options: ReadonlyArray<{ name: string; value?: string
   if (names.includes("--global")) return "~/.gitconfig";
   if (names.includes("--system")) return "/etc/gitconfig";
   return names.includes("--worktree") ? ".git/config.worktree" : ".git/config";
+}
+
+const CONFIG_READS = words(
+  "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list -l",
+);
+
+/** `git config --get x`, `git config list`: reading calls, whatever other options they carry. */
+function readsConfigOnly(args: readonly string[]): boolean {
+  const first = args.find((arg) => !arg.startsWith("-"));
+  return (
+    args.some((arg) => CONFIG_READS.includes(arg.split("=")[0] as string)) ||
+    first === "get" ||
+    first === "list"
+  );
+}
+
+/** git's options as named for configFileWritten, read leniently (abbreviations of --global, --system, --file). */
+function lenientOptions(args: readonly string[]): Array<{ name: string; value?: string }> {
+  const options: Array<{ name: string; value?: string }> = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    const name = arg.split("=")[0] as string;
+    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : undefined;
+    if (arg === "-f" || (name.length >= 4 && "--file".startsWith(name)))
+      options.push({ name: "--file", value: value ?? args[++i] ?? "" });
+    else if (/^-f./.test(arg)) options.push({ name: "--file", value: arg.slice(2) });
+    else
+      for (const known of ["--global", "--system", "--worktree"])
+        if (name.length >= 4 && known.startsWith(name)) options.push({ name: known });
+  }
+  return options;
+}
+
+/** Protected files some subcommands change: .gitmodules (submodule add), the hooks a template installs (init). */
+function protectedFilesWritten(subcommand: string, args: readonly string[]): string[] {
+  const operands = args.filter((arg) => !arg.startsWith("-"));
+  if (subcommand === "submodule" && ["add", "set-url", "set-branch"].includes(operands[0] ?? ""))
+    return [".gitmodules"];
+  const names = args.map((arg) => arg.split("=")[0] as string);
+  const installs = names.some(
+    (name) =>
+      name.length >= 5 && ["--template", "--separate-git-dir"].some((known) => known.startsWith(name)),
+  );
+  if (subcommand === "init" && installs) return [`${operands[0] ?? "."}/.git/hooks`];
+  return [];
 }
 
 /** `--output=<file>` (and its abbreviations) on any subcommand: a file written. */

@@ -15,6 +15,17 @@ export interface PathUse {
   fromGitStart?: boolean;
   /** A folder read whole, with everything below it (grep -r, rg, cp -r). */
   recursive?: boolean;
+  /** A file written through an option or a script (sort -o, git --output, sed w): never covered by an allow rule. */
+  output?: boolean;
+  /**
+   * A destination that, when it is a folder, receives each of these sources under its own name (cp, mv):
+   * what is written is the folder's entry of that name, and for a recursive copy everything below it.
+   */
+  into?: {
+    sources: Array<{ value: string; index?: number }>;
+    recursive: boolean;
+    noTargetDirectory: boolean;
+  };
 }
 
 export interface Classification {
@@ -247,7 +258,7 @@ function classifySed(argv: readonly string[]): Classification {
   if (verdict.kind === "dangerous")
     return other(verdict.reason, [
       ...paths,
-      ...verdict.files.map(({ path, access }) => ({ value: path, access })),
+      ...verdict.files.map(({ path, access }) => ({ value: path, access, output: access === "write" })),
     ]);
   if (verdict.kind !== "safe") return other(verdict.reason, paths);
   if (inPlace && paths.length === 0) return other("sed -i without a file");
@@ -266,7 +277,7 @@ function classifyAwk(argv: readonly string[]): Classification {
       : [];
     const written: PathUse[] = literals
       .filter((text) => text !== "")
-      .map((value) => ({ value, access: "write" }));
+      .map((value) => ({ value, access: "write", output: true }));
     return other("awk programs can run commands and write files", [
       ...written,
       ...positionalUses(argv, parse.positionalIndexes, "read", 1),
@@ -349,7 +360,13 @@ function classifyGitCommand(argv: readonly string[]): Classification {
     });
   }
   for (const value of git.writes)
-    paths.push({ value, ...indexOf(argv, value), access: "write", fromGitStart: true });
+    paths.push({
+      value,
+      ...indexOf(argv, value),
+      access: "write",
+      fromGitStart: true,
+      ...(git.outputs.includes(value) ? { output: true } : {}),
+    });
   const readsRepository = git.readsContent ? { readsRepository: true } : {};
   if (!git.readOnly || git.writes.length > 0)
     return { ...other(git.reason || "git --output writes a file", paths), ...readsRepository };
@@ -402,9 +419,13 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     return other(reason, WRITE_COMMANDS.has(name) ? lenientWritePaths(argv) : []);
   }
   const uses = optionPaths(argv, parse, spec.pathOptions ?? {});
+  if (!spec.fileWrite) for (const use of uses) if (use.access === "write") use.output = true;
   const role = spec.positionals;
   if (spec.maxPositionals !== undefined && parse.positionals.length > spec.maxPositionals) {
-    const extra = positionalUses(argv, parse.positionalIndexes, "write", spec.maxPositionals);
+    const extra = positionalUses(argv, parse.positionalIndexes, "write", spec.maxPositionals).map((use) => ({
+      ...use,
+      output: true,
+    }));
     return other(`${name} with ${parse.positionals.length} operands writes its last operand`, [
       ...positionalUses(argv, parse.positionalIndexes.slice(0, spec.maxPositionals), "read"),
       ...extra,
@@ -427,15 +448,20 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     return other("date with an operand sets the clock");
   if (name === "cd")
     return { kind: "read-only", reason: "", paths: positionalUses(argv, parse.positionalIndexes, "cd") };
-  if (name === "cp") {
+  if (name === "cp" || name === "mv") {
     const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
-    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
+    const sources = positionalUses(argv, parse.positionalIndexes.slice(0, last), "read");
+    uses.push(...sources);
+    // Moving a file carries its content elsewhere: each source is changed as well as read.
+    if (name === "mv") uses.push(...sources.map((source) => ({ ...source, access: "write" as const })));
     uses.push(...positionalUses(argv, parse.positionalIndexes.slice(last), "write"));
-  } else if (name === "mv") {
-    // Moving a file carries its content elsewhere: each source is read as well as changed.
-    const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
-    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
-    uses.push(...positionalUses(argv, parse.positionalIndexes, "write"));
+    const into = {
+      sources: sources.map(({ value, index }) => ({ value, ...(index === undefined ? {} : { index }) })),
+      recursive: name === "mv" || readsWhole(parse, spec),
+      noTargetDirectory: hasOption(parse, "-T", "--no-target-directory"),
+    };
+    for (const use of uses)
+      if (use.access === "write" && !sources.some((s) => s.index === use.index)) use.into = into;
   } else if (role === "read" || role === "write") {
     uses.push(...positionalUses(argv, parse.positionalIndexes, role));
   } else if (role === "pattern-then-read") {
