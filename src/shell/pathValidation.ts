@@ -11,7 +11,7 @@ import {
   systemFolderOf,
 } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
-import { cdTarget } from "./cdTarget.ts";
+import { cdRulesChange, cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandTilde, expandWord } from "./expand.ts";
 import type { Redirect } from "./extract.ts";
@@ -461,6 +461,7 @@ function followCd(view: CommandView, running: readonly ShellState[], next: Shell
     const target = cdTarget(view, state.cwd, {
       filesMayChange: scope.filesMayChange,
       ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
+      ...(scope.cdRulesChanged ? { cdRulesChanged: scope.cdRulesChanged } : {}),
     });
     if (target.kind === "unknown") {
       scope.cwdUnknown = true;
@@ -505,6 +506,7 @@ export function validatePaths(
     if (classification.kind !== "read-only" || writesThroughRedirect(view)) scope.filesMayChange = true;
     const globOption = globOptionChange(view);
     if (globOption) scope.globRulesChanged ??= globOption;
+    scope.cdRulesChanged ??= cdRulesChange(view);
     states = dedupe(next);
     if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
       scope.cwdUnknown = true;

@@ -607,3 +607,29 @@ table(
     ["git -C fixtures/evil log", BYPASS, "allow"],
   ],
 );
+
+table(
+  "Red team, round 3: redirects of a whole statement, and commands that move the shell without cd",
+  [
+    ["{ echo x; } > .git/config", BYPASS, "ask"],
+    ["(echo x) >> ~/.bashrc", BYPASS, "ask"],
+    ["for i in 1; do echo x; done > .claude/settings.json", BYPASS, "ask"],
+    ["if true; then echo x; fi >> .g?t/config", BYPASS, "ask"],
+    ["case x in x) echo;; esac > .mcp.json", BYPASS, "ask"],
+    ["f() { echo x; } > .git/config; f", BYPASS, "ask"],
+    ["! echo x > .git/config", BYPASS, "ask"],
+    ["{ cat; } < .env", BYPASS_DENY_ENV, "deny"],
+    ["while read l; do echo \"$l\"; done < .env", BYPASS_DENY_ENV, "deny"],
+    ["{ echo x; } > src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
+    ["source /dev/stdin <<< 'cd .git'; echo x > config", BYPASS, "ask"],
+    [". ./env.sh; echo x > config", BYPASS, "ask"],
+    ["shopt -s cdable_vars; g=.git; cd g; echo x > config", BYPASS, "ask"],
+    ["set -P; cd outlink/.. && ls", {}, "ask"],
+  ],
+  [
+    ["{ echo x; } > out.txt", BYPASS, "allow"],
+    ["for f in src/*.ts; do wc -l \"$f\"; done > counts.txt", BYPASS, "allow"],
+    ["set -euo pipefail; cd src; echo x > out.txt", BYPASS, "allow"],
+    ["source .venv/bin/activate && pytest", BYPASS, "allow"],
+  ],
+);
