@@ -402,6 +402,9 @@ export function classifyGit(argv: readonly string[]): GitClassification {
   const writes = [...outputs];
   base.outputs = outputs;
   writes.push(...protectedFilesWritten(subcommand, rest));
+  // What it prints is judged before its options are: an option the tables do not know must not hide it.
+  base.readsContent = printsContent(subcommand, rest);
+  base.reads = base.readsContent ? storedPaths(rest.filter((arg) => !arg.startsWith("-"))) : [];
   const spec = GIT_READ_ONLY[subcommand];
   if (!spec)
     return { ...base, subcommand, writes, reason: `git ${subcommand} is not a read-only git command` };
@@ -418,12 +421,7 @@ export function classifyGit(argv: readonly string[]): GitClassification {
   if (problem) return { ...base, subcommand, writes, reason: problem };
   const hasPattern = !optionNames.some((name) => name === "-e" || name === "-f");
   const reads = spec.patternFirst && hasPattern ? parsed.positionals.slice(1) : [...parsed.positionals];
-  // `HEAD:.env`, `:0:.env`, `main~2:src/x`: the file as stored, read by its path.
-  if (CONTENT_SUBCOMMANDS.has(subcommand))
-    for (const positional of reads.slice()) {
-      const stored = positional.match(/^[^:]*:(?:[0-3]:)?(.+)$/)?.[1];
-      if (stored !== undefined && !stored.startsWith("/")) reads.push(stored);
-    }
+  if (CONTENT_SUBCOMMANDS.has(subcommand)) reads.push(...storedPaths(reads));
   for (const option of parsed.options) {
     if (spec.readOptions?.includes(option.name) && option.value !== undefined) reads.push(option.value);
   }
@@ -435,7 +433,7 @@ export function classifyGit(argv: readonly string[]): GitClassification {
     // git config --blob prints a file as stored in history.
     (subcommand === "config" && optionNames.includes("--blob")) ||
     (PATCH_SUBCOMMANDS.has(subcommand) && optionNames.some((name) => PATCH_OPTIONS.has(name)));
-  return { ...base, readOnly: true, readsContent, subcommand, reads, writes };
+  return { ...base, readOnly: true, readsContent, subcommand, reads: [...new Set(reads)], writes };
 }
 
 /** The file `git config NAME VALUE` changes: --global, --system, -f FILE, --worktree, else the repository's own. */
@@ -492,6 +490,33 @@ function protectedFilesWritten(subcommand: string, args: readonly string[]): str
   );
   if (subcommand === "init" && installs) return [`${operands[0] ?? "."}/.git/hooks`];
   return [];
+}
+
+/** Subcommands that are not read-only but print (or pack up) what files hold. */
+const EXPORTERS = new Set(words("format-patch fast-export archive bundle range-diff request-pull"));
+
+/** Whether a git call may print the contents of files of its repository, options read leniently. */
+function printsContent(subcommand: string, args: readonly string[]): boolean {
+  if (CONTENT_SUBCOMMANDS.has(subcommand) || EXPORTERS.has(subcommand)) return true;
+  if (subcommand === "config") return args.some((arg) => arg.startsWith("--blob"));
+  if (PATCH_SUBCOMMANDS.has(subcommand))
+    return args.some(
+      (arg) =>
+        PATCH_OPTIONS.has(arg.split("=")[0] as string) ||
+        /^-U\d+$|^--(patch|unified|word-diff|color-words|ext-diff|textconv)/.test(arg),
+    );
+  // `git add -p`, `git checkout --patch`: hunks of the files are shown to choose from.
+  return HUNK_CHOOSERS.has(subcommand) && args.some((arg) => /^-[a-zA-Z]*p[a-zA-Z]*$|^--patch/.test(arg));
+}
+
+const HUNK_CHOOSERS = new Set(words("add checkout restore reset stash commit"));
+
+/** `HEAD:.env`, `:0:.env`, `main~2:src/x`: a file as stored, read by its path. */
+function storedPaths(words: readonly string[]): string[] {
+  return words.flatMap((word) => {
+    const stored = word.match(/^[^:]*:(?:[0-3]:)?(.+)$/)?.[1];
+    return stored !== undefined && !stored.startsWith("/") ? [stored] : [];
+  });
 }
 
 /** `--output=<file>` (and its abbreviations) on any subcommand: a file written. */

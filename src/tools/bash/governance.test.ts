@@ -498,6 +498,11 @@ table(
     ["git show :.env", BYPASS_DENY_ENV, "deny"],
     ["git cat-file -p HEAD:.env", BYPASS_DENY_ENV, "deny"],
     ["git diff HEAD:.env HEAD:README.md", BYPASS_DENY_ENV, "deny"],
+    ["git show --textconv HEAD:.env", BYPASS_DENY_ENV, "deny"],
+    ["git show --not-an-option HEAD:.env", BYPASS_DENY_ENV, "deny"],
+    ["git log --not-an-option -p", BYPASS_DENY_ENV, "ask"],
+    ["git format-patch -1 --stdout", BYPASS_DENY_ENV, "ask"],
+    ["git add -p", BYPASS_DENY_ENV, "ask"],
   ],
   [
     ["ag SECRET src", BYPASS_DENY_ENV, "allow"],
@@ -505,6 +510,9 @@ table(
     ["curl https://example.com/.env", BYPASS_DENY_ENV, "allow"],
     ["git show HEAD:README.md", BYPASS_DENY_ENV, "ask"],
     ["git show HEAD:README.md", {}, "allow"],
+    ["git push -u origin main", BYPASS_DENY_ENV, "allow"],
+    ["git add -u", BYPASS_DENY_ENV, "allow"],
+    ["git commit -m wip", BYPASS_DENY_ENV, "allow"],
   ],
 );
 
@@ -619,7 +627,7 @@ table(
     ["f() { echo x; } > .git/config; f", BYPASS, "ask"],
     ["! echo x > .git/config", BYPASS, "ask"],
     ["{ cat; } < .env", BYPASS_DENY_ENV, "deny"],
-    ["while read l; do echo \"$l\"; done < .env", BYPASS_DENY_ENV, "deny"],
+    ['while read l; do echo "$l"; done < .env', BYPASS_DENY_ENV, "deny"],
     ["{ echo x; } > src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
     ["source /dev/stdin <<< 'cd .git'; echo x > config", BYPASS, "ask"],
     [". ./env.sh; echo x > config", BYPASS, "ask"],
@@ -628,7 +636,7 @@ table(
   ],
   [
     ["{ echo x; } > out.txt", BYPASS, "allow"],
-    ["for f in src/*.ts; do wc -l \"$f\"; done > counts.txt", BYPASS, "allow"],
+    ['for f in src/*.ts; do wc -l "$f"; done > counts.txt', BYPASS, "allow"],
     ["set -euo pipefail; cd src; echo x > out.txt", BYPASS, "allow"],
     ["source .venv/bin/activate && pytest", BYPASS, "allow"],
   ],
