@@ -44,6 +44,11 @@ describe("hiddenTargets", () => {
     ["find -exec touch {} ;", "below:."],
     ["find src lib -ok rm {} ;", "below:src,lib"],
     ["rsync -a vendored/ .", "below:."],
+    ["sort --files0-from=- < list", "read?"],
+    ["wc --files0-from=list", "read?"],
+    ["tar -cf out.tar -T list", "read?"],
+    ["zip -@ out.zip < list", "read?"],
+    ["cpio -o < list > out.cpio", "read?"],
   ])("%j changes or reads unnamed files (%s)", (command, expected) => {
     expect(targetsOf(command)).toContain(expected);
   });

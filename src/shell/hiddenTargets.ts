@@ -81,6 +81,8 @@ export function hiddenTargets(view: CommandView): HiddenTargets[] {
     if (access)
       found.push({ kind: "unknown", access, reason: `xargs gives ${name} file names read from its input` });
   }
+  const listed = readsNamedInList(name, args);
+  if (listed) found.push({ kind: "unknown", access: "read", reason: listed });
   const unpacked = name === "git" ? gitChanges(args) : unpacks(name, args);
   if (unpacked) found.push({ kind: "unknown", access: "write", reason: unpacked });
   if (RECURSIVE_CHANGERS.has(name) && args.some((arg) => /^-[a-zA-Z]*R|^--recursive$/.test(arg)))
@@ -101,6 +103,19 @@ function fedWordAccess(argv: readonly string[]): "read" | "write" | undefined {
   if (use?.access === "read" || use?.access === "write") return use.access;
   if (fed.kind === "file-write" || WRITE_COMMANDS.has(argv[0] ?? "")) return "write";
   return fed.kind === "read-only" ? "read" : undefined;
+}
+
+/** Files read whose names come from a list (a file or stdin): sort --files0-from, tar -T, zip -@, cpio -o. */
+function readsNamedInList(name: string, args: readonly string[]): string | undefined {
+  const option = args.find(
+    (arg) =>
+      /^--files0-from|^--files-from|^--pathspec-from-file|^--names-stdin$/.test(arg) ||
+      ((name === "tar" || name === "bsdtar") && /^-[a-zA-Z]*T/.test(arg)) ||
+      (name === "zip" && arg === "-@") ||
+      (name === "cpio" && /^-[a-zA-Z]*o|^--create$/.test(arg)) ||
+      (name === "parallel" && arg === "::::"),
+  );
+  return option === undefined ? undefined : `${name} ${option.split("=")[0]} reads files named in a list`;
 }
 
 function operands(args: readonly string[]): Array<{ value: string; index: number }> {

@@ -633,11 +633,14 @@ table(
     [". ./env.sh; echo x > config", BYPASS, "ask"],
     ["shopt -s cdable_vars; g=.git; cd g; echo x > config", BYPASS, "ask"],
     ["set -P; cd outlink/.. && ls", {}, "ask"],
+    ["[ -e ~/.ssh/id_rsa ] && echo yes", {}, "ask"],
+    ["[ -s ~/.ssh/id_rsa ]", { mode: "acceptEdits" }, "ask"],
   ],
   [
     ["{ echo x; } > out.txt", BYPASS, "allow"],
     ['for f in src/*.ts; do wc -l "$f"; done > counts.txt', BYPASS, "allow"],
     ["set -euo pipefail; cd src; echo x > out.txt", BYPASS, "allow"],
     ["source .venv/bin/activate && pytest", BYPASS, "allow"],
+    ["[ -f src/index.ts ] && echo ok", {}, "allow"],
   ],
 );
