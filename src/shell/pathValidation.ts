@@ -334,6 +334,11 @@ function checkDestination(
   view: CommandView,
   scope: Scope,
 ): void {
+  // A destination relative to an unknown folder, or whose value is unknown: judged as a plain write.
+  if (scope.cwdUnknown && !/^[/~]/.test(check.value)) {
+    checkPath(check, scope);
+    return;
+  }
   for (const base of check.bases) {
     const expansion = expandWord(check.word, check.value, {
       cwd: base,
@@ -353,8 +358,8 @@ function checkDestination(
       for (const source of into.sources) {
         const word = source.index === undefined ? undefined : view.words[source.index];
         const sources = expandWord(word, source.value, { cwd: base, filesMayChange: scope.filesMayChange });
-        const paths = sources.kind === "paths" ? sources.paths : [];
-        for (const from of sources.kind === "paths" ? paths : [undefined]) {
+        // A source whose name is not known may land under any name: the folder is changed whole.
+        for (const from of sources.kind === "paths" ? sources.paths : [undefined]) {
           const name = from?.replace(/\/+$/, "").replace(/^.*\//, "");
           const whole =
             from === undefined || into.noTargetDirectory || !name || name === "." || name === "..";

@@ -457,7 +457,7 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     uses.push(...positionalUses(argv, parse.positionalIndexes.slice(last), "write"));
     const into = {
       sources: sources.map(({ value, index }) => ({ value, ...(index === undefined ? {} : { index }) })),
-      recursive: name === "mv" || readsWhole(parse, spec),
+      recursive: name === "cp" && readsWhole(parse, spec),
       noTargetDirectory: hasOption(parse, "-T", "--no-target-directory"),
     };
     for (const use of uses)

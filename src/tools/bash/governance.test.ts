@@ -582,6 +582,7 @@ table(
     ["cp README.md .", BYPASS, "allow"],
     ["cp README.md src/", { mode: "acceptEdits" }, "allow"],
     ["cp -r plain src/", BYPASS, "allow"],
+    ["mv vendored plain/", BYPASS, "allow"],
     ["mv README.md src/", { mode: "acceptEdits" }, "allow"],
     ["chmod -R u+w src", BYPASS, "allow"],
     ["chmod 755 .", BYPASS, "allow"],
