@@ -645,3 +645,22 @@ table(
     ["[ -f src/index.ts ] && echo ok", {}, "allow"],
   ],
 );
+
+table(
+  "Red team, round 3: subcommand aliases and abbreviations are the subcommand to deny rules",
+  [
+    ["npm i left-pad", { deny: ["Bash(npm install:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm --silent add left-pad", { deny: ["Bash(npm install:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm pub", { deny: ["Bash(npm publish:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm runScript build", { deny: ["Bash(npm run:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm t", { ask: ["Bash(npm test:*)"], mode: "bypassPermissions" }, "ask"],
+    ["pnpm i x", { deny: ["Bash(pnpm install:*)"], mode: "bypassPermissions" }, "deny"],
+    ["docker container rm x", { deny: ["Bash(docker rm:*)"], mode: "bypassPermissions" }, "deny"],
+    ["pip3 install x", { deny: ["Bash(pip install:*)"], mode: "bypassPermissions" }, "deny"],
+  ],
+  [
+    ["npm test", { deny: ["Bash(npm install:*)"], mode: "bypassPermissions" }, "allow"],
+    ["npm ls", { deny: ["Bash(npm install:*)"] }, "allow"],
+    ["docker ps", { deny: ["Bash(docker rm:*)"], mode: "bypassPermissions" }, "allow"],
+  ],
+);
