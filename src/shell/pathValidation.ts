@@ -360,7 +360,8 @@ function checkDestination(
         const sources = expandWord(word, source.value, { cwd: base, filesMayChange: scope.filesMayChange });
         // A source whose name is not known may land under any name: the folder is changed whole.
         for (const from of sources.kind === "paths" ? sources.paths : [undefined]) {
-          const name = from?.replace(/\/+$/, "").replace(/^.*\//, "");
+          const trimmed = from?.replace(/\/+$/, "");
+          const name = into.parents && !from?.startsWith("/") ? trimmed : trimmed?.replace(/^.*\//, "");
           const whole =
             from === undefined || into.noTargetDirectory || !name || name === "." || name === "..";
           const target = whole ? abs : resolve(abs, name);

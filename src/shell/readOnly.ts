@@ -25,6 +25,8 @@ export interface PathUse {
     sources: Array<{ value: string; index?: number }>;
     recursive: boolean;
     noTargetDirectory: boolean;
+    /** cp --parents: a source lands under its whole relative path, not its name. */
+    parents: boolean;
   };
 }
 
@@ -459,6 +461,7 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
       sources: sources.map(({ value, index }) => ({ value, ...(index === undefined ? {} : { index }) })),
       recursive: name === "cp" && readsWhole(parse, spec),
       noTargetDirectory: hasOption(parse, "-T", "--no-target-directory"),
+      parents: hasOption(parse, "--parents"),
     };
     for (const use of uses)
       if (use.access === "write" && !sources.some((s) => s.index === use.index)) use.into = into;
