@@ -10,6 +10,19 @@ export interface PathUse {
   fromGitStart?: boolean;
   /** A folder read whole, with everything below it (grep -r, rg, cp -r). */
   recursive?: boolean;
+  /** A file written through an option or a script (sort -o, git --output, sed w): never covered by an allow rule. */
+  output?: boolean;
+  /**
+   * A destination that, when it is a folder, receives each of these sources under its own name (cp, mv):
+   * what is written is the folder's entry of that name, and for a recursive copy everything below it.
+   */
+  into?: {
+    sources: Array<{ value: string; index?: number }>;
+    recursive: boolean;
+    noTargetDirectory: boolean;
+    /** cp --parents: a source lands under its whole relative path, not its name. */
+    parents: boolean;
+  };
 }
 
 export interface Classification {

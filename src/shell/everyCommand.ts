@@ -21,11 +21,26 @@ export function extractEveryCommand(root: Node, source: string): ExtractedComman
   const extractor = new Extractor(source);
   someNode(root, (node) => {
     if (COMMAND_NODES.has(node.type)) extractor.command(node, trailingRedirects(node), readsPipe(node));
+    else if (
+      (node.type === "redirected_statement" && redirectsWholeStatement(node)) ||
+      node.type === "function_definition"
+    )
+      extractor.redirectsOnly(node);
     else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(node.parent?.type ?? ""))
       extractor.command(node, [], false);
     return false;
   });
   return extractor.commands;
+}
+
+/**
+ * A redirect on a statement that is not one command (`{ ...; } > f`, `(...) < f`, `for ... done > f`,
+ * a function definition's own): it applies to everything inside, and is kept as a command of no words.
+ */
+function redirectsWholeStatement(node: Node): boolean {
+  const body = node.childForFieldName("body");
+  if (!body) return false;
+  return !COMMAND_NODES.has(body.type) && !["list", "pipeline", "negated_command"].includes(body.type);
 }
 
 /** A command after the first of a pipeline (directly, or as the body of a redirected statement). */
@@ -46,6 +61,8 @@ function trailingRedirects(node: Node): Node[] {
       found.push(
         ...parent.children.filter((child): child is Node => child !== null && REDIRECT_TYPES.has(child.type)),
       );
+    } else if (parent.type === "negated_command") {
+      // `! cmd > f`: the grammar hangs the redirect on the negation; bash binds it to cmd.
     } else if (parent.type === "list" || parent.type === "pipeline") {
       const last = parent.namedChildren.filter((child) => child !== null && child.type !== "comment").at(-1);
       if (last?.id !== current.id) break;

@@ -165,15 +165,39 @@ export class Extractor {
 
   /** `[ ... ]` is the command `[` with the expression's words as arguments, in order. */
   testCommand(node: Node, redirectNodes: Node[], pipedInput: boolean): void {
-    const words: Word[] = [];
+    const pieces: Array<{ node: Node; word: Word }> = [];
     const flatten = (current: Node): void => {
       if (TEST_EXPRESSIONS.has(current.type)) {
         for (const child of current.children) if (child) flatten(child);
       } else if (current.type !== "comment") {
-        words.push(current.isNamed ? decodeWord(current, this.#source) : literalWord(current.text));
+        const word = current.isNamed ? decodeWord(current, this.#source) : literalWord(current.text);
+        pieces.push({ node: current, word });
       }
     };
     for (const child of node.children) if (child) flatten(child);
+    // The grammar splits some words at characters it reads as operators (`~/.ssh/x` as `~` and
+    // `/.ssh/x`); bash splits only at blanks, so pieces with nothing between them are one word.
+    const words: Word[] = [];
+    pieces.forEach((piece, i) => {
+      const previous = pieces[i - 1];
+      if (!previous || previous.node.endIndex !== piece.node.startIndex) {
+        words.push(piece.word);
+        return;
+      }
+      const joined = words.pop() as Word;
+      words.push({
+        ...joined,
+        value: joined.value + piece.word.value,
+        text: joined.text + piece.word.text,
+        dynamic: joined.dynamic || piece.word.dynamic,
+        dynamicKinds: [...joined.dynamicKinds, ...piece.word.dynamicKinds],
+        quoted: joined.quoted || piece.word.quoted,
+        glob: joined.glob || piece.word.glob,
+        tilde: joined.tilde || joined.text === "~",
+        brace: joined.brace || piece.word.brace,
+        unknown: joined.unknown || piece.word.unknown,
+      });
+    });
     const command: ExtractedCommand = {
       simple: { argv: words.map((word) => word.value), assignments: [], redirects: [], text: node.text },
       words,
@@ -184,6 +208,23 @@ export class Extractor {
     this.#lastCommandEnd = node.endIndex;
     this.commands.push(command);
     this.attach(command, redirectNodes);
+  }
+
+  /** The redirects of a statement that is not one command, as a command of no words holding them. */
+  redirectsOnly(node: Node): void {
+    const redirects = node.children.filter(
+      (child): child is Node => child !== null && REDIRECT_TYPES.has(child.type),
+    );
+    if (redirects.length === 0) return;
+    const command: ExtractedCommand = {
+      simple: { argv: [], assignments: [], redirects: [], text: node.text },
+      words: [],
+      assignments: [],
+      redirects: [],
+      pipedInput: false,
+    };
+    this.commands.push(command);
+    this.attach(command, redirects);
   }
 
   /** Adds redirects (and the argument words tree-sitter hangs on them) to an extracted command. */

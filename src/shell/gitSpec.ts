@@ -80,8 +80,10 @@ export interface GitClassification {
   reason: string;
   /** Positionals that may be paths, and option values that are files read. */
   reads: string[];
-  /** Files the call writes (--output). */
+  /** Files the call writes (--output, the config file of git config). */
   writes: string[];
+  /** The ones of them named by --output. */
+  outputs: string[];
   globals: GitGlobals;
   subcommand?: string;
 }
@@ -95,6 +97,7 @@ export function classifyGit(argv: readonly string[]): GitClassification {
     reason: "",
     reads: [],
     writes: [],
+    outputs: [],
     globals,
   };
   if (argv.length === 2 && (argv[1] === "--version" || argv[1] === "version"))
@@ -103,19 +106,30 @@ export function classifyGit(argv: readonly string[]): GitClassification {
   if (globals.subcommandIndex === -1) return { ...base, reason: "git without a subcommand" };
   const subcommand = argv[globals.subcommandIndex] as string;
   const rest = argv.slice(globals.subcommandIndex + 1);
-  const writes = outputOptions(rest);
+  const outputs = outputOptions(rest);
+  const writes = [...outputs];
+  base.outputs = outputs;
+  writes.push(...protectedFilesWritten(subcommand, rest));
+  // What it prints is judged before its options are: an option the tables do not know must not hide it.
+  base.readsContent = printsContent(subcommand, rest);
+  base.reads = base.readsContent ? storedPaths(rest.filter((arg) => !arg.startsWith("-"))) : [];
   const spec = GIT_READ_ONLY[subcommand];
   if (!spec)
     return { ...base, subcommand, writes, reason: `git ${subcommand} is not a read-only git command` };
   const parsed = parseOptions(rest, spec.options);
-  if (!parsed.ok)
+  if (!parsed.ok) {
+    // A config call whose options are not all known may write: the file it would change is judged.
+    if (subcommand === "config" && !readsConfigOnly(rest))
+      writes.push(configFileWritten(lenientOptions(rest)));
     return { ...base, subcommand, writes, reason: `git ${subcommand} ${parsed.option}: ${parsed.reason}` };
+  }
   const optionNames = parsed.options.map((option) => option.name);
   const problem = spec.positionals?.(parsed.positionals, optionNames);
   if (problem && subcommand === "config") writes.push(configFileWritten(parsed.options));
   if (problem) return { ...base, subcommand, writes, reason: problem };
   const hasPattern = !optionNames.some((name) => name === "-e" || name === "-f");
   const reads = spec.patternFirst && hasPattern ? parsed.positionals.slice(1) : [...parsed.positionals];
+  if (CONTENT_SUBCOMMANDS.has(subcommand)) reads.push(...storedPaths(reads));
   for (const option of parsed.options) {
     if (spec.readOptions?.includes(option.name) && option.value !== undefined) reads.push(option.value);
   }
@@ -127,7 +141,7 @@ export function classifyGit(argv: readonly string[]): GitClassification {
     // git config --blob prints a file as stored in history.
     (subcommand === "config" && optionNames.includes("--blob")) ||
     (PATCH_SUBCOMMANDS.has(subcommand) && optionNames.some((name) => PATCH_OPTIONS.has(name)));
-  return { ...base, readOnly: true, readsContent, subcommand, reads, writes };
+  return { ...base, readOnly: true, readsContent, subcommand, reads: [...new Set(reads)], writes };
 }
 
 /** The file `git config NAME VALUE` changes: --global, --system, -f FILE, --worktree, else the repository's own. */
@@ -138,6 +152,79 @@ function configFileWritten(options: ReadonlyArray<{ name: string; value?: string
   if (names.includes("--global")) return "~/.gitconfig";
   if (names.includes("--system")) return "/etc/gitconfig";
   return names.includes("--worktree") ? ".git/config.worktree" : ".git/config";
+}
+
+const CONFIG_READS = words(
+  "--get --get-all --get-regexp --get-urlmatch --get-color --get-colorbool --list -l",
+);
+
+/** `git config --get x`, `git config list`: reading calls, whatever other options they carry. */
+function readsConfigOnly(args: readonly string[]): boolean {
+  const first = args.find((arg) => !arg.startsWith("-"));
+  return (
+    args.some((arg) => CONFIG_READS.includes(arg.split("=")[0] as string)) ||
+    first === "get" ||
+    first === "list"
+  );
+}
+
+/** git's options as named for configFileWritten, read leniently (abbreviations of --global, --system, --file). */
+function lenientOptions(args: readonly string[]): Array<{ name: string; value?: string }> {
+  const options: Array<{ name: string; value?: string }> = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    const name = arg.split("=")[0] as string;
+    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : undefined;
+    if (arg === "-f" || (name.length >= 4 && "--file".startsWith(name)))
+      options.push({ name: "--file", value: value ?? args[++i] ?? "" });
+    else if (/^-f./.test(arg)) options.push({ name: "--file", value: arg.slice(2) });
+    else
+      for (const known of ["--global", "--system", "--worktree"])
+        if (name.length >= 4 && known.startsWith(name)) options.push({ name: known });
+  }
+  return options;
+}
+
+/** Protected files some subcommands change: .gitmodules (submodule add), the hooks a template installs (init). */
+function protectedFilesWritten(subcommand: string, args: readonly string[]): string[] {
+  const operands = args.filter((arg) => !arg.startsWith("-"));
+  if (subcommand === "submodule" && ["add", "set-url", "set-branch"].includes(operands[0] ?? ""))
+    return [".gitmodules"];
+  const names = args.map((arg) => arg.split("=")[0] as string);
+  const installs = names.some(
+    (name) =>
+      name.length >= 5 && ["--template", "--separate-git-dir"].some((known) => known.startsWith(name)),
+  );
+  if (subcommand === "init" && installs) return [`${operands[0] ?? "."}/.git/hooks`];
+  return [];
+}
+
+/** Subcommands that are not read-only but print (or pack up) what files hold. */
+const EXPORTERS = new Set(words("format-patch fast-export archive bundle range-diff request-pull"));
+
+/** Whether a git call may print the contents of files of its repository, options read leniently. */
+function printsContent(subcommand: string, args: readonly string[]): boolean {
+  if (CONTENT_SUBCOMMANDS.has(subcommand) || EXPORTERS.has(subcommand)) return true;
+  if (subcommand === "config") return args.some((arg) => arg.startsWith("--blob"));
+  if (PATCH_SUBCOMMANDS.has(subcommand))
+    return args.some(
+      (arg) =>
+        PATCH_OPTIONS.has(arg.split("=")[0] as string) ||
+        /^-U\d+$|^--(patch|unified|word-diff|color-words|ext-diff|textconv)/.test(arg),
+    );
+  // `git add -p`, `git checkout --patch`: hunks of the files are shown to choose from.
+  return HUNK_CHOOSERS.has(subcommand) && args.some((arg) => /^-[a-zA-Z]*p[a-zA-Z]*$|^--patch/.test(arg));
+}
+
+const HUNK_CHOOSERS = new Set(words("add checkout restore reset stash commit"));
+
+/** `HEAD:.env`, `:0:.env`, `main~2:src/x`: a file as stored, read by its path. */
+function storedPaths(words: readonly string[]): string[] {
+  return words.flatMap((word) => {
+    const stored = word.match(/^[^:]*:(?:[0-3]:)?(.+)$/)?.[1];
+    return stored !== undefined && !stored.startsWith("/") ? [stored] : [];
+  });
 }
 
 /** `--output=<file>` (and its abbreviations) on any subcommand: a file written. */

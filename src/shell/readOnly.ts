@@ -42,7 +42,13 @@ function classifyGitCommand(argv: readonly string[]): Classification {
     });
   }
   for (const value of git.writes)
-    paths.push({ value, ...indexOf(argv, value), access: "write", fromGitStart: true });
+    paths.push({
+      value,
+      ...indexOf(argv, value),
+      access: "write",
+      fromGitStart: true,
+      ...(git.outputs.includes(value) ? { output: true } : {}),
+    });
   const readsRepository = git.readsContent ? { readsRepository: true } : {};
   if (!git.readOnly || git.writes.length > 0)
     return { ...other(git.reason || "git --output writes a file", paths), ...readsRepository };
@@ -95,9 +101,13 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     return other(reason, WRITE_COMMANDS.has(name) ? lenientWritePaths(argv) : []);
   }
   const uses = optionPaths(argv, parse, spec.pathOptions ?? {});
+  if (!spec.fileWrite) for (const use of uses) if (use.access === "write") use.output = true;
   const role = spec.positionals;
   if (spec.maxPositionals !== undefined && parse.positionals.length > spec.maxPositionals) {
-    const extra = positionalUses(argv, parse.positionalIndexes, "write", spec.maxPositionals);
+    const extra = positionalUses(argv, parse.positionalIndexes, "write", spec.maxPositionals).map((use) => ({
+      ...use,
+      output: true,
+    }));
     return other(`${name} with ${parse.positionals.length} operands writes its last operand`, [
       ...positionalUses(argv, parse.positionalIndexes.slice(0, spec.maxPositionals), "read"),
       ...extra,
@@ -120,15 +130,21 @@ function classifyBySpec(argv: readonly string[], name: string): Classification |
     return other("date with an operand sets the clock");
   if (name === "cd")
     return { kind: "read-only", reason: "", paths: positionalUses(argv, parse.positionalIndexes, "cd") };
-  if (name === "cp") {
+  if (name === "cp" || name === "mv") {
     const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
-    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
+    const sources = positionalUses(argv, parse.positionalIndexes.slice(0, last), "read");
+    uses.push(...sources);
+    // Moving a file carries its content elsewhere: each source is changed as well as read.
+    if (name === "mv") uses.push(...sources.map((source) => ({ ...source, access: "write" as const })));
     uses.push(...positionalUses(argv, parse.positionalIndexes.slice(last), "write"));
-  } else if (name === "mv") {
-    // Moving a file carries its content elsewhere: each source is read as well as changed.
-    const last = parse.positionalIndexes.length - (hasOption(parse, "-t", "--target-directory") ? 0 : 1);
-    uses.push(...positionalUses(argv, parse.positionalIndexes.slice(0, last), "read"));
-    uses.push(...positionalUses(argv, parse.positionalIndexes, "write"));
+    const into = {
+      sources: sources.map(({ value, index }) => ({ value, ...(index === undefined ? {} : { index }) })),
+      recursive: name === "cp" && readsWhole(parse, spec),
+      noTargetDirectory: hasOption(parse, "-T", "--no-target-directory"),
+      parents: hasOption(parse, "--parents"),
+    };
+    for (const use of uses)
+      if (use.access === "write" && !sources.some((s) => s.index === use.index)) use.into = into;
   } else if (role === "read" || role === "write") {
     uses.push(...positionalUses(argv, parse.positionalIndexes, role));
   } else if (role === "pattern-then-read") {

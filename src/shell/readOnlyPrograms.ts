@@ -174,7 +174,7 @@ export function classifySed(argv: readonly string[]): Classification {
   if (verdict.kind === "dangerous")
     return other(verdict.reason, [
       ...paths,
-      ...verdict.files.map(({ path, access }) => ({ value: path, access })),
+      ...verdict.files.map(({ path, access }) => ({ value: path, access, output: access === "write" })),
     ]);
   if (verdict.kind !== "safe") return other(verdict.reason, paths);
   if (inPlace && paths.length === 0) return other("sed -i without a file");
@@ -193,7 +193,7 @@ export function classifyAwk(argv: readonly string[]): Classification {
       : [];
     const written: PathUse[] = literals
       .filter((text) => text !== "")
-      .map((value) => ({ value, access: "write" }));
+      .map((value) => ({ value, access: "write", output: true }));
     return other("awk programs can run commands and write files", [
       ...written,
       ...positionalUses(argv, parse.positionalIndexes, "read", 1),
