@@ -6,7 +6,7 @@ import type { PermissionRule, RuleSuggestion } from "../permissions/types.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { isHarmlessVariable } from "./envVars.ts";
-import type { ExtractedCommand } from "./extract.ts";
+import type { ExtractedCommand } from "./extractedCommand.ts";
 import { isSafetyProblem, readBash, understoodCommands } from "./frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";

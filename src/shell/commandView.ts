@@ -1,5 +1,5 @@
 // One command as the checks see it: wrappers (timeout, env, xargs...) removed, with what they added.
-import type { ExtractedCommand, Redirect } from "./extract.ts";
+import type { ExtractedCommand, Redirect } from "./extractedCommand.ts";
 import type { Word } from "./words.ts";
 import { unwrapForAnalysis } from "./wrappers.ts";
 

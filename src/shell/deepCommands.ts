@@ -5,7 +5,7 @@ import type { Node } from "web-tree-sitter";
 import { commandFormsForDenyRules, resolvedForms } from "./denyForms.ts";
 import { extractEveryCommand } from "./everyCommand.ts";
 import { segmentRegex } from "./expand.ts";
-import type { ExtractedCommand } from "./extract.ts";
+import type { ExtractedCommand } from "./extractedCommand.ts";
 import { withBashTree } from "./parse.ts";
 import { isShell, SHELLS } from "./programs.ts";
 

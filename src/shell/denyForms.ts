@@ -3,7 +3,7 @@
 // skipped), with the command name normalised (/bin/rm -> rm, zsh =curl -> curl) and, for tools with
 // global options (git -C x push), also without those options.
 import { braceExpand } from "./expand.ts";
-import type { ExtractedCommand } from "./extract.ts";
+import type { ExtractedCommand } from "./extractedCommand.ts";
 import { readGitGlobals } from "./gitSpec.ts";
 import { words } from "./options.ts";
 import { subcommandAliases } from "./subcommandAliases.ts";

@@ -1,7 +1,8 @@
 // Every command anywhere in a syntax tree, hidden ones included (inside substitutions, subshells, loops,
 // functions...): what deny rules and safety checks must see. extract.ts reads only plain commands.
 import type { Node } from "web-tree-sitter";
-import { type ExtractedCommand, Extractor, REDIRECT_TYPES } from "./extract.ts";
+import { Extractor, REDIRECT_TYPES } from "./extract.ts";
+import type { ExtractedCommand } from "./extractedCommand.ts";
 import { someNode } from "./tree.ts";
 
 const COMMAND_NODES = new Set(["command", "declaration_command", "unset_command"]);

@@ -1,37 +1,9 @@
 // The syntax tree -> a flat list of simple commands and the operators between them. Only plain
 // commands, pipelines and lists are represented; every other construct is reported as a problem.
 import type { Node } from "web-tree-sitter";
+import type { ExtractedCommand, Extraction, Problem, Redirect } from "./extractedCommand.ts";
 import type { SimpleCommand } from "./parse.ts";
 import { DYNAMIC_TYPES, decodeWord, literalWord, type Word } from "./words.ts";
-
-export interface Redirect {
-  op: string;
-  /** The target word (file, fd number, heredoc delimiter or here-string); undefined for `<&-`. */
-  target?: Word;
-  fd?: number;
-  /** Heredoc body as written, and whether its delimiter was quoted (no expansion inside). */
-  heredoc?: { body: string; quoted: boolean; dynamic: boolean };
-}
-
-export interface ExtractedCommand {
-  simple: SimpleCommand;
-  words: Word[];
-  assignments: Array<{ name: string; value: Word; append: boolean }>;
-  redirects: Redirect[];
-  /** Its stdin comes from the previous command of a pipeline. */
-  pipedInput: boolean;
-}
-
-export interface Problem {
-  check: string;
-  reason: string;
-}
-
-export interface Extraction {
-  commands: ExtractedCommand[];
-  operators: string[];
-  problems: Problem[];
-}
 
 const OPERATORS = new Set(["&&", "||", ";", "|", "|&", "&"]);
 export const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);

@@ -2,7 +2,8 @@
 // the read-only test and the allow-rule matcher all read a command through it, so a check added here
 // holds for each of them.
 import { deepScan } from "./deepCommands.ts";
-import { type ExtractedCommand, type Extraction, extractCommands, type Problem } from "./extract.ts";
+import { extractCommands } from "./extract.ts";
+import type { ExtractedCommand, Extraction, Problem } from "./extractedCommand.ts";
 import { withBashTree } from "./parse.ts";
 import { SYNTAX_CHECKS, TEXT_CHECKS } from "./security/index.ts";
 import { indexTree } from "./tree.ts";

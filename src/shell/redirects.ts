@@ -1,7 +1,7 @@
 // Redirects as path accesses: which operators read or write their target, and which targets are not
 // files at all (/dev/null, the standard streams, a descriptor).
 import type { CommandView } from "./commandView.ts";
-import type { Redirect } from "./extract.ts";
+import type { Redirect } from "./extractedCommand.ts";
 
 export const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
 const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
