@@ -174,7 +174,7 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !interactive,
     // One-shot commands end right after their call: a server started by an edit would be wasted.
-    lsp: lspOptionsFromSettings(settings, { startOnEdit: false }),
+    lsp: lspOptionsFromSettings(settings, { startOnFileUse: false }),
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;

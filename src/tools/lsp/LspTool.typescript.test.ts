@@ -258,4 +258,18 @@ describe("LSP on TypeScript: errors an edit introduced", () => {
     );
     expect(readFileSync(path, "utf8")).toContain("totalArea([1])");
   });
+
+  it("many new errors: the first 10 are listed, the rest counted", async () => {
+    const path = file("many.ts");
+    const lines = Array.from({ length: 12 }, (_, index) => `export const v${index}: string = ${index};`);
+    const text = await runToolText(
+      WriteTool,
+      { file_path: path, content: `${lines.join("\n")}\n` },
+      s.context,
+    );
+    expect(text).toContain("This edit introduced 12 errors in src/many.ts");
+    expect(text).toContain("10. 10:14 Type 'number' is not assignable to type 'string'.");
+    expect(text).not.toContain("11. ");
+    expect(text).toContain("(2 more not shown)\n</new-diagnostics>");
+  });
 });
