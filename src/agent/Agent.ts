@@ -4,7 +4,7 @@
 // and the transcript, and serves `keel run`, the terminal UI and library users alike.
 import { createNestedToolRunner } from "../pipeline/nestedToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
-import type { ToolUseContext } from "../tool/context.ts";
+import { addRules, removeRules, type ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { Tool } from "../tool/Tool.ts";
 import {
@@ -80,6 +80,8 @@ export class Agent {
   #lastContextTokens = 0;
   #messagesAtLastUsage = 0;
   #priceWarned = false;
+  /** Allow rules that end with the current prompt (allowUntilPromptEnds). */
+  readonly #promptRules: string[] = [];
   readonly #runtime: SubagentRuntime;
 
   constructor(options: AgentOptions) {
@@ -94,6 +96,8 @@ export class Agent {
         agentRuntime: this.#runtime,
         // Custom commands' `!` lines and @file includes run through the pipeline with this loop's services.
         runNestedTool: createNestedToolRunner(options.services ?? {}),
+        // A custom command's allowed-tools hold while the model answers it (Skill, or typed /name).
+        promptRules: { allowUntilPromptEnds: (rules) => this.allowUntilPromptEnds(rules) },
       },
     };
     this.sessionId = options.context.options.sessionId;
@@ -146,6 +150,28 @@ export class Agent {
   setModel(model: string, info: ModelInfo): void {
     this.#model = model;
     this.#info = info;
+  }
+
+  /**
+   * Allow rules (a custom command's `allowed-tools`) that hold, as session rules, until the prompt
+   * being answered ends; given before `submit`, until the next prompt ends.
+   */
+  allowUntilPromptEnds(rules: readonly string[]): void {
+    if (rules.length === 0) return;
+    this.#promptRules.push(...rules);
+    this.#context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: addRules(state.toolPermissionContext, "allow", "session", rules),
+    }));
+  }
+
+  #dropPromptRules(): void {
+    const rules = this.#promptRules.splice(0);
+    if (rules.length === 0) return;
+    this.#context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: removeRules(state.toolPermissionContext, "allow", "session", rules),
+    }));
   }
 
   /** Ctrl-C: the stream stops; tools that can be cancelled stop, the others finish. */
@@ -246,6 +272,7 @@ export class Agent {
       }
     } finally {
       this.#interrupt = undefined;
+      this.#dropPromptRules();
     }
   }
 

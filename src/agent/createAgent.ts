@@ -118,6 +118,8 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     // Hooks of every event, tool events included, get the real transcript_path.
     transcriptPath: transcript.path,
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
+    // A project's custom commands grant their allowed-tools only where its own allow rules apply.
+    projectTrusted: settings.trusted,
   });
   const runner =
     input.services.hooks instanceof HookRunner

@@ -321,7 +321,7 @@ export class InteractiveController {
     this.#update({ status: this.#statusLine() });
   }
 
-  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent. */
+  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent with its allowed-tools. */
   async #customCommand(name: string, args: string): Promise<void> {
     const line = `/${name}${args.trim() ? ` ${args.trim()}` : ""}`;
     this.#update({ running: true });
@@ -341,6 +341,7 @@ export class InteractiveController {
     const agent = this.session.agent;
     const before = { model: agent.model, info: agent.modelInfo };
     if (expanded.model) agent.setModel(expanded.model, modelInfo(expanded.model));
+    agent.allowUntilPromptEnds(expanded.allowRules);
     try {
       await this.submit(expanded.prompt, line);
     } finally {
