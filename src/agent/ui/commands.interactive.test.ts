@@ -48,6 +48,7 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
   let server: ScriptedServer;
   let project: string;
   let home: string;
+  let hookInputs: string;
 
   beforeAll(async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-commands-")));
@@ -64,6 +65,14 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
       "---\ndescription: Stamp a file\nallowed-tools: Bash(touch:*)\n---\nStamp the file $1.",
     );
     writeFileSync(join(project, "CLAUDE.md"), "# Project rules\n");
+    hookInputs = join(root, "hook-inputs.jsonl");
+    const record = `cat >> ${quote(hookInputs)}; echo >> ${quote(hookInputs)}`;
+    writeFileSync(
+      join(project, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: record }] }] },
+      }),
+    );
     const editor = join(root, "editor.sh");
     writeFileSync(editor, '#!/bin/sh\necho "- written in the editor" >> "$1"\n');
     chmodSync(editor, 0o755);
@@ -109,6 +118,13 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
     enter();
     await waitFor(/Summary done\./, "the answer to the command");
     expect(firstUserText(server.requests.at(-1)!)).toBe("Summarize the release. Today: from-the-shell");
+    // The command's `!` line went through the hooks, which got the terminal session's real transcript.
+    const hook = JSON.parse(readFileSync(hookInputs, "utf8").trim().split("\n")[0]!) as Record<
+      string,
+      string
+    >;
+    expect(hook).toMatchObject({ hook_event_name: "PreToolUse", permission_mode: "default", cwd: project });
+    expect(readFileSync(hook.transcript_path!, "utf8")).toContain("Summarize the release");
 
     type("/stamp ui-stamped");
     enter();
