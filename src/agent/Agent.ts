@@ -190,6 +190,20 @@ export class Agent {
     this.#options.transcript?.append({ type: "clear", time: new Date().toISOString() });
   }
 
+  /**
+   * /clear as Claude Code does it: SessionEnd hooks (reason "clear"), a fresh conversation, then
+   * SessionStart hooks (source "clear") whose context joins the next prompt. Returns their messages
+   * for the person.
+   */
+  async clearConversation(signal: AbortSignal = new AbortController().signal): Promise<string[]> {
+    const hooks = this.#options.hooks ?? NO_HOOKS;
+    const ended = await hooks.sessionEnd("clear", signal);
+    this.clear();
+    const started = await hooks.sessionStart("clear", signal, this.#model);
+    this.addContext(started.additionalContext);
+    return [...ended.userMessages, ...started.userMessages];
+  }
+
   /** Context for the model ahead of the next prompt (SessionStart hooks); joins that prompt's turn. */
   addContext(texts: readonly string[]): void {
     if (texts.length === 0) return;
@@ -403,11 +417,13 @@ export class Agent {
     } = {},
   ): AsyncGenerator<AgentEvent, boolean, undefined> {
     const trigger = args.trigger ?? "manual";
+    const signal = args.signal ?? new AbortController().signal;
+    const hooks = args.hooks ?? this.#options.hooks ?? NO_HOOKS;
     const result = yield* compactWithHooks({
       trigger,
       instructions: args.instructions,
-      signal: args.signal ?? new AbortController().signal,
-      hooks: args.hooks ?? this.#options.hooks ?? NO_HOOKS,
+      signal,
+      hooks,
       provider: this.#options.provider,
       model: this.#model,
       info: this.#info,
@@ -427,6 +443,12 @@ export class Agent {
       time: new Date().toISOString(),
     });
     yield { type: "compacted", trigger, summarizedMessages: result.summarized, keptMessages: result.kept };
+    // The session goes on from a summary: SessionStart hooks (source "compact") may give context again.
+    if (!this.#options.subagent) {
+      const started = await hooks.sessionStart("compact", signal, this.#model);
+      yield* notices(started.userMessages);
+      this.addContext(started.additionalContext);
+    }
     return true;
   }
 }

@@ -157,6 +157,7 @@ beforeAll(async () => {
     },
     new AbortController().signal,
   );
+  await session.agent.clearConversation();
   await session.hooks.sessionEnd("other", new AbortController().signal);
   for (const file of readdirSync(captures)) {
     const input = JSON.parse(readFileSync(join(captures, file), "utf8")) as Record<string, unknown>;
@@ -202,7 +203,11 @@ describe("hook stdin, field for field, as Claude Code's hooks reference document
     );
     expect(existsSync(agentTranscript) && readFileSync(agentTranscript, "utf8")).toContain("sub-agent done");
     expect(seen.get("Stop")![0]!.last_assistant_message).toBe("All done.");
-    expect(seen.get("SessionStart")![0]).toMatchObject({ source: "startup", model: "claude-test" });
+    const starts = seen.get("SessionStart")!;
+    expect(starts.map((input) => input.source).sort()).toEqual(["clear", "compact", "startup"]);
+    for (const start of starts) expect(start.model).toBe("claude-test");
+    const reasons = seen.get("SessionEnd")!.map((input) => input.reason);
+    expect(reasons.sort()).toEqual(["clear", "other"]);
   });
 
   it("a sub-agent's tool events carry agent_id and agent_type; the main loop's do not", () => {
