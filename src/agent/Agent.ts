@@ -4,7 +4,7 @@
 // and the transcript, and serves `keel run`, the terminal UI and library users alike.
 import { createNestedToolRunner } from "../pipeline/nestedToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
-import type { ToolUseContext } from "../tool/context.ts";
+import { addRules, removeRules, type ToolUseContext } from "../tool/context.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { Tool } from "../tool/Tool.ts";
 import {
@@ -80,6 +80,8 @@ export class Agent {
   #interrupt: AbortController | undefined;
   readonly #contextSize = new ContextMeter();
   #priceWarned = false;
+  /** Allow rules that end with the current prompt (allowUntilPromptEnds). */
+  readonly #promptRules: string[] = [];
   readonly #runtime: SubagentRuntime;
 
   constructor(options: AgentOptions) {
@@ -94,6 +96,8 @@ export class Agent {
         agentRuntime: this.#runtime,
         // Custom commands' `!` lines and @file includes run through the pipeline with this loop's services.
         runNestedTool: createNestedToolRunner(options.services ?? {}),
+        // A custom command's allowed-tools hold while the model answers it (Skill, or typed /name).
+        promptRules: { allowUntilPromptEnds: (rules) => this.allowUntilPromptEnds(rules) },
       },
     };
     this.sessionId = options.context.options.sessionId;
@@ -147,6 +151,28 @@ export class Agent {
     this.#info = info;
   }
 
+  /**
+   * Allow rules (a custom command's `allowed-tools`) that hold, as session rules, until the prompt
+   * being answered ends; given before `submit`, until the next prompt ends.
+   */
+  allowUntilPromptEnds(rules: readonly string[]): void {
+    if (rules.length === 0) return;
+    this.#promptRules.push(...rules);
+    this.#context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: addRules(state.toolPermissionContext, "allow", "session", rules),
+    }));
+  }
+
+  #dropPromptRules(): void {
+    const rules = this.#promptRules.splice(0);
+    if (rules.length === 0) return;
+    this.#context.setAppState((state) => ({
+      ...state,
+      toolPermissionContext: removeRules(state.toolPermissionContext, "allow", "session", rules),
+    }));
+  }
+
   /** Ctrl-C: the stream stops; tools that can be cancelled stop, the others finish. */
   interrupt(): void {
     this.#interrupt?.abort(new Error("Interrupted by the user"));
@@ -160,6 +186,20 @@ export class Agent {
     this.#system = undefined;
     this.#contextSize.measured(0, 0);
     this.#options.transcript?.append({ type: "clear", time: new Date().toISOString() });
+  }
+
+  /**
+   * /clear as Claude Code does it: SessionEnd hooks (reason "clear"), a fresh conversation, then
+   * SessionStart hooks (source "clear") whose context joins the next prompt. Returns their messages
+   * for the person.
+   */
+  async clearConversation(signal: AbortSignal = new AbortController().signal): Promise<string[]> {
+    const hooks = this.#options.hooks ?? NO_HOOKS;
+    const ended = await hooks.sessionEnd("clear", signal);
+    this.clear();
+    const started = await hooks.sessionStart("clear", signal, this.#model);
+    this.addContext(started.additionalContext);
+    return [...ended.userMessages, ...started.userMessages];
   }
 
   /** Context for the model ahead of the next prompt (SessionStart hooks); joins that prompt's turn. */
@@ -243,6 +283,7 @@ export class Agent {
       }
     } finally {
       this.#interrupt = undefined;
+      this.#dropPromptRules();
     }
   }
 
@@ -369,11 +410,13 @@ export class Agent {
     } = {},
   ): AsyncGenerator<AgentEvent, boolean, undefined> {
     const trigger = args.trigger ?? "manual";
+    const signal = args.signal ?? new AbortController().signal;
+    const hooks = args.hooks ?? this.#options.hooks ?? NO_HOOKS;
     const result = yield* compactWithHooks({
       trigger,
       instructions: args.instructions,
-      signal: args.signal ?? new AbortController().signal,
-      hooks: args.hooks ?? this.#options.hooks ?? NO_HOOKS,
+      signal,
+      hooks,
       provider: this.#options.provider,
       model: this.#model,
       info: this.#info,
@@ -392,6 +435,12 @@ export class Agent {
       time: new Date().toISOString(),
     });
     yield { type: "compacted", trigger, summarizedMessages: result.summarized, keptMessages: result.kept };
+    // The session goes on from a summary: SessionStart hooks (source "compact") may give context again.
+    if (!this.#options.subagent) {
+      const started = await hooks.sessionStart("compact", signal, this.#model);
+      yield* notices(started.userMessages);
+      this.addContext(started.additionalContext);
+    }
     return true;
   }
 }

@@ -1,6 +1,8 @@
-// The loop's hook points outside tool calls (UserPromptSubmit, Stop, PreCompact), behind one small
-// interface so the loop does not care whether hooks are configured; the runner from src/hooks fills it.
+// The loop's hook points outside tool calls (UserPromptSubmit, Stop, PreCompact, SessionStart/End, and
+// Notification for the terminal UI), behind one small interface so the loop does not care whether hooks
+// are configured; the runner from src/hooks fills it.
 import {
+  runNotificationHooks,
   runPreCompactHooks,
   runSessionEndHooks,
   runSessionStartHooks,
@@ -33,6 +35,14 @@ export interface AgentHooks {
   ): Promise<AgentHookAnswer>;
   sessionStart(source: SessionStartSource, signal: AbortSignal, model?: string): Promise<AgentHookAnswer>;
   sessionEnd(reason: SessionEndReason, signal: AbortSignal): Promise<AgentHookAnswer>;
+  /** The person's attention is needed (notification_type: permission_prompt, idle_prompt, elicitation_dialog). */
+  notification(notice: AttentionNotice, signal: AbortSignal): Promise<AgentHookAnswer>;
+}
+
+export interface AttentionNotice {
+  message: string;
+  type: "permission_prompt" | "idle_prompt" | "elicitation_dialog";
+  title?: string;
 }
 
 const NONE: AgentHookAnswer = Object.freeze({ additionalContext: [], userMessages: [] });
@@ -43,6 +53,7 @@ export const NO_HOOKS: AgentHooks = {
   preCompact: async () => NONE,
   sessionStart: async () => NONE,
   sessionEnd: async () => NONE,
+  notification: async () => NONE,
 };
 
 function answer(result: Awaited<ReturnType<typeof runStopHooks>>): AgentHookAnswer {
@@ -88,5 +99,15 @@ export function hooksFromRunner(runner: HookRunner, session: () => HookSessionIn
       ),
     sessionEnd: async (reason, signal) =>
       answer(await runSessionEndHooks(runner, { session: session(), signal, reason })),
+    notification: async (notice, signal) =>
+      answer(
+        await runNotificationHooks(runner, {
+          session: session(),
+          signal,
+          message: notice.message,
+          notificationType: notice.type,
+          ...(notice.title === undefined ? {} : { title: notice.title }),
+        }),
+      ),
   };
 }

@@ -113,11 +113,13 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     model: config.model,
     sessionId,
     toolResultsDir: join(dir, sessionId, "tool-results"),
-    // A conversation goes on after an edit: starting the file's server then reports errors of later edits.
-    lsp: lspOptionsFromSettings(settings, { startOnEdit: true }),
+    // Reading or editing a file starts its language server, so that edits report the errors they introduce.
+    lsp: lspOptionsFromSettings(settings, { startOnFileUse: true }),
     // Hooks of every event, tool events included, get the real transcript_path.
     transcriptPath: transcript.path,
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
+    // A project's custom commands grant their allowed-tools only where its own allow rules apply.
+    projectTrusted: settings.trusted,
   });
   const runner =
     input.services.hooks instanceof HookRunner

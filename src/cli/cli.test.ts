@@ -46,6 +46,29 @@ describe("keel CLI", () => {
     );
   });
 
+  it("lists LSP, EnterWorktree, ExitWorktree and Monitor with their flags and parameters", () => {
+    const json = JSON.parse(keel(["tools", "--json"]).stdout) as Array<Record<string, unknown>>;
+    const byName = (name: string) => json.find((tool) => tool.name === name);
+    const flags = { readOnly: true, concurrencySafe: true, destructive: false, deferred: false };
+    expect(byName("LSP")).toMatchObject(flags);
+    expect(byName("Monitor")).toMatchObject(flags);
+    const writes = { readOnly: false, concurrencySafe: false, destructive: false };
+    expect(byName("EnterWorktree")).toMatchObject(writes);
+    expect(byName("ExitWorktree")).toMatchObject(writes);
+    const table = keel(["tools"]).stdout.split("\n");
+    const row = (name: string) => table.find((line) => line.startsWith(`${name} `))?.split(/\s{2,}/);
+    expect(row("LSP")).toEqual(["LSP", "yes", "yes", "no", "operation, filePath, line, character, query"]);
+    expect(row("Monitor")).toEqual([
+      "Monitor",
+      "yes",
+      "yes",
+      "no",
+      "task_id, pattern, case_insensitive, timeout",
+    ]);
+    expect(row("EnterWorktree")).toEqual(["EnterWorktree", "no", "no", "no", "name"]);
+    expect(row("ExitWorktree")).toEqual(["ExitWorktree", "no", "no", "no", "action, discard_changes"]);
+  });
+
   it("hides a blanket-denied tool", () => {
     const tools = JSON.parse(keel(["tools", "--json", "--deny", "Bash"]).stdout) as Array<{ name: string }>;
     expect(tools.map((tool) => tool.name)).not.toContain("Bash");

@@ -2,6 +2,7 @@
 // it runs (or for --help), so starting one command never pays for the others' dependencies.
 
 import { Command, CommanderError } from "commander";
+import { stopSandboxIfStarted } from "../shell/sandboxLifecycle.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
@@ -130,5 +131,8 @@ export async function main(givenArgv: readonly string[]): Promise<number> {
     process.stderr.write(`keel: unexpected error: ${errorMessage(error)}\n`);
     if (process.env.KEEL_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ""}\n`);
     return EXIT.toolError;
+  } finally {
+    // The sandbox's proxies would keep the process running after its command is done.
+    await stopSandboxIfStarted().catch(() => {});
   }
 }

@@ -188,7 +188,7 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !interactive,
     // One-shot commands end right after their call: a server started by an edit would be wasted.
-    lsp: lspOptionsFromSettings(settings, { startOnEdit: false }),
+    lsp: lspOptionsFromSettings(settings, { startOnFileUse: false }),
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
   // The prompters (readline) and the hook runner (child processes) load only when a session has them.

@@ -21,8 +21,7 @@ import type { ScriptedServer } from "../agent/testing/server.ts";
 import { loadSettings } from "../settings/load.ts";
 import { builtinTools } from "../tools/index.ts";
 import { HOOK_EVENTS, type HookEvent } from "./config.ts";
-import { runNotificationHooks } from "./events.ts";
-import { HookRunner, sessionFromContext } from "./runner.ts";
+import { HookRunner } from "./runner.ts";
 
 type FieldType = "string" | "boolean" | "object" | "array" | "any";
 
@@ -149,13 +148,16 @@ beforeAll(async () => {
   const outcome = await collectRun(session.agent.submit("Please do the things."));
   expect(outcome.outcome.reason).toBe("completed");
   await collectRun(session.agent.compact({ trigger: "manual", instructions: "keep it short" }));
-  await runNotificationHooks(runner, {
-    session: sessionFromContext(session.agent.context),
-    signal: new AbortController().signal,
-    message: "Keel needs your permission to use Bash",
-    notificationType: "permission_prompt",
-    title: "Permission needed",
-  });
+  // As the terminal UI sends it when a dialog comes on screen (src/agent/ui/attentionNotifier.ts).
+  await session.hooks.notification(
+    {
+      type: "permission_prompt",
+      message: "Keel needs your permission to use Bash",
+      title: "Permission needed",
+    },
+    new AbortController().signal,
+  );
+  await session.agent.clearConversation();
   await session.hooks.sessionEnd("other", new AbortController().signal);
   for (const file of readdirSync(captures)) {
     const input = JSON.parse(readFileSync(join(captures, file), "utf8")) as Record<string, unknown>;
@@ -201,7 +203,11 @@ describe("hook stdin, field for field, as Claude Code's hooks reference document
     );
     expect(existsSync(agentTranscript) && readFileSync(agentTranscript, "utf8")).toContain("sub-agent done");
     expect(seen.get("Stop")![0]!.last_assistant_message).toBe("All done.");
-    expect(seen.get("SessionStart")![0]).toMatchObject({ source: "startup", model: "claude-test" });
+    const starts = seen.get("SessionStart")!;
+    expect(starts.map((input) => input.source).sort()).toEqual(["clear", "compact", "startup"]);
+    for (const start of starts) expect(start.model).toBe("claude-test");
+    const reasons = seen.get("SessionEnd")!.map((input) => input.reason);
+    expect(reasons.sort()).toEqual(["clear", "other"]);
   });
 
   it("a sub-agent's tool events carry agent_id and agent_type; the main loop's do not", () => {

@@ -1,12 +1,19 @@
-// The errors an edit introduced, from the file's language server when one is running: the server is
-// shown the text before and after the edit, and only errors not there before are reported (matched
-// by message, code and the text of their line, so errors that merely moved are not new). Bounded by a
-// time budget: an edit never waits long, and a slow server means no report, not a slow edit.
+// The errors an edit introduced, from the file's language server when one is running or starting
+// (hosts that set `startOnFileUse` start it when a file of its language is first read or edited): the
+// server is shown the text before and after the edit, and only errors not there before are reported
+// (matched by message, code and the text of their line, so errors that merely moved are not new).
+// Bounded by a time budget: an edit never waits long, and a slow server means no report, not a slow edit.
 import type { Diagnostic } from "vscode-languageserver-protocol";
+import { workingDirectoryOf } from "../permissions/paths.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { SyncedDocument } from "./documentSync.ts";
 import type { LanguageServer } from "./languageServer.ts";
-import { lspOptionsOf, runningServerForFile, warmServerForFile } from "./sessionServers.ts";
+import {
+  lspOptionsOf,
+  runningServerForFile,
+  startingServerForFile,
+  warmServerForFile,
+} from "./sessionServers.ts";
 
 export const DEFAULT_DIAGNOSTICS_BUDGET_MS = 2_000;
 /** Most new errors listed after an edit. */
@@ -80,8 +87,31 @@ export function introducedErrors(
 }
 
 /**
- * The errors an edit of `path` introduced, or undefined when no server for it is running or it did
- * not answer within the budget. `before` is undefined for a file the edit created.
+ * Starts the server of a file the session reads, so that its first edit can report new errors: only
+ * where the host asks for it (`startOnFileUse`) and for files inside the working directories.
+ */
+export function warmServerForRead(context: ToolUseContext, path: string): void {
+  if (!lspOptionsOf(context).startOnFileUse) return;
+  const state = context.getAppState();
+  if (workingDirectoryOf(path, state.toolPermissionContext, state.cwd) === undefined) return;
+  warmServerForFile(context, path);
+}
+
+/** The promise's value, or undefined when it fails or the signal ends first. */
+function settledWithin<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise
+      .then(resolve, () => resolve(undefined))
+      .finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/**
+ * The errors an edit of `path` introduced, or undefined when no server for it is running or starting,
+ * or it did not answer within the budget. `before` is undefined for a file the edit created.
  */
 export async function newErrorsAfterEdit(
   context: ToolUseContext,
@@ -90,15 +120,21 @@ export async function newErrorsAfterEdit(
   after: string,
 ): Promise<NewErrors | undefined> {
   const options = lspOptionsOf(context);
-  const server = runningServerForFile(context, path);
-  if (!server) {
-    if (options.startOnEdit) warmServerForFile(context, path);
-    return undefined;
-  }
   const budget = AbortSignal.any([
     context.abortController.signal,
     AbortSignal.timeout(options.diagnosticsBudgetMs ?? DEFAULT_DIAGNOSTICS_BUDGET_MS),
   ]);
+  let server = runningServerForFile(context, path);
+  if (!server) {
+    const starting = startingServerForFile(context, path);
+    if (!starting) {
+      if (options.startOnFileUse) warmServerForFile(context, path);
+      return undefined;
+    }
+    // Started by an earlier read or edit of this language: worth the wait, within the same budget.
+    server = await settledWithin(starting, budget);
+    if (!server || server.failure) return undefined;
+  }
   let baseline: Diagnostic[] = [];
   if (before !== undefined && before !== "") {
     const known = await diagnosticsOf(server, server.documents.sync(path, before), budget);

@@ -63,7 +63,7 @@ describe("lspServers in settings", () => {
     expect(loaded.lspServers).toEqual([
       { name: "go", config: gopls, file: `${world.home}/.claude/settings.json` },
     ]);
-    expect(definitionFor("/p/main.go", lspOptionsFromSettings(loaded, { startOnEdit: false })).name).toBe(
+    expect(definitionFor("/p/main.go", lspOptionsFromSettings(loaded, { startOnFileUse: false })).name).toBe(
       "go",
     );
   });
@@ -73,13 +73,13 @@ describe("lspServers in settings", () => {
     const untrusted = load();
     expect(untrusted.lspServers).toEqual([]);
     expect(untrusted.warnings.join("\n")).toContain("lspServers");
-    expect(lspOptionsFromSettings(untrusted, { startOnEdit: false }).useProjectTypeScript).toBe(false);
+    expect(lspOptionsFromSettings(untrusted, { startOnFileUse: false }).useProjectTypeScript).toBe(false);
     trustFolder(world.project, world.env);
     const trusted = load();
     expect(trusted.lspServers.map((entry) => entry.name)).toEqual(["go"]);
-    expect(lspOptionsFromSettings(trusted, { startOnEdit: true })).toMatchObject({
+    expect(lspOptionsFromSettings(trusted, { startOnFileUse: true })).toMatchObject({
       useProjectTypeScript: true,
-      startOnEdit: true,
+      startOnFileUse: true,
     });
   });
 

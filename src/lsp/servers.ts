@@ -38,8 +38,8 @@ export interface LspOptions {
   servers?: readonly LspServerEntry[];
   /** Run the project's own `node_modules/typescript` (its code): only for trusted folders. */
   useProjectTypeScript?: boolean;
-  /** Start a file's server when the file is edited, so later edits report new errors. */
-  startOnEdit?: boolean;
+  /** Start a file's server when a file of its language is read or edited, so edits report new errors. */
+  startOnFileUse?: boolean;
   /** How long an edit waits for its file's diagnostics (default 2 s). */
   diagnosticsBudgetMs?: number;
 }
@@ -47,12 +47,12 @@ export interface LspOptions {
 /** The LSP options of a session from its settings: a project's own TypeScript runs only in trusted folders. */
 export function lspOptionsFromSettings(
   settings: { lspServers: readonly LspServerEntry[]; trusted: boolean },
-  policy: { startOnEdit: boolean },
+  policy: { startOnFileUse: boolean },
 ): LspOptions {
   return {
     servers: settings.lspServers,
     useProjectTypeScript: settings.trusted,
-    startOnEdit: policy.startOnEdit,
+    startOnFileUse: policy.startOnFileUse,
   };
 }
 

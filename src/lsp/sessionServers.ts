@@ -147,6 +147,19 @@ export function runningServerForFile(context: ToolUseContext, path: string): Lan
   return slot?.running && !slot.running.failure ? slot.running : undefined;
 }
 
+/** The server for a file while it is starting (warmed by an earlier read or edit); never starts one. */
+export function startingServerForFile(
+  context: ToolUseContext,
+  path: string,
+): Promise<LanguageServer> | undefined {
+  if (!sessions.has(context.options.sessionId)) return undefined;
+  try {
+    return slotFor(context, path, false)?.starting;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Starts a file's server in the background (for diagnostics after later edits); errors are kept for the next call. */
 export function warmServerForFile(context: ToolUseContext, path: string): void {
   try {

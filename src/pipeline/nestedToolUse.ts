@@ -8,25 +8,13 @@ import {
   type NestedToolCall,
   type NestedToolResult,
   type NestedToolRunner,
-  type RulesBySource,
+  removeRules,
   type ToolPermissionContext,
   type ToolUseContext,
-  updatePermissionContext,
 } from "../tool/context.ts";
 import { resultText } from "../tool/messages.ts";
 import { type ResultEvent, runToolUse } from "./runToolUse.ts";
 import type { PipelineServices } from "./services.ts";
-
-/** The session's rules without those added for one call (once each: a rule the session had stays). */
-function withoutAddedRules(policy: ToolPermissionContext, added: readonly string[]): ToolPermissionContext {
-  const session = [...(policy.alwaysAllowRules.session ?? [])];
-  for (const rule of added) {
-    const at = session.indexOf(rule);
-    if (at !== -1) session.splice(at, 1);
-  }
-  const rules = { ...policy.alwaysAllowRules } as RulesBySource;
-  return updatePermissionContext(policy, { alwaysAllowRules: { ...rules, session } });
-}
 
 /** The context a nested call runs in: the session's state, seen with the extra rules. */
 function contextWithRules(context: ToolUseContext, rules: readonly string[]): ToolUseContext {
@@ -49,7 +37,10 @@ function contextWithRules(context: ToolUseContext, rules: readonly string[]): To
         const next = update(seen);
         if (next.toolPermissionContext === seen.toolPermissionContext)
           return { ...next, toolPermissionContext: previous.toolPermissionContext };
-        return { ...next, toolPermissionContext: withoutAddedRules(next.toolPermissionContext, rules) };
+        return {
+          ...next,
+          toolPermissionContext: removeRules(next.toolPermissionContext, "allow", "session", rules),
+        };
       }),
   };
 }

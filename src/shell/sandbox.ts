@@ -11,6 +11,7 @@ import { resolveSymlinks } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
 import type { CommandLauncher } from "./exec.ts";
+import { sandboxStarted, sandboxStopped } from "./sandboxLifecycle.ts";
 
 type SandboxRuntime = typeof import("@anthropic-ai/sandbox-runtime");
 
@@ -165,11 +166,16 @@ async function ensureStarted(policy: SandboxPolicy): Promise<void> {
   const reason = sandboxUnavailableReason();
   if (reason) throw unavailable(reason);
   const { SandboxManager } = sandboxRuntime();
-  starting ??= SandboxManager.initialize(baseConfig(policy)).catch(async (error: unknown) => {
-    starting = undefined;
-    await SandboxManager.reset().catch(() => {});
-    throw unavailable(error instanceof Error ? error.message : String(error));
-  });
+  if (!starting) {
+    starting = SandboxManager.initialize(baseConfig(policy)).catch(async (error: unknown) => {
+      starting = undefined;
+      sandboxStopped();
+      await SandboxManager.reset().catch(() => {});
+      throw unavailable(error instanceof Error ? error.message : String(error));
+    });
+    // Its proxies keep Node running: the command line stops them when its command is done.
+    sandboxStarted(stopSandbox);
+  }
   await starting;
   const current = SandboxManager.getConfig();
   const wanted = baseConfig(policy).network;
@@ -224,6 +230,10 @@ export async function createSandboxLauncher(context: ToolPermissionContext): Pro
 /** Stops the sandbox's proxies (end of the process or of the last sandboxed session). */
 export async function stopSandbox(): Promise<void> {
   if (!starting) return;
+  const started = starting;
   starting = undefined;
+  sandboxStopped();
+  // A start still under way is waited for, so that what it opens is closed too.
+  await started.catch(() => {});
   await sandboxRuntime().SandboxManager.reset();
 }

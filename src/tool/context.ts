@@ -108,6 +108,25 @@ export function addRules(
   });
 }
 
+/** The context without `rules` of that behavior and source, once each (a rule also added by someone else stays). */
+export function removeRules(
+  context: ToolPermissionContext,
+  behavior: "allow" | "deny" | "ask",
+  source: RuleSource,
+  rules: readonly string[],
+): ToolPermissionContext {
+  if (rules.length === 0) return context;
+  const key =
+    behavior === "allow" ? "alwaysAllowRules" : behavior === "deny" ? "alwaysDenyRules" : "alwaysAskRules";
+  const current = context[key];
+  const kept = [...(current[source] ?? [])];
+  for (const rule of rules) {
+    const at = kept.lastIndexOf(rule);
+    if (at !== -1) kept.splice(at, 1);
+  }
+  return updatePermissionContext(context, { [key]: { ...current, [source]: kept } });
+}
+
 export function workingDirectories(context: ToolPermissionContext): string[] {
   return [context.projectRoot, ...context.additionalWorkingDirectories.map((dir) => dir.path)];
 }
@@ -217,6 +236,18 @@ export interface ToolUseOptions {
    * command's `!` lines and `@file` includes). Set by the agent loop; absent where nobody set it.
    */
   runNestedTool?: NestedToolRunner;
+  /**
+   * The project folder is trusted (its own settings' loosening parts apply): a project's custom
+   * commands may then grant their `allowed-tools`. Absent means not trusted.
+   */
+  projectTrusted?: boolean;
+  /** Allow rules for the rest of the current prompt (a custom command's `allowed-tools`). Set by the agent loop. */
+  promptRules?: PromptRules;
+}
+
+export interface PromptRules {
+  /** These rules allow, as session rules, until the prompt being answered is done. */
+  allowUntilPromptEnds(rules: readonly string[]): void;
 }
 
 export interface NestedToolCall {

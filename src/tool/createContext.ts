@@ -38,6 +38,8 @@ export interface SessionOptions {
   transcriptPath?: string;
   /** Where EnterWorktree creates worktrees (settings `worktree.directory`). */
   worktreesDir?: string;
+  /** The project folder is trusted: a project's custom commands may grant their `allowed-tools`. */
+  projectTrusted?: boolean;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -81,6 +83,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       ...(options.lsp === undefined ? {} : { lsp: options.lsp }),
       ...(options.transcriptPath === undefined ? {} : { transcriptPath: options.transcriptPath }),
       ...(options.worktreesDir === undefined ? {} : { worktreesDir: options.worktreesDir }),
+      ...(options.projectTrusted === undefined ? {} : { projectTrusted: options.projectTrusted }),
     },
     abortController,
     readFileState: new FileStateCache(),

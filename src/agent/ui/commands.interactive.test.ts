@@ -1,14 +1,23 @@
 // The real `keel` in a pseudo-terminal (tmux): /help lists the project's custom commands with their
-// descriptions, `/name args` sends the expanded command, /memory lists, adds to, shows and edits
-// memory files (the editor is $EDITOR, here a script).
+// descriptions, `/name args` sends the expanded command (its allowed-tools let the model's calls run
+// without a dialog while it answers), /memory lists, adds to, shows and edits memory files (the editor
+// is $EDITOR, here a script).
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { firstUserText } from "../../tools/agent/testing.ts";
 import { startServer, TEST_KEY } from "../testing/harness.ts";
-import { text } from "../testing/script.ts";
+import { text, toolUse } from "../testing/script.ts";
 import type { ScriptedServer } from "../testing/server.ts";
 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
@@ -39,6 +48,7 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
   let server: ScriptedServer;
   let project: string;
   let home: string;
+  let hookInputs: string;
 
   beforeAll(async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-commands-")));
@@ -50,11 +60,30 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
       join(project, ".claude", "commands", "git", "summary.md"),
       "---\ndescription: Summarize recent work\nargument-hint: <topic>\n---\nSummarize $ARGUMENTS. Today: !`echo from-the-shell`",
     );
+    writeFileSync(
+      join(project, ".claude", "commands", "stamp.md"),
+      "---\ndescription: Stamp a file\nallowed-tools: Bash(touch:*)\n---\nStamp the file $1.",
+    );
     writeFileSync(join(project, "CLAUDE.md"), "# Project rules\n");
+    hookInputs = join(root, "hook-inputs.jsonl");
+    const record = `cat >> ${quote(hookInputs)}; echo >> ${quote(hookInputs)}`;
+    writeFileSync(
+      join(project, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: record }] }] },
+      }),
+    );
     const editor = join(root, "editor.sh");
     writeFileSync(editor, '#!/bin/sh\necho "- written in the editor" >> "$1"\n');
     chmodSync(editor, 0o755);
-    server = await startServer("anthropic", () => ({ blocks: [text("Summary done.")] }));
+    // "Stamp the file X." gets a Bash call touching X, then "Stamped."; anything else a summary.
+    server = await startServer("anthropic", (request) => {
+      const last = JSON.stringify((request.body.messages as unknown[] | undefined)?.at(-1) ?? "");
+      if (last.includes('"tool_result"')) return { blocks: [text("Stamped.")] };
+      const stamp = /Stamp the file (\S+)\./.exec(last);
+      if (stamp) return { blocks: [toolUse("Bash", { command: `touch ${stamp[1]}` })] };
+      return { blocks: [text("Summary done.")] };
+    });
     const env = [
       `PATH=${quote(process.env.PATH ?? "")}`,
       `HOME=${quote(home)}`,
@@ -64,7 +93,7 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
       `EDITOR=${quote(editor)}`,
       "TERM=xterm-256color",
     ].join(" ");
-    const command = `cd ${quote(project)} && env -i ${env} ${quote(process.execPath)} ${quote(ENTRY)} --provider anthropic --base-url ${server.url} --model claude-test; echo "EXITED $?"; sleep 60`;
+    const command = `cd ${quote(project)} && env -i ${env} ${quote(process.execPath)} ${quote(ENTRY)} --provider anthropic --base-url ${server.url} --model claude-test --trust; echo "EXITED $?"; sleep 60`;
     tmux("new-session", "-d", "-s", "keel", "-x", "160", "-y", "50", command);
   });
 
@@ -89,6 +118,18 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
     enter();
     await waitFor(/Summary done\./, "the answer to the command");
     expect(firstUserText(server.requests.at(-1)!)).toBe("Summarize the release. Today: from-the-shell");
+    // The command's `!` line went through the hooks, which got the terminal session's real transcript.
+    const hook = JSON.parse(readFileSync(hookInputs, "utf8").trim().split("\n")[0]!) as Record<
+      string,
+      string
+    >;
+    expect(hook).toMatchObject({ hook_event_name: "PreToolUse", permission_mode: "default", cwd: project });
+    expect(readFileSync(hook.transcript_path!, "utf8")).toContain("Summarize the release");
+
+    type("/stamp ui-stamped");
+    enter();
+    await waitFor(/Stamped\./, "the answer after the command's Bash call");
+    expect(existsSync(join(project, "ui-stamped"))).toBe(true);
 
     type("/memory");
     enter();

@@ -15,6 +15,7 @@ import {
 } from "../customCommands.ts";
 import { errorMessageForUser, formatCost } from "../format.ts";
 import { modelInfo } from "../models.ts";
+import { AttentionNotifier } from "./attentionNotifier.ts";
 import { dialogKey } from "./dialogKeys.ts";
 import { FormInput, type FormState } from "./formInput.ts";
 import type { EditorState } from "./prompt/editor.ts";
@@ -62,10 +63,18 @@ export class InteractiveController {
   readonly #line: PromptLine;
   readonly #form: FormInput;
   readonly #promptHistory: PromptHistoryStore | undefined;
+  readonly #attention: AttentionNotifier;
 
-  constructor(session: AgentSession, prompter: UiPrompter, options: { history?: PromptHistoryStore } = {}) {
+  constructor(
+    session: AgentSession,
+    prompter: UiPrompter,
+    options: { history?: PromptHistoryStore; idleNoticeMs?: number } = {},
+  ) {
     this.session = session;
     this.prompter = prompter;
+    this.#attention = new AttentionNotifier(session.hooks, prompter, {
+      ...(options.idleNoticeMs === undefined ? {} : { idleMs: options.idleNoticeMs }),
+    });
     this.#promptHistory = options.history;
     this.#line = new PromptLine(options.history ?? { entries: [] });
     this.#form = new FormInput(prompter);
@@ -108,6 +117,7 @@ export class InteractiveController {
   exit(code = 0): void {
     if (this.#exitCode !== undefined) return;
     this.#exitCode = code;
+    this.#attention.stop();
     this.prompter.cancelAll();
     this.session.agent.interrupt();
     for (const waiter of this.#exitWaiters) waiter(code);
@@ -281,6 +291,7 @@ export class InteractiveController {
   async submit(prompt: string, shown?: string): Promise<void> {
     this.#push({ kind: "user", text: shown ?? prompt });
     this.#update({ running: true, hint: undefined });
+    this.#attention.promptStarted();
     try {
       for await (const event of this.session.agent.submit(prompt)) {
         this.#view.event(event);
@@ -292,6 +303,7 @@ export class InteractiveController {
     } finally {
       this.#view.finish();
       this.#update({ running: false, hint: undefined, status: this.#statusLine() });
+      this.#attention.promptDone();
     }
   }
 
@@ -321,7 +333,7 @@ export class InteractiveController {
     this.#update({ status: this.#statusLine() });
   }
 
-  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent. */
+  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent with its allowed-tools. */
   async #customCommand(name: string, args: string): Promise<void> {
     const line = `/${name}${args.trim() ? ` ${args.trim()}` : ""}`;
     this.#update({ running: true });
@@ -341,6 +353,7 @@ export class InteractiveController {
     const agent = this.session.agent;
     const before = { model: agent.model, info: agent.modelInfo };
     if (expanded.model) agent.setModel(expanded.model, modelInfo(expanded.model));
+    agent.allowUntilPromptEnds(expanded.allowRules);
     try {
       await this.submit(expanded.prompt, line);
     } finally {

@@ -15,6 +15,7 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
   let server: ScriptedServer;
   let project: string;
   let home: string;
+  let notifications: string;
   const keel = new TmuxKeel("ui");
   let toolTurns = 0;
 
@@ -62,6 +63,13 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     mkdirSync(home);
     writeFileSync(join(project, "greet.ts"), "export const greeting = 'hello';\n");
     writeFileSync(join(project, "notes.txt"), "the secret is 42\n");
+    notifications = join(root, "notifications.jsonl");
+    mkdirSync(join(project, ".claude"));
+    const record = `cat >> '${notifications}'; echo >> '${notifications}'`;
+    writeFileSync(
+      join(project, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { Notification: [{ hooks: [{ type: "command", command: record }] }] } }),
+    );
     trustFolder(project, { KEEL_HOME: home });
     server = await startServer("anthropic", reply);
     keel.start({ project, home, server });
@@ -83,6 +91,32 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     expect(dialog).toMatch(/2\. Yes, allow all edits during this session \(shift\+tab\)/);
     expect(dialog).toMatch(/3\. No, and tell the model what to do instead \(esc\)/);
     expect(existsSync(join(project, "hello.txt"))).toBe(false);
+    // The dialog fired the Notification hooks, with the fields Claude Code sends.
+    const written = () => existsSync(notifications) && readFileSync(notifications, "utf8").includes("}\n");
+    for (let i = 0; i < 300 && !written(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const notice = JSON.parse(readFileSync(notifications, "utf8").trim().split("\n")[0]!) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(notice).sort()).toEqual(
+      [
+        "cwd",
+        "hook_event_name",
+        "message",
+        "notification_type",
+        "session_id",
+        "title",
+        "transcript_path",
+      ].sort(),
+    );
+    expect(notice).toMatchObject({
+      hook_event_name: "Notification",
+      notification_type: "permission_prompt",
+      message: "Keel needs your permission to use Write",
+      title: "Permission needed",
+      cwd: project,
+    });
+    expect(readFileSync(notice.transcript_path!, "utf8")).toContain("write hello.txt");
 
     keel.send("1");
     const done = await keel.waitFor(/Tool done 1\./, "the answer after the tool");

@@ -134,10 +134,11 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
     name: "clear",
     usage: "/clear",
     description: "start a fresh conversation",
-    run: (host) => {
-      host.agent.clear();
+    run: async (host) => {
+      const messages = await host.agent.clearConversation();
       host.clearScreen();
       host.print("Conversation cleared.");
+      for (const message of messages) host.print(message);
     },
   },
   {

@@ -49,7 +49,7 @@ async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; find
     return { projectRoot, findings };
   }
   findings.push(...checkTrust(settings, env), ...checkProvider(settings, env));
-  const lsp = lspOptionsFromSettings(settings, { startOnEdit: false });
+  const lsp = lspOptionsFromSettings(settings, { startOnFileUse: false });
   findings.push(...checkLanguageServers(projectRoot, settings.lspServers, lsp.useProjectTypeScript === true));
   if (flags.mcp !== false) findings.push(...(await checkMcpServers(settings, env)));
   return { projectRoot, findings };

@@ -77,7 +77,7 @@ export async function serve(flags: ServeFlags, options: McpCommandOptions): Prom
   // Hooks, the audit log and (none) prompter come with the session, as on every other surface.
   const services: PipelineServices = session.services;
   const createSession = () => {
-    const lsp = lspOptionsFromSettings(settings, { startOnEdit: true });
+    const lsp = lspOptionsFromSettings(settings, { startOnFileUse: true });
     const context = createMcpSessionContext(tools, settings.permissionContext, lsp);
     // Both transports abort the session's controller when its client goes: its language servers stop then.
     context.abortController.signal.addEventListener(

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
-import { text } from "../../agent/testing/script.ts";
+import { text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
 import { firstUserText } from "../../tools/agent/testing.ts";
 
@@ -28,6 +28,10 @@ beforeAll(async () => {
     "---\ndescription: Greet someone\nmodel: claude-greet-model\n---\nSay hello to $1. The shell says: !`echo from-shell`",
   );
   writeFileSync(join(project, ".claude", "commands", "touchy.md"), "Touch: !`touch touched-by-command`");
+  writeFileSync(
+    join(project, ".claude", "commands", "stamp.md"),
+    "---\ndescription: Stamp a file\nallowed-tools: Bash(touch:*)\n---\nStamp the file $1.",
+  );
   const record = `cat >> ${join(root, "hook-inputs.jsonl")}; echo >> ${join(root, "hook-inputs.jsonl")}`;
   writeFileSync(
     join(project, ".claude", "settings.json"),
@@ -35,7 +39,14 @@ beforeAll(async () => {
       hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: record }] }] },
     }),
   );
-  server = await startServer("anthropic", () => ({ blocks: [text("Hello, Ada!")] }));
+  // "Stamp the file X." gets a Bash call touching X, then a reply; anything else a reply.
+  server = await startServer("anthropic", (request) => {
+    const stamp = /^Stamp the file (\S+)\.$/.exec(firstUserText(request));
+    const messages = (request.body.messages as unknown[] | undefined) ?? [];
+    if (stamp && messages.length === 1)
+      return { blocks: [toolUse("Bash", { command: `touch ${stamp[1]}` })] };
+    return { blocks: [text("Hello, Ada!")] };
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -89,6 +100,15 @@ describe('keel run "/name args"', () => {
     expect(result.stderr).toContain("The command /touchy runs `touch touched-by-command`, which was not run");
     expect(existsSync(join(project, "touched-by-command"))).toBe(false);
     expect(server.requests.length).toBe(before);
+  });
+
+  it("the command's allowed-tools allow the model's calls while it answers, in a trusted folder only", async () => {
+    const trusted = await keel(["run", "--trust", ...cliProviderArgs(server), "/stamp stamped-trusted"]);
+    expect(trusted.code).toBe(0);
+    expect(existsSync(join(project, "stamped-trusted"))).toBe(true);
+    const untrusted = await keel(["run", ...cliProviderArgs(server), "/stamp stamped-untrusted"]);
+    expect(untrusted.stderr).toContain("touch stamped-untrusted");
+    expect(existsSync(join(project, "stamped-untrusted"))).toBe(false);
   });
 
   it("sends a prompt that names no command as typed", async () => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
 import { type Script, text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
+import { sandboxUnavailableReason } from "../../shell/sandbox.ts";
 
 const ENTRY = join(import.meta.dirname, "..", "entry.ts");
 const servers: ScriptedServer[] = [];
@@ -50,13 +51,22 @@ async function serve(
   return server;
 }
 
-function keel(args: string[], w: World): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** `keel` in a child process; with `killAfterMs`, one still running then is killed (its code is null). */
+function keel(
+  args: string[],
+  w: World,
+  killAfterMs?: number,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [ENTRY, ...args], {
       cwd: w.project,
       env: w.env,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    if (killAfterMs !== undefined) {
+      const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+      child.on("close", () => clearTimeout(timer));
+    }
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -95,6 +105,31 @@ describe("keel run", () => {
     expect(body.messages[0]!.content[0]!.text).toBe("say hello");
     expect(JSON.stringify(body.system)).toContain(`Working directory: ${w.project}`);
   });
+
+  it.skipIf(sandboxUnavailableReason() !== undefined)(
+    "with the sandbox on, Bash runs inside bubblewrap and the run still ends (its proxies are stopped)",
+    async () => {
+      const w = world();
+      mkdirSync(join(w.project, ".keel"));
+      writeFileSync(
+        join(w.project, ".keel", "settings.json"),
+        JSON.stringify({ sandbox: { enabled: true } }),
+      );
+      const server = await serve([
+        { blocks: [toolUse("Bash", { command: "ps -o comm= -p 1", description: "First process" })] },
+        { blocks: [text("Sandboxed.")] },
+      ]);
+      // Without the stop, the sandbox's proxies kept the process running after the answer.
+      const result = await keel(
+        ["run", "--trust", "--allowedTools", "Bash", ...base(server), "look"],
+        w,
+        20_000,
+      );
+      expect(result.stdout).toBe("Sandboxed.\n");
+      expect(result.code).toBe(0);
+      expect(JSON.stringify(server.requests[1]!.body.messages)).toContain("bwrap");
+    },
+  );
 
   it("runs a tool through the pipeline and prints one JSON result", async () => {
     const w = world();

@@ -176,7 +176,8 @@ function checkInputFormat(flags: RunFlags, words: readonly string[]): boolean {
 
 /**
  * `/name args` naming a project or user command: its expansion (its `!` lines and @files run through the
- * session's permission checks first), with the command's model for this run. Any other prompt as typed.
+ * session's permission checks first), with the command's model for this run and its allowed-tools until
+ * the prompt is answered. Any other prompt as typed.
  */
 async function customCommandPrompt(session: AgentSession, typed: string): Promise<string> {
   if (!typed.startsWith("/")) return typed;
@@ -184,6 +185,7 @@ async function customCommandPrompt(session: AgentSession, typed: string): Promis
   try {
     const expanded = await expandSlashLine(session.agent, typed);
     if (!expanded) return typed;
+    session.agent.allowUntilPromptEnds(expanded.allowRules);
     if (expanded.model) {
       const { modelInfo } = await import("../../agent/models.ts");
       session.agent.setModel(expanded.model, modelInfo(expanded.model));

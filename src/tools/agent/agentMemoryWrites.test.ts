@@ -10,6 +10,7 @@ import { text, toolUse } from "../../agent/testing/script.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
 import type { AuditRecord } from "../../pipeline/services.ts";
 import type { Tool } from "../../tool/Tool.ts";
+import { EditTool } from "../edit/EditTool.ts";
 import { ReadTool } from "../read/ReadTool.ts";
 import { WriteTool } from "../write/WriteTool.ts";
 import { createAgentTool } from "./AgentTool.ts";
@@ -19,16 +20,21 @@ const base = mkdtempSync(join(tmpdir(), "keel-agent-memory-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 let count = 0;
 
-function project(memory: "project" | "user" | "local") {
+function project(memory: "project" | "user" | "local", agentTools = "Read, Write") {
   const root = join(base, `p${++count}`);
   const home = join(base, `h${count}`);
   mkdirSync(join(root, ".keel", "agents"), { recursive: true });
   mkdirSync(home, { recursive: true });
   writeFileSync(
     join(root, ".keel", "agents", "keeper.md"),
-    `---\nname: keeper\ndescription: Keeps notes\ntools: Read, Write\nmemory: ${memory}\n---\nYou keep notes.\n`,
+    `---\nname: keeper\ndescription: Keeps notes\ntools: ${agentTools}\nmemory: ${memory}\n---\nYou keep notes.\n`,
   );
-  const tools = [ReadTool, WriteTool, createAgentTool({ projectRoot: root, env: { KEEL_HOME: home } })];
+  const tools = [
+    ReadTool,
+    WriteTool,
+    EditTool,
+    createAgentTool({ projectRoot: root, env: { KEEL_HOME: home } }),
+  ];
   return { root, home, tools: tools as Tool[] };
 }
 
@@ -103,6 +109,28 @@ describe("agent memory that can be written", () => {
     ]);
     expect(keeperAudit.map((entry) => entry.behavior)).toEqual(["allow", "allow", "allow"]);
     expect(readFileSync(join(dir, "MEMORY.md"), "utf8")).toBe("- builds.md: how to build\n");
+  });
+
+  it("a memory: local agent creates, reads and edits its MEMORY.md in .keel/agent-memory-local with nobody to ask", async () => {
+    const world = project("local", "Read, Write, Edit");
+    const memoryFile = join(world.root, ".keel", "agent-memory-local", "keeper", "MEMORY.md");
+    const { keeperAudit } = await runKeeper(world, [
+      write(memoryFile, "- tests: npm test\n"),
+      { name: "Read", input: { file_path: memoryFile } },
+      {
+        name: "Edit",
+        input: { file_path: memoryFile, old_string: "npm test", new_string: "npm test -- --run" },
+      },
+    ]);
+    expect(keeperAudit.map((entry) => [entry.tool, entry.behavior, entry.isError])).toEqual([
+      ["Write", "allow", false],
+      ["Read", "allow", false],
+      ["Edit", "allow", false],
+    ]);
+    expect(keeperAudit.every((entry) => entry.decidedBy.includes("agent-memory"))).toBe(true);
+    expect(readFileSync(memoryFile, "utf8")).toBe("- tests: npm test -- --run\n");
+    const second = await runKeeper(world, []);
+    expect(systemText(second.script.requestsOf("keeper")[0]!)).toContain("- tests: npm test -- --run");
   });
 
   it("any other write under .keel still asks: settings, another agent's memory, non-Markdown, hidden files; the main loop too", async () => {

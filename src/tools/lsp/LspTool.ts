@@ -19,6 +19,7 @@ import {
   POSITIONLESS,
   runOperation,
 } from "./operations.ts";
+import { projectConfigNote } from "./projectConfigNote.ts";
 import { deniedPaths, formatScope, placesOf, withoutDeniedHover } from "./readPolicy.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8")
@@ -141,10 +142,11 @@ async function runLsp(
     { operation: input.operation, path, position, query },
     formatScope(context, denied),
   );
+  const note = projectConfigNote(server.name, input.operation, path, server.root);
   return {
     operation: input.operation,
     filePath: path,
-    result: formatted.text,
+    result: note ? `${formatted.text}\n${note}` : formatted.text,
     resultCount: formatted.count,
     server: server.description,
   };

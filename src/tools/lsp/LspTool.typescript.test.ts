@@ -1,6 +1,6 @@
 // The LSP tool against the real TypeScript language server (TypeScript 7's native one, bundled), on a
 // small project made in a temp folder. One server serves the whole file, as in a session.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionServers, stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { positionOf, TYPESCRIPT_PROJECT, writeProject } from "../../lsp/testing/fixtures.ts";
@@ -111,6 +111,17 @@ describe("LSP on TypeScript: the nine operations", () => {
     const text = await lsp({ operation: "outgoingCalls", ...at("main.ts", "export function", "report") });
     expect(text).toMatch(/totalArea \(function\) src\/shapes\.ts:20:17 .*\[called at 4:17\]/);
     expect(text).toMatch(/Square \(class\) src\/shapes\.ts:5:14/);
+  });
+
+  it("a long result lists the first 50 entries and says how many more there are", async () => {
+    const path = file("units.ts");
+    const uses = Array.from({ length: 60 }, (_, index) => `export const u${index} = unit;`);
+    writeFileSync(path, `export const unit = 1;\n${uses.join("\n")}\n`);
+    const text = await lsp({ operation: "findReferences", filePath: path, line: 1, character: 14 });
+    expect(text.split("\n")[0]).toBe("Found 61 references:");
+    expect(text).toContain("50. src/units.ts:50:");
+    expect(text).not.toContain("51. ");
+    expect(text).toMatch(/\n\(11 more not shown, 61 in all\. [^\n]+\)$/);
   });
 
   it("a position off any symbol finds nothing and says so, with the line", async () => {
@@ -257,5 +268,19 @@ describe("LSP on TypeScript: errors an edit introduced", () => {
       /introduced 1 error in src\/fresh\.ts[\s\S]*'number' is not assignable to type 'Shape'/,
     );
     expect(readFileSync(path, "utf8")).toContain("totalArea([1])");
+  });
+
+  it("many new errors: the first 10 are listed, the rest counted", async () => {
+    const path = file("many.ts");
+    const lines = Array.from({ length: 12 }, (_, index) => `export const v${index}: string = ${index};`);
+    const text = await runToolText(
+      WriteTool,
+      { file_path: path, content: `${lines.join("\n")}\n` },
+      s.context,
+    );
+    expect(text).toContain("This edit introduced 12 errors in src/many.ts");
+    expect(text).toContain("10. 10:14 Type 'number' is not assignable to type 'string'.");
+    expect(text).not.toContain("11. ");
+    expect(text).toContain("(2 more not shown)\n</new-diagnostics>");
   });
 });

@@ -4,6 +4,7 @@
 import { readFileSync, type Stats, statSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
+import { warmServerForRead } from "../../lsp/editDiagnostics.ts";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { toAbsolutePath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
@@ -217,7 +218,10 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
     const path = absolutePathOf(input, context);
     const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
     if (denied) throw denied;
-    return { data: await readFileAt(path, input, context, toolUse?.id) };
+    const data = await readFileAt(path, input, context, toolUse?.id);
+    // A file that will likely be edited next: its language server starts now, so the edit can report errors.
+    if (data.type === "text") warmServerForRead(context, path);
+    return { data };
   },
   mapToolResultToToolResultBlockParam: mapReadResult,
   renderToolUse: (input) => ({ kind: "text", text: `Read ${input.file_path}` }),

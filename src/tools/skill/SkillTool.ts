@@ -106,6 +106,8 @@ export function createSkillTool(config: SkillToolConfig = {}): Tool<SkillInput, 
       home: userHomeDir(env()),
       ...(runTool ? { runTool } : {}),
     });
+    // As when a person types it: the command's allowed-tools hold while the model carries it out.
+    context.options.promptRules?.allowUntilPromptEnds(expanded.allowRules);
     return {
       kind: "command",
       name: command.name,

@@ -46,6 +46,10 @@ beforeAll(async () => {
   );
   put(join(project, ".claude/commands/unmarked.md"), "Marked: !`touch unmarked && echo done`");
   put(
+    join(home, ".keel/commands/stamp.md"),
+    "---\nallowed-tools: Bash(touch:*)\n---\nStamped: !`touch stamp-$1 && echo done`",
+  );
+  put(
     join(project, ".claude/commands/include.md"),
     "Look at @notes.txt and @missing.txt, not user@example.com.",
   );
@@ -61,16 +65,16 @@ async function commands() {
   return discoverCommands(commandRoots(project, env));
 }
 
-function session(audit: AuditRecord[] = []) {
-  const context = createToolUseContext({ tools: [BashTool, ReadTool], cwd: project });
+function session(audit: AuditRecord[] = [], projectTrusted = true) {
+  const context = createToolUseContext({ tools: [BashTool, ReadTool], cwd: project, projectTrusted });
   const runTool = createNestedToolRunner({ audit: { record: (entry) => audit.push(entry) } });
   return { context, runTool, audit };
 }
 
-async function expand(line: string, withRunner = true, audit: AuditRecord[] = []) {
+async function expand(line: string, withRunner = true, audit: AuditRecord[] = [], projectTrusted = true) {
   const found = findCommand(await commands(), line);
   if (!found) throw new Error(`no command for ${line}`);
-  const { context, runTool } = session(audit);
+  const { context, runTool } = session(audit, projectTrusted);
   return {
     context,
     expanded: await expandCommand(found.command, found.args, {
@@ -102,6 +106,7 @@ describe("custom command files", () => {
       "secret (project)",
       "status (project)",
       "unmarked (project)",
+      "stamp (user)",
       "notes (user)",
     ]);
     const review = found.find((command) => command.name === "review")!;
@@ -164,6 +169,20 @@ describe("expanding a command", () => {
     expect(context.getAppState().toolPermissionContext.alwaysAllowRules.session ?? []).toEqual([]);
     const again = await decidePermission(BashTool, { command: "touch marker-two" }, context);
     expect(again.behavior).toBe("ask");
+  });
+
+  it("a project's allowed-tools apply only in a trusted folder (like its allow rules); a user's always do", async () => {
+    const error = await refusal(expand("/mark untrusted", true, [], false));
+    expect(error.code).toBe("permission_denied");
+    expect(error.message).toContain("The command's allowed-tools were not applied");
+    expect(error.message).toContain("not trusted");
+    expect(existsSync(join(project, "marker-untrusted"))).toBe(false);
+    const { expanded: trusted } = await expand("/mark trusted");
+    expect(trusted.allowRules).toEqual(["Bash(touch:*)"]);
+    const { expanded: user } = await expand("/stamp one", true, [], false);
+    expect(user.prompt).toBe("Stamped: done");
+    expect(user.allowRules).toEqual(["Bash(touch:*)"]);
+    expect(existsSync(join(project, "stamp-one"))).toBe(true);
   });
 
   it("includes @files through the Read tool; a file outside the working directories is refused, not sent", async () => {

@@ -1,7 +1,9 @@
 // Turning a custom command into the prompt that is sent: the arguments go in ($ARGUMENTS, $1..$9),
 // each !`cmd` runs through the governed pipeline as a Bash call and its output takes its place, and
-// each `@file` is read with the Read tool and included. `allowed-tools` holds for those calls only.
-// A call that is refused stops the command: nothing half-expanded is sent.
+// each `@file` is read with the Read tool and included. `allowed-tools` holds for those calls, and is
+// handed back for the turn that answers the command; a project's commands grant it only once the
+// folder is trusted, like the project's own allow rules. A call that is refused stops the command:
+// nothing half-expanded is sent.
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { tokenizeSpecifier } from "../../../shell/bashRules.ts";
@@ -16,6 +18,8 @@ export interface ExpandedCommand {
   prompt: string;
   /** The command's `model`, for the turn it starts. */
   model?: string;
+  /** The `allowed-tools` that apply (none from an untrusted project), for the turn that answers it. */
+  allowRules: string[];
 }
 
 export interface ExpandOptions {
@@ -52,6 +56,18 @@ function usesArguments(body: string): boolean {
   return body.includes("$ARGUMENTS") || /\$[1-9](?![0-9])/.test(body);
 }
 
+/** A command's `allowed-tools` as they apply: a project's only in a trusted folder. */
+export function grantedRules(command: CommandInfo, context: ToolUseContext): string[] {
+  return command.source === "user" || context.options.projectTrusted === true ? command.allowedTools : [];
+}
+
+/** Why a refused call was not covered by the command's own `allowed-tools`, when they were held back. */
+function heldBackNote(command: CommandInfo, context: ToolUseContext): string {
+  return command.allowedTools.length > 0 && grantedRules(command, context).length === 0
+    ? ` (The command's allowed-tools were not applied: ${command.path} belongs to a project folder that is not trusted.)`
+    : "";
+}
+
 function needsRunner(name: string, what: string): ToolError {
   return new ToolError(
     "no_agent_loop",
@@ -65,14 +81,14 @@ async function runBash(command: CommandInfo, line: string, options: ExpandOption
     {
       name: "Bash",
       input: { command: line, description: `/${command.name}: ${line.slice(0, 60)}` },
-      allowRules: command.allowedTools,
+      allowRules: grantedRules(command, options.context),
     },
     options.context,
   );
   if (result.refused)
     throw new ToolError(
       "permission_denied",
-      `The command /${command.name} runs \`${line}\`, which was not run: ${result.text}`,
+      `The command /${command.name} runs \`${line}\`, which was not run: ${result.text}${heldBackNote(command, options.context)}`,
     );
   return result.text.replace(/\n+$/, "");
 }
@@ -99,13 +115,13 @@ async function includedFiles(command: CommandInfo, text: string, options: Expand
     seen.add(path);
     if (!options.runTool) throw needsRunner(command.name, `includes @${reference}`);
     const result = await options.runTool(
-      { name: "Read", input: { file_path: path }, allowRules: command.allowedTools },
+      { name: "Read", input: { file_path: path }, allowRules: grantedRules(command, options.context) },
       options.context,
     );
     if (result.refused)
       throw new ToolError(
         "permission_denied",
-        `The command /${command.name} includes @${reference}, which could not be read: ${result.text}`,
+        `The command /${command.name} includes @${reference}, which could not be read: ${result.text}${heldBackNote(command, options.context)}`,
       );
     sections.push(`Contents of @${reference} (${path}):\n${result.text.replace(/\n+$/, "")}`);
   }
@@ -145,5 +161,10 @@ export async function expandCommand(
   }
   const files = await includedFiles(command, written.join("\n"), options);
   if (files.length > 0) prompt = `${prompt}\n\n${files.join("\n\n")}`;
-  return { command, prompt, ...(command.model ? { model: command.model } : {}) };
+  return {
+    command,
+    prompt,
+    ...(command.model ? { model: command.model } : {}),
+    allowRules: grantedRules(command, options.context),
+  };
 }
