@@ -178,7 +178,42 @@ process.stdout.write(
   `whole-process wall time, ${RUNS} runs each, taking turns with node -e 0 (Node ${process.version})\n`,
 );
 printTable(rows);
+relaunchCost();
 rmSync(base, { recursive: true, force: true });
+
+/**
+ * Started by an older Node (Debian's 20), the launcher runs itself again on the pinned Node 24: it should
+ * cost that one extra start and nothing more, i.e. old `node -e 0` + `keel --version` on Node 24.
+ */
+function relaunchCost(): void {
+  // The system's node: the first on PATH outside node_modules (npm run puts the pinned one first).
+  const oldNode =
+    (process.env.PATH ?? "")
+      .split(":")
+      .filter((dir) => dir !== "" && !dir.includes("node_modules"))
+      .map((dir) => join(dir, "node"))
+      .find((path) => existsSync(path)) ?? "";
+  const major = oldNode
+    ? Number(spawnSync(oldNode, ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout)
+    : 0;
+  if (!(major > 0 && major < 22)) {
+    process.stdout.write("\n(no Node older than 22 on PATH: the relaunch row is skipped)\n");
+    return;
+  }
+  const launched: number[] = [];
+  const parts: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    launched.push(timeRun(oldNode, [LAUNCHER, "--version"]));
+    parts.push(timeRun(oldNode, ["-e", "0"]) + timeRun(node, [LAUNCHER, "--version"]));
+  }
+  const whole = summarize(launched).median;
+  const sum = summarize(parts).median;
+  process.stdout.write(
+    `\nkeel --version started by Node ${major} (relaunched on ${process.version}): ${whole.toFixed(1)} ms; ` +
+      `Node ${major}'s node -e 0 + keel --version on ${process.version}: ${sum.toFixed(1)} ms ` +
+      `(${(whole / sum).toFixed(2)}x; one extra start and nothing more is about 1.0x)\n`,
+  );
+}
 
 if (process.env.STARTUP_BENCH_INPROCESS !== "0") {
   const { measureBashExec } = await import("./bashExecMeasure.ts");
