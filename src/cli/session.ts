@@ -1,5 +1,4 @@
 // One CLI session: settings from every source plus the command line, the tool pool, the services.
-import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
@@ -19,6 +18,7 @@ import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinTools } from "../tools/index.ts";
 import { releaseSession } from "../tools/shared/releaseSession.ts";
 import { CliError } from "./exitCodes.ts";
+import { projectDirFrom } from "./projectDir.ts";
 
 /** A rule from a Claude Code style list flag, with the flag as typed. */
 export interface LabeledRule {
@@ -129,7 +129,7 @@ function modeFrom(flags: PolicyFlags): PermissionMode | undefined {
 }
 
 export function loadCliSettings(flags: PolicyFlags, tools: Tools = builtinTools()): LoadedSettings {
-  const cwd = resolve(flags.cwd ?? process.cwd());
+  const cwd = projectDirFrom(flags);
   const mode = modeFrom(flags);
   try {
     return loadSettings({
