@@ -46,7 +46,11 @@ export interface ResultEvent {
 
 export type PipelineEvent = ProgressEvent | ResultEvent;
 
-/** Runs one tool call through the governed pipeline. */
+/**
+ * Runs one tool call through the governed pipeline, yielding progress events and then one result.
+ * `services` holds the session's prompter, hooks, audit sink, classifier and gate (see PipelineServices):
+ * `runToolUse(call, context, { prompter: callbackPrompter(canUseTool) })` lets your code answer asks.
+ */
 export async function* runToolUse(
   toolUse: ToolUseBlock,
   context: ToolUseContext,
