@@ -183,10 +183,29 @@ describe("keel CLI", () => {
   });
 
   it("prints help for every command", () => {
-    for (const command of ["tool", "check", "tools"]) {
-      const run = keel([command, "--help"]);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/Usage: keel/);
+    const commands = [
+      [],
+      ["tool"],
+      ["tools"],
+      ["check"],
+      ["run"],
+      ["permissions"],
+      ["hooks"],
+      ["audit"],
+      ["hook"],
+      ["trust"],
+      ["doctor"],
+      ["mcp"],
+      ["mcp", "serve"],
+      ["mcp", "list"],
+      ["mcp", "login"],
+      ["mcp", "logout"],
+    ];
+    for (const command of commands) {
+      const run = keel([...command, "--help"]);
+      expect(run.code, command.join(" ")).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(new RegExp(`^Usage: ${["keel", ...command].join(" ")} `));
     }
   });
 });
