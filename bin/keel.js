@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Launcher: Keel needs Node >= 22. When an older node runs this file and the project's pinned Node
 // (the `node` npm package) is installed beside it, re-run with that one instead of failing.
-import { existsSync } from "node:fs";
 import module from "node:module";
 import { fileURLToPath } from "node:url";
+
+// fs through require(): an ES import of node:fs builds a facade that reads every export, and its lazy
+// stream getters then load all of fs's streams (~10 ms of every start).
+const { existsSync } = module.createRequire(import.meta.url)("node:fs");
 
 // Agents read a hook's exit code 2 as "block the tool call": a `keel hook` that cannot start says so
 // with 1, an error they show without blocking the person's work.

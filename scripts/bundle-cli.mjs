@@ -8,8 +8,11 @@
 // dist/: those URLs are rewritten relative to the bundle.
 //   node scripts/bundle-cli.mjs [dist folder]     (default: dist)
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { build, transformSync } from "esbuild";
+
+const require = createRequire(import.meta.url);
 
 const dist = resolve(process.argv[2] ?? "dist");
 
@@ -68,6 +71,76 @@ const ajvOnDemand = {
   },
 };
 
+/**
+ * zod exposes its ~40 message locales as `z.locales`, so a bundle keeps them all (~260 KB of the ~450 KB
+ * zod chunk that every command loads and compiles). Keel speaks English only: the bundle gets `en`, the
+ * locale zod installs by default. (Library users import their own zod, with every locale.)
+ */
+let zodLocaleRedirects = 0;
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/]/.test(args.importer)) return undefined;
+      zodLocaleRedirects++;
+      return { path: join(dirname(args.importer), "..", "locales", "index.js"), namespace: "zod-locales" };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * commander requires child_process at the top for executable subcommands, which Keel does not use:
+ * loading it (with net, dgram and streams) costs every command a few ms. It gets a stand-in that
+ * requires child_process on first use instead.
+ */
+let commanderRewrites = 0;
+const commanderLazyChildProcess = {
+  name: "commander-lazy-child-process",
+  setup(pluginBuild) {
+    pluginBuild.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) return undefined;
+      commanderRewrites++;
+      const lazy =
+        "const childProcess = { spawn: (...spawnArgs) => require('node:child_process').spawn(...spawnArgs) };";
+      return { contents: source.replace(eager, lazy), loader: "js" };
+    });
+  },
+};
+
+/**
+ * `import { readFileSync } from "node:fs"` makes Node build an ES module facade of fs, which reads every
+ * export, lazy getters included: `fs.ReadStream` then loads all of fs's streams (~10 ms of every start).
+ * Bundled code gets fs through require() instead, with the same names; the getters (streams, promises,
+ * access constants) are left out, so a bundled module importing one of them fails the build, not a start.
+ */
+const fsRequire = require("node:fs");
+const FS_NAMES = Object.getOwnPropertyNames(fsRequire).filter(
+  (name) => /^[A-Za-z_$][\w$]*$/.test(name) && !Object.getOwnPropertyDescriptor(fsRequire, name)?.get,
+);
+let fsRedirects = 0;
+const fsWithoutFacade = {
+  name: "fs-without-facade",
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^(node:)?fs$/ }, (args) => {
+      // require("fs") of bundled CommonJS is already a require: no facade.
+      if (args.kind !== "import-statement") return undefined;
+      fsRedirects++;
+      return { path: "node:fs", namespace: "fs-required" };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: "fs-required" }, () => ({
+      contents: `const fs = require("node:fs");\nexport default fs;\nexport const { ${FS_NAMES.join(", ")} } = fs;\n`,
+      loader: "js",
+    }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
@@ -83,7 +156,7 @@ try {
     banner: {
       js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
     },
-    plugins: [siblingFiles, ajvOnDemand],
+    plugins: [siblingFiles, ajvOnDemand, zodEnglishOnly, commanderLazyChildProcess, fsWithoutFacade],
     // Without comments and indentation there is less to read and checksum at every start, and the
     // chunks are pure ASCII (a comment with an em dash made a whole chunk a two-byte string):
     // ~20 ms less per `keel tool` here. Names stay, so stack traces still read.
@@ -94,6 +167,15 @@ try {
   if (ajvRedirects === 0)
     process.stderr.write(
       "bundle-cli: warning: the MCP SDK no longer imports ../validation/ajv-provider.js; ajv loads at start\n",
+    );
+  if (fsRedirects === 0) process.stderr.write("bundle-cli: warning: nothing imports node:fs any more?\n");
+  if (commanderRewrites === 0)
+    process.stderr.write(
+      "bundle-cli: warning: commander's child_process require changed; it loads at start\n",
+    );
+  if (zodLocaleRedirects === 0)
+    process.stderr.write(
+      "bundle-cli: warning: zod no longer imports ../locales/index.js; every locale is bundled\n",
     );
   for (const name of readdirSync(outdir)) {
     const code = readFileSync(join(outdir, name), "utf8");

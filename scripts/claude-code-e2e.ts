@@ -1,7 +1,7 @@
 // End-to-end: the real Claude Code CLI with `keel hook claude-code` installed, driven by Keel's scripted
 // Anthropic server (dummy key, ANTHROPIC_BASE_URL) in a temporary home and project. Not part of CI.
 //
-//   npm run build && node scripts/claude-code-e2e.ts
+//   npm run build && npm run e2e:claude-code
 //
 // Claude Code is installed from npm into $TMPDIR/keel-claude-code/<version> on first use
 // (KEEL_E2E_CLAUDE_CODE_VERSION, KEEL_E2E_CLAUDE_CODE_DIR to change). The model asks for three Bash calls:
@@ -9,7 +9,12 @@
 //      (in -p mode nobody can approve, so Claude Code refuses it), then with it: it runs without a prompt;
 //   2. a dangerous command under a deny rule, hidden behind a wrapper: refused with Keel's reason;
 //   3. a plain write Keel has no proof for: left to Claude Code (which, with nobody to ask, refuses).
-// Then the audit log must show all three decisions, and `keel audit --summary` is printed.
+// Then the audit log must show all three decisions, and `keel audit --summary` is printed. A last session
+// keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1.
+//
+// Nothing harmful can run even if the hook failed: the "dangerous" command deletes only build/ of the
+// temporary project, by absolute path; Claude Code's own settings deny it too (Bash(rm:*)), and in -p
+// mode nobody can approve a call that asks.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +24,7 @@ import {
   installClaudeCode,
   KEEL,
   makeWorld,
+  readJson,
   runClaude,
   toolCallScript,
   type World,
@@ -26,9 +32,16 @@ import {
 } from "./claude-code/harness.ts";
 
 const READ_ONLY = "awk '{print $1}' README.md | sort | uniq -c && wc -l README.md";
-const DANGEROUS = "timeout 5 rm -rf build";
 const UNPROVEN = "touch notes.txt";
-const CALLS = [READ_ONLY, DANGEROUS, UNPROVEN].map((command) => ({ name: "Bash", input: { command } }));
+
+/** rm of the temporary project's build/ folder, by absolute path, behind a wrapper. */
+function dangerousCommand(world: World): string {
+  return `timeout 5 rm -rf ${join(world.project, "build")}`;
+}
+
+function bashCalls(commands: string[]) {
+  return commands.map((command) => ({ name: "Bash", input: { command } }));
+}
 
 const checks: Array<{ name: string; ok: boolean; detail: string }> = [];
 function check(name: string, ok: boolean, detail: string): void {
@@ -38,8 +51,8 @@ function check(name: string, ok: boolean, detail: string): void {
   );
 }
 
-async function session(binary: string, world: World) {
-  const { script, results } = toolCallScript(CALLS);
+async function session(binary: string, world: World, commands: string[]) {
+  const { script, results } = toolCallScript(bashCalls(commands));
   const server = await startAnthropicServer({ script });
   try {
     const run = await runClaude(binary, world, claudeEnv(world, server.url), "Look around the project.");
@@ -79,7 +92,9 @@ async function main(): Promise<void> {
     // Claude Code's own settings: a deny rule, as many users have.
     writeJson(join(world.home, ".claude", "settings.json"), { permissions: { deny: ["Bash(rm:*)"] } });
 
-    const control = await session(binary, world);
+    const DANGEROUS = dangerousCommand(world);
+    const commands = [READ_ONLY, DANGEROUS, UNPROVEN];
+    const control = await session(binary, world, commands);
     const controlReadOnly = control.find((result) => result.toolUseId === "toolu_e2e_0");
     check(
       "without Keel, Claude Code asks about the read-only compound command (refused in -p mode)",
@@ -90,7 +105,7 @@ async function main(): Promise<void> {
     const install = keel(world, ["hook", "install", "claude-code", "--user"]);
     check("keel hook install claude-code --user", install.status === 0, install.stdout + install.stderr);
 
-    const results = await session(binary, world);
+    const results = await session(binary, world, commands);
     const [readOnly, dangerous, unproven] = ["toolu_e2e_0", "toolu_e2e_1", "toolu_e2e_2"].map((id) =>
       results.find((result) => result.toolUseId === id),
     );
@@ -121,7 +136,7 @@ async function main(): Promise<void> {
         (record) => record.hookEvent === "PreToolUse" && String(record.inputSummary).includes(command),
       );
     const allowed = find("uniq -c");
-    const denied = find("rm -rf build");
+    const denied = find(DANGEROUS);
     const left = find("touch notes.txt");
     check(
       "the audit log shows the allow, with who decided",
@@ -141,11 +156,36 @@ async function main(): Promise<void> {
 
     const summary = keel(world, ["audit", "--summary"]);
     process.stdout.write(`\n$ keel audit --summary\n${summary.stdout}${summary.stderr}`);
-    const uninstall = keel(world, ["hook", "uninstall", "claude-code"]);
+
+    // Only the PermissionRequest hook: Claude Code asks about command 1 itself, and Keel answers.
+    const settingsFile = join(world.home, ".claude", "settings.json");
+    const installed = readJson(settingsFile) as { hooks: Record<string, unknown> };
+    writeJson(settingsFile, {
+      ...installed,
+      hooks: { PermissionRequest: installed.hooks.PermissionRequest },
+    });
+    const [answered] = await session(binary, world, [READ_ONLY]);
     check(
-      "keel hook uninstall claude-code",
-      uninstall.status === 0 && /- PreToolUse/.test(uninstall.stdout),
-      uninstall.stdout,
+      "with only the PermissionRequest hook, Keel answers Claude Code's approval: the command runs",
+      answered !== undefined && !answered.isError && /\d+ README\.md/.test(answered.text),
+      answered?.text ?? "no tool result",
+    );
+    const approval = auditRecords(world).find(
+      (record) => record.hookEvent === "PermissionRequest" && String(record.inputSummary).includes("uniq -c"),
+    );
+    check(
+      "the audit log shows the PermissionRequest allow",
+      approval?.behavior === "allow" && approval.agent === "claude-code",
+      JSON.stringify(approval ?? null),
+    );
+    const uninstall = keel(world, ["hook", "uninstall", "claude-code"]);
+    const remaining = readJson(settingsFile);
+    check(
+      "keel hook uninstall claude-code leaves Claude Code's settings as they were",
+      uninstall.status === 0 &&
+        /- PermissionRequest/.test(uninstall.stdout) &&
+        JSON.stringify(remaining) === JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }),
+      `${uninstall.stdout} ${JSON.stringify(remaining)}`,
     );
   } finally {
     if (!process.env.KEEL_E2E_KEEP) rmSync(world.base, { recursive: true, force: true });

@@ -15,6 +15,7 @@ const REPO = new URL("../../", import.meta.url).pathname;
 const SUITE = join(REPO, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 const EXPECTED = join(REPO, "scripts/conformance/expected-failures.yml");
 const CLIENT = join(REPO, "scripts/conformance/keel-client.ts");
+const LOOPBACK_ONLY = join(REPO, "scripts/conformance/loopbackOnly.ts");
 const TIMING_SENSITIVE = new Set(["sse-retry"]);
 const CONCURRENCY = 4;
 const work = mkdtempSync(join(tmpdir(), "keel-conformance-run-"));
@@ -26,7 +27,11 @@ interface Run {
 
 function suite(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SUITE, ...args], { cwd: work, stdio: ["ignore", "pipe", "pipe"] });
+    // The suite's own test servers bind 127.0.0.1, not every interface.
+    const child = spawn(process.execPath, ["--import", LOOPBACK_ONLY, SUITE, ...args], {
+      cwd: work,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     const collect = (chunk: Buffer) => {
       output += chunk.toString("utf8");

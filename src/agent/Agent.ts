@@ -19,6 +19,7 @@ import {
   estimateTokens,
   toolResultIds,
 } from "./compaction.ts";
+import { ContextMeter } from "./contextMeter.ts";
 import { appendMessage, blocksOf, textOf } from "./conversation.ts";
 import { type AgentEvent, notices, type RunOutcome } from "./events.ts";
 import { costUsd, type ModelInfo } from "./models.ts";
@@ -77,8 +78,7 @@ export class Agent {
   #info: ModelInfo;
   #system: SystemPart[] | undefined;
   #interrupt: AbortController | undefined;
-  #lastContextTokens = 0;
-  #messagesAtLastUsage = 0;
+  readonly #contextSize = new ContextMeter();
   #priceWarned = false;
   readonly #runtime: SubagentRuntime;
 
@@ -107,8 +107,7 @@ export class Agent {
       this.messages.push(...options.resume.messages);
       this.usage = options.resume.usage;
       this.costUsd = options.resume.costUsd;
-      this.#messagesAtLastUsage = 0;
-      this.#lastContextTokens = estimateTokens(this.messages);
+      this.#contextSize.measured(estimateTokens(this.messages), 0);
     } else {
       options.transcript?.append({
         type: "session",
@@ -159,8 +158,7 @@ export class Agent {
     // Read's "unchanged since last read" would point the new conversation at content it never saw.
     this.#context.readFileState.clear();
     this.#system = undefined;
-    this.#lastContextTokens = 0;
-    this.#messagesAtLastUsage = 0;
+    this.#contextSize.measured(0, 0);
     this.#options.transcript?.append({ type: "clear", time: new Date().toISOString() });
   }
 
@@ -206,8 +204,7 @@ export class Agent {
     const cost = costUsd(usage, this.#info.pricing);
     this.costUsd += cost ?? 0;
     this.runCostUsd += cost ?? 0;
-    this.#lastContextTokens = contextTokens(usage);
-    this.#messagesAtLastUsage = this.messages.length;
+    this.#contextSize.measured(contextTokens(usage), this.messages.length);
     this.#options.transcript?.append({
       type: "usage",
       usage,
@@ -355,14 +352,10 @@ export class Agent {
     if (added.length > 0) yield { type: "notice", level: "info", text: `Loaded tools: ${added.join(", ")}` };
   }
 
-  #contextEstimate(): number {
-    return this.#lastContextTokens + estimateTokens(this.messages.slice(this.#messagesAtLastUsage));
-  }
-
   async *#autoCompact(signal: AbortSignal, hooks: AgentHooks): AsyncGenerator<AgentEvent, void, undefined> {
     const options = this.#options.compaction ?? DEFAULT_COMPACTION;
     if (options === false) return;
-    if (this.#contextEstimate() < this.#info.contextWindow * options.thresholdRatio) return;
+    if (this.#contextSize.estimate(this.messages) < this.#info.contextWindow * options.thresholdRatio) return;
     yield* this.compact({ trigger: "auto", signal, hooks });
   }
 
@@ -391,8 +384,7 @@ export class Agent {
     this.messages.splice(0, this.messages.length, ...result.messages);
     // Reads whose results were summarized away are forgotten: the next Read shows the file again.
     this.#context.readFileState.forgetReadsNotShown(toolResultIds(this.messages));
-    this.#lastContextTokens = estimateTokens(this.messages);
-    this.#messagesAtLastUsage = this.messages.length;
+    this.#contextSize.measured(estimateTokens(this.messages), this.messages.length);
     this.#options.transcript?.append({
       type: "compact",
       summary: result.summary,

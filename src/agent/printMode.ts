@@ -4,7 +4,7 @@
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
 import type { ContentBlock } from "../tool/messages.ts";
-import { releaseSession } from "../tools/shared/releaseSession.ts";
+import { releaseSession } from "../tool/sessionEnd.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
 import { RunTally, resultRecord, streamJsonRecord } from "./printRecords.ts";

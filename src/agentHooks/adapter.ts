@@ -8,10 +8,10 @@ export interface AgentAdapter {
   /** stdout for "no opinion" (silence, or the empty object where the agent wants JSON). */
   readonly silence: string;
   /**
-   * The event as a call. Throws EventProblem for input Keel cannot read; `modeNote` says the agent
-   * sent a permission mode Keel does not know.
+   * The event as a call. Throws EventProblem for an event Keel cannot read; `note` says what else it
+   * could not read (a permission mode it does not know, a tool input in a shape it does not know).
    */
-  toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv): { call: AgentCall; modeNote?: string };
+  toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv): { call: AgentCall; note?: string };
   /** The agent's reply for Keel's verdict; `silence` when Keel leaves the call to the agent. */
   reply(call: AgentCall, verdict: Verdict, options: { strict: boolean }): string;
 }

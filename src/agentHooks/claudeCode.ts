@@ -64,7 +64,7 @@ function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   };
   return {
     call,
-    ...(unknown ? { modeNote: `unknown permission_mode "${unknown}", decided as default` } : {}),
+    ...(unknown ? { note: `unknown permission_mode "${unknown}", decided as default` } : {}),
   };
 }
 

@@ -49,7 +49,8 @@ const PATCH_ADD = "*** Begin Patch\n*** Add File: notes/new.md\n+hello\n*** End 
 const PATCH_BUILD =
   "*** Begin Patch\n*** Update File: README.md\n@@\n-hello\n+hi\n*** Delete File: build/out.txt\n*** End Patch";
 
-const ROWS: Array<[string, () => Record<string, unknown>, Answer]> = [
+/** Name, event, answer, and the stderr note expected (input Keel cannot read), if any. */
+const ROWS: Array<[string, () => Record<string, unknown>, Answer, RegExp?]> = [
   [
     "PreToolUse Bash read-only: Codex takes no allow here, silence",
     () => codexEvent("PreToolUse", "Bash", { command: "git status && git diff" }),
@@ -101,9 +102,16 @@ const ROWS: Array<[string, () => Record<string, unknown>, Answer]> = [
     "deny",
   ],
   [
-    "PreToolUse apply_patch Keel cannot read: silence",
+    "PreToolUse apply_patch Keel cannot read: silence, and a note",
     () => codexEvent("PreToolUse", "apply_patch", { command: "not a patch" }),
     "silent",
+    /^keel hook codex: apply_patch: no file headers Keel can read in the patch$/,
+  ],
+  [
+    "PermissionRequest Bash without a command: silence, and a note",
+    () => codexEvent("PermissionRequest", "Bash", { description: "network-access example.com" }),
+    "silent",
+    /Bash: no command in the input/,
   ],
   [
     "PreToolUse mcp of a denied server: deny",
@@ -118,12 +126,11 @@ const ROWS: Array<[string, () => Record<string, unknown>, Answer]> = [
 ];
 
 describe("keel hook codex", () => {
-  it.each(ROWS)("%s", async (_name, event, expected) => {
+  it.each(ROWS)("%s", async (_name, event, expected, note) => {
     const reply = await handleHookEvent("codex", JSON.stringify(event()), world.options());
-    expect({ answer: answerOf(reply.stdout), note: reply.note }).toEqual({
-      answer: expected,
-      note: undefined,
-    });
+    expect(answerOf(reply.stdout)).toBe(expected);
+    if (note) expect(reply.note).toMatch(note);
+    else expect(reply.note).toBeUndefined();
   });
 
   it("gives the model Keel's reason when it refuses", async () => {

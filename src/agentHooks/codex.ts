@@ -18,22 +18,28 @@ import type { AgentCall, KeelCall, Verdict } from "./types.ts";
 
 const EVENTS = ["PreToolUse", "PermissionRequest"] as const;
 
-function mapCalls(toolName: string, input: Record<string, unknown>, cwd: string): KeelCall[] | string {
+/** The Keel calls for a Codex tool call, or why there are none (`unreadable`: input Keel cannot read). */
+type Mapped = { calls: KeelCall[] } | { unjudged: string; unreadable?: true };
+
+function mapCalls(toolName: string, input: Record<string, unknown>, cwd: string): Mapped {
   if (toolName === "Bash") {
     const command = input.command;
     return typeof command === "string" && command !== ""
-      ? [{ tool: "Bash", input: { command } }]
-      : "no command in the input";
+      ? { calls: [{ tool: "Bash", input: { command } }] }
+      : { unjudged: "no command in the input", unreadable: true };
   }
   if (toolName === "apply_patch") {
     const patch = typeof input.command === "string" ? input.command : input.patch;
     const files = typeof patch === "string" ? patchedFiles(patch) : [];
-    if (files.length === 0) return "no file headers Keel can read in the patch";
+    if (files.length === 0)
+      return { unjudged: "no file headers Keel can read in the patch", unreadable: true };
     // Keel judges each file the patch adds, changes, moves or deletes as a write of that file.
-    return files.map((file) => ({ tool: "Write", input: { file_path: resolve(cwd, file), content: "" } }));
+    return {
+      calls: files.map((file) => ({ tool: "Write", input: { file_path: resolve(cwd, file), content: "" } })),
+    };
   }
-  if (toolName.startsWith("mcp__")) return [{ tool: toolName, input }];
-  return `Keel does not judge ${toolName} calls`;
+  if (toolName.startsWith("mcp__")) return { calls: [{ tool: toolName, input }] };
+  return { unjudged: `Keel does not judge ${toolName} calls` };
 }
 
 function toCall(event: Record<string, unknown>, _env: NodeJS.ProcessEnv) {
@@ -50,18 +56,19 @@ function toCall(event: Record<string, unknown>, _env: NodeJS.ProcessEnv) {
     event: hookEvent,
     agentTool: toolName,
     agentInput: toolInput,
-    calls: typeof mapped === "string" ? [] : mapped,
-    ...(typeof mapped === "string" ? { unjudged: mapped } : {}),
+    calls: "calls" in mapped ? mapped.calls : [],
+    ...("unjudged" in mapped ? { unjudged: mapped.unjudged } : {}),
     projectDir: cwd,
     cwd,
     ...(mode ? { mode } : {}),
     sessionId: optionalString(event, "session_id") ?? "unknown",
     toolUseId: optionalString(event, "tool_use_id") ?? optionalString(event, "turn_id") ?? "",
   };
-  return {
-    call,
-    ...(unknown ? { modeNote: `unknown permission_mode "${unknown}", decided as default` } : {}),
-  };
+  const notes = [
+    ...(unknown ? [`unknown permission_mode "${unknown}", decided as default`] : []),
+    ...("unreadable" in mapped ? [`${toolName}: ${mapped.unjudged}`] : []),
+  ];
+  return { call, ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
 }
 
 function reply(call: AgentCall, verdict: Verdict): string {

@@ -1,10 +1,13 @@
 // Keel's decision for another agent's tool call: the settings files, the mode, the tool's own check
 // (Bash analyzer, path policy) and the rules, through decidePermission as `keel check` calls it. Nothing
 // runs. Every decision is appended to the audit log with who decided and for which agent.
+import { statSync } from "node:fs";
+import type { z } from "zod";
 import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { decidePermission } from "../permissions/engine.ts";
+import { readDenyGlobs } from "../permissions/pathRules.ts";
+import { toAbsolutePath } from "../permissions/paths.ts";
 import { describeDecider, type PermissionDecision } from "../permissions/types.ts";
-import { formatSchemaError } from "../pipeline/input.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import type { ToolPermissionContext } from "../tool/context.ts";
@@ -56,7 +59,7 @@ async function judge(call: AgentCall, options: HookOptions, notes: string[]): Pr
   }
   const verdicts: Verdict[] = [];
   for (const part of call.calls) {
-    const verdict = await judgeKeelCall(part, call, settings);
+    const verdict = await judgeKeelCall(part, call, settings, notes);
     // A refusal of any part refuses the whole call; no need to judge the rest.
     if (verdict.behavior === "deny") return verdict;
     verdicts.push(verdict);
@@ -75,15 +78,26 @@ function combine(verdicts: Verdict[]): Verdict {
   );
 }
 
-async function judgeKeelCall(part: KeelCall, call: AgentCall, settings: LoadedSettings): Promise<Verdict> {
+async function judgeKeelCall(
+  part: KeelCall,
+  call: AgentCall,
+  settings: LoadedSettings,
+  notes: string[],
+): Promise<Verdict> {
   const tool = await loadJudgedTool(part.tool);
   if (!tool) return noOpinion(`Keel does not judge ${part.tool} calls`);
+  const unreadable = (reason: string) => {
+    // Input the agent sent that Keel cannot read is bad input: said on stderr, not only in the log.
+    notes.push(reason);
+    return noOpinion(reason);
+  };
   const checked = tool.inputSchema.safeParse(part.input);
-  if (!checked.success) return noOpinion(formatSchemaError(tool.name, checked.error));
+  if (!checked.success)
+    return unreadable(`${call.agentTool} input Keel cannot read: ${schemaProblems(checked.error)}`);
   const unknown = unknownFields(part.input, checked.data);
   // A field Keel's tool does not know may change what the call does: not understood, so no opinion.
   if (unknown.length > 0)
-    return noOpinion(`${tool.name} input has fields Keel does not know: ${unknown.join(", ")}`);
+    return unreadable(`${call.agentTool} input has fields Keel does not know: ${unknown.join(", ")}`);
   const context = createToolUseContext({
     tools: [tool],
     permissionContext: withoutSandbox(settings.permissionContext),
@@ -92,7 +106,46 @@ async function judgeKeelCall(part: KeelCall, call: AgentCall, settings: LoadedSe
   const cwd = part.cwd ?? call.cwd;
   context.setAppState((state) => ({ ...state, cwd }));
   const decision = await decidePermission(tool, checked.data, context);
-  return toVerdict(tool, decision);
+  const verdict = toVerdict(tool, decision);
+  if (verdict.behavior !== "allow") return verdict;
+  const unfiltered = searchReachesDeniedPaths(tool, checked.data, cwd, settings.permissionContext);
+  return unfiltered ? noOpinion(unfiltered) : verdict;
+}
+
+function schemaProblems(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length > 0 ? issue.path.join(".") : "input"}: ${issue.message}`)
+    .join("; ");
+}
+
+/** Keel's own search tools leave out what Read deny rules cover while they run; the agent's do not. */
+const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
+
+/**
+ * For a search Keel allows, whether the folder searched holds paths a Read deny rule covers. Keel's tool
+ * would skip them; the agent's own search (which is what runs) may return them, so Keel cannot allow it.
+ */
+function searchReachesDeniedPaths(
+  tool: Tool,
+  input: unknown,
+  cwd: string,
+  permissionContext: ToolPermissionContext,
+): string | undefined {
+  if (!SEARCH_TOOLS.has(tool.name)) return undefined;
+  const path = (input as { path?: unknown }).path;
+  const root = toAbsolutePath(typeof path === "string" && path.trim() !== "" ? path : ".", cwd);
+  if (!isFolder(root)) return undefined;
+  const denied = readDenyGlobs(permissionContext, root);
+  if (denied.length === 0) return undefined;
+  return `${tool.name} of ${root} reaches paths Read deny rules cover (${denied.join(", ")}); the agent's own search does not leave them out as Keel's does`;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /**

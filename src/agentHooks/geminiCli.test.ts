@@ -59,6 +59,8 @@ interface Row {
   strict?: boolean;
   expected: Answer;
   reason?: RegExp;
+  /** The one-line stderr note expected (input Keel cannot read); none when absent. */
+  note?: RegExp;
 }
 
 const p = (...parts: string[]) => join(world.project, ...parts);
@@ -125,9 +127,16 @@ const ROWS: Row[] = [
     expected: "silent",
   },
   {
-    name: "read_file with a field Keel does not know",
+    name: "read_file with a field Keel does not know: no opinion, and a note",
     event: () => beforeTool(world, "read_file", { file_path: p("README.md"), follow: "symlinks" }),
     expected: "silent",
+    note: /^keel hook gemini-cli: read_file: read_file input has fields Keel does not know: follow$/,
+  },
+  {
+    name: "read_file without a path: no opinion, and a note",
+    event: () => beforeTool(world, "read_file", { offset: 3 }),
+    expected: "silent",
+    note: /no file_path in the input/,
   },
   {
     name: "write_file, default mode: no opinion",
@@ -182,12 +191,33 @@ const ROWS: Row[] = [
   },
   {
     name: "search_file_content",
-    event: () => beforeTool(world, "search_file_content", { pattern: "answer", include: "*.ts" }),
+    event: () =>
+      beforeTool(world, "search_file_content", { pattern: "answer", include: "*.ts", path: p("src") }),
     expected: "allow",
   },
   {
-    name: "grep_search (newer name)",
-    event: () => beforeTool(world, "grep_search", { pattern: "answer", dir_path: p("src") }),
+    // Keel's Grep would leave secrets/ (Read deny rule) out; Gemini's own search is what runs.
+    name: "search_file_content of the project, which holds secrets/: no opinion",
+    event: () => beforeTool(world, "search_file_content", { pattern: "answer", include: "*.ts" }),
+    expected: "silent",
+  },
+  {
+    name: "grep_search (newer name) with its output and matching options",
+    event: () =>
+      beforeTool(world, "grep_search", {
+        pattern: "answer",
+        dir_path: p("src"),
+        exclude_pattern: "test",
+        names_only: true,
+        case_sensitive: false,
+        fixed_strings: true,
+        context: 2,
+        after: 1,
+        before: 1,
+        no_ignore: true,
+        max_matches_per_file: 5,
+        total_max_matches: 20,
+      }),
     expected: "allow",
   },
   {
@@ -215,13 +245,19 @@ const ROWS: Row[] = [
     expected: "deny",
   },
   {
-    name: "web_fetch without a URL: no opinion",
+    name: "web_fetch without a URL: no opinion, and a note",
     event: () => beforeTool(world, "web_fetch", { prompt: "what is new?" }),
     expected: "silent",
+    note: /web_fetch: no URL in the prompt/,
   },
   {
     name: "google_web_search under a blanket deny",
     event: () => beforeTool(world, "google_web_search", { query: "keel" }),
+    expected: "deny",
+  },
+  {
+    name: "web_search (the name some releases use) under a blanket deny",
+    event: () => beforeTool(world, "web_search", { query: "keel" }),
     expected: "deny",
   },
   {
@@ -252,7 +288,19 @@ const ROWS: Row[] = [
     expected: "silent",
   },
   {
-    name: "read_many_files: no opinion",
+    name: "read_many_files of plain paths: allow",
+    event: () =>
+      beforeTool(world, "read_many_files", { include: ["README.md", "src/"], exclude: [], recursive: true }),
+    expected: "allow",
+  },
+  {
+    name: "read_many_files of a path under a Read deny rule: deny",
+    event: () => beforeTool(world, "read_many_files", { include: ["README.md", "secrets/key.txt"] }),
+    expected: "deny",
+    reason: /Read\(\.\/secrets\/\*\*\)/,
+  },
+  {
+    name: "read_many_files of a glob over the project, which holds secrets/: no opinion",
     event: () => beforeTool(world, "read_many_files", { include: ["**/*.md"] }),
     expected: "silent",
   },
@@ -267,7 +315,9 @@ describe("keel hook gemini-cli", () => {
       target.options({ strict: row.strict }),
     );
     const { answer, reason } = answerOf(reply.stdout);
-    expect({ answer, note: reply.note }).toEqual({ answer: row.expected, note: undefined });
+    expect(answer).toBe(row.expected);
+    if (row.note) expect(reply.note).toMatch(row.note);
+    else expect(reply.note).toBeUndefined();
     if (row.reason) expect(reason).toMatch(row.reason);
   });
 

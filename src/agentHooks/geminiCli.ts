@@ -21,6 +21,9 @@ import type { AgentCall, KeelCall, Verdict } from "./types.ts";
 /** Raised by a mapper for a call Keel has no opinion on. */
 class Unjudged extends Error {}
 
+/** Raised by a mapper for input Keel cannot read (missing or unknown fields): no opinion, and a note. */
+class UnreadableInput extends Unjudged {}
+
 interface MapArgs {
   input: Record<string, unknown>;
   /** Gemini resolves relative paths against its target (project) folder. */
@@ -45,7 +48,7 @@ function path(args: MapArgs, ...names: string[]): string | undefined {
 
 function requiredPath(args: MapArgs, ...names: string[]): string {
   const value = path(args, ...names);
-  if (value === undefined) throw new Unjudged(`no ${names[0]} in the input`);
+  if (value === undefined) throw new UnreadableInput(`no ${names[0]} in the input`);
   return value;
 }
 
@@ -56,7 +59,7 @@ const TOOLS: Record<string, GeminiTool> = {
     fields: ["command", "description", "dir_path", "directory", "is_background"],
     map: (args) => {
       const command = text(args.input, "command");
-      if (command === undefined) throw new Unjudged("no command in the input");
+      if (command === undefined) throw new UnreadableInput("no command in the input");
       const dir = path(args, "dir_path", "directory");
       return [{ tool: "Bash", input: { command }, cwd: dir ?? args.root }];
     },
@@ -111,12 +114,12 @@ const TOOLS: Record<string, GeminiTool> = {
     fields: ["pattern", "dir_path", "path", "case_sensitive", "respect_git_ignore", "respect_gemini_ignore"],
     map: (args) => {
       const pattern = text(args.input, "pattern");
-      if (pattern === undefined) throw new Unjudged("no pattern in the input");
+      if (pattern === undefined) throw new UnreadableInput("no pattern in the input");
       return [{ tool: "Glob", input: { pattern, path: path(args, "dir_path", "path") ?? args.root } }];
     },
   },
   list_directory: {
-    fields: ["dir_path", "path", "ignore", "file_filtering_options"],
+    fields: ["dir_path", "path", "ignore", "file_filtering_options", "respect_git_ignore"],
     map: (args) => [{ tool: "LS", input: { path: requiredPath(args, "dir_path", "path") } }],
   },
   web_fetch: {
@@ -125,25 +128,66 @@ const TOOLS: Record<string, GeminiTool> = {
       const prompt = text(args.input, "prompt") ?? "";
       const direct = text(args.input, "url");
       const urls = direct ? [direct] : [...new Set(prompt.match(URL_IN_TEXT) ?? [])];
-      if (urls.length === 0) throw new Unjudged("no URL in the prompt");
+      if (urls.length === 0) throw new UnreadableInput("no URL in the prompt");
       return urls.map((url) => ({ tool: "WebFetch", input: { url, prompt: prompt || url } }));
     },
   },
-  google_web_search: {
-    fields: ["query"],
+  read_many_files: {
+    fields: ["include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options", "paths"],
     map: (args) => {
-      const query = text(args.input, "query");
-      if (query === undefined) throw new Unjudged("no query in the input");
-      return [{ tool: "WebSearch", input: { query } }];
+      const include = args.input.include ?? args.input.paths;
+      if (
+        !Array.isArray(include) ||
+        include.length === 0 ||
+        !include.every((entry) => typeof entry === "string")
+      )
+        throw new UnreadableInput("no include list in the input");
+      // A plain path is a read of that file or folder; a glob pattern a search from the project folder.
+      return include.map((entry: string) =>
+        isGlobPattern(entry)
+          ? { tool: "Glob", input: { pattern: entry, path: args.root } }
+          : { tool: "Read", input: { file_path: resolve(args.root, entry) } },
+      );
     },
   },
 };
 
+const WEB_SEARCH: GeminiTool = {
+  fields: ["query"],
+  map: (args) => {
+    const query = text(args.input, "query");
+    if (query === undefined) throw new UnreadableInput("no query in the input");
+    return [{ tool: "WebSearch", input: { query } }];
+  },
+};
+for (const name of ["google_web_search", "web_search"]) TOOLS[name] = WEB_SEARCH;
+
+function isGlobPattern(path: string): boolean {
+  return /[*?[\]{}]/.test(path);
+}
+
 const SEARCH: GeminiTool = {
-  fields: ["pattern", "dir_path", "path", "include", "include_pattern"],
+  // Beyond where and which files: output and matching knobs that do not change what is read.
+  fields: [
+    "pattern",
+    "dir_path",
+    "path",
+    "include",
+    "include_pattern",
+    "exclude_pattern",
+    "names_only",
+    "case_sensitive",
+    "fixed_strings",
+    "context",
+    "after",
+    "before",
+    "no_ignore",
+    "max_matches_per_file",
+    "total_max_matches",
+  ],
   map: (args) => {
     const pattern = text(args.input, "pattern");
-    if (pattern === undefined) throw new Unjudged("no pattern in the input");
+    if (pattern === undefined) throw new UnreadableInput("no pattern in the input");
     const glob = text(args.input, "include", "include_pattern");
     return [
       {
@@ -182,7 +226,7 @@ function mapCalls(
   if (!known) return mcpCalls(event, toolName, input);
   const unknown = Object.keys(input).filter((field) => !known.fields.includes(field));
   if (unknown.length > 0)
-    throw new Unjudged(`${toolName} input has fields Keel does not know: ${unknown.join(", ")}`);
+    throw new UnreadableInput(`${toolName} input has fields Keel does not know: ${unknown.join(", ")}`);
   return known.map({ input, root });
 }
 
@@ -196,11 +240,13 @@ function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   const projectDir = projectDirOf(cwd, env.GEMINI_PROJECT_DIR ?? env.CLAUDE_PROJECT_DIR);
   let calls: KeelCall[] = [];
   let unjudged: string | undefined;
+  let note: string | undefined;
   try {
     calls = mapCalls(event, toolName, toolInput, projectDir);
   } catch (error) {
     if (!(error instanceof Unjudged)) throw error;
     unjudged = error.message;
+    if (error instanceof UnreadableInput) note = `${toolName}: ${error.message}`;
   }
   const call: AgentCall = {
     agent: "gemini-cli",
@@ -214,7 +260,7 @@ function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     sessionId: optionalString(event, "session_id") ?? "unknown",
     toolUseId: "",
   };
-  return { call };
+  return { call, ...(note === undefined ? {} : { note }) };
 }
 
 function reply(_call: AgentCall, verdict: Verdict, options: { strict: boolean }): string {

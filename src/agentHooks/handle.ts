@@ -56,7 +56,7 @@ export async function handleHookEvent(
   } catch (error) {
     return silent(`unexpected error writing the answer: ${(error as Error)?.message ?? String(error)}`);
   }
-  const notes = [parsed.modeNote, note].filter((text): text is string => Boolean(text));
+  const notes = [parsed.note, note].filter((text): text is string => Boolean(text));
   return {
     stdout,
     verdict,

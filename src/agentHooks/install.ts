@@ -63,7 +63,7 @@ const PLACES: Record<AgentName, AgentPlace> = {
         description: "Keel's permission decision",
       },
     }),
-    hint: "Gemini CLI runs hooks only when its hooks are enabled (see `hooks` in its settings documentation for your release).",
+    hint: "Gemini CLI runs hooks unless `hooksConfig.enabled` is false in its settings (on by default since 0.27; earlier releases need it true), and reads a project's .gemini/settings.json only in folders it trusts.",
   },
   codex: {
     files: {
@@ -75,7 +75,7 @@ const PLACES: Record<AgentName, AgentPlace> = {
       events: ["PreToolUse", "PermissionRequest"],
       hook: { type: "command", command, timeout: 30 },
     }),
-    hint: "Codex releases before 0.124 also need `[features] codex_hooks = true` in ~/.codex/config.toml.",
+    hint: "Codex runs a new or changed command hook only once you review and trust it (/hooks in Codex), and a project's .codex/hooks.json only in trusted projects. Releases before 0.124 also need `[features] codex_hooks = true` in ~/.codex/config.toml.",
   },
 };
 

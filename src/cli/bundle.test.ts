@@ -79,8 +79,9 @@ describe("the bundled CLI", () => {
   it("is a few chunks, and reads no sibling file relative to itself", () => {
     const chunks = readdirSync(join(build, "dist/cli-bundle"));
     expect(chunks).toContain("main.js");
-    // keel hook loads the one tool it judges, so each judged tool is a chunk of its own: still not hundreds of files.
-    expect(chunks.length).toBeLessThan(200);
+    // keel check, keel tool and keel hook load the one tool they serve (tools/catalog.ts), so every tool
+    // and what only it uses is a chunk of its own; a start still loads a few dozen of them.
+    expect(chunks.length).toBeLessThan(260);
     for (const chunk of chunks) {
       const code = readFileSync(join(build, "dist/cli-bundle", chunk), "utf8");
       expect(code).not.toMatch(/new URL\(["'`]\.\/[^)]*import\.meta\.url\)/);

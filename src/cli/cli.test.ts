@@ -182,6 +182,19 @@ describe("keel CLI", () => {
     expect(unapproved.code).toBe(3);
   });
 
+  it("documents keel mcp's limits, --no-auth, HTTP sessions and OAuth in --help", () => {
+    const mcp = keel(["mcp", "--help"]);
+    expect(mcp.code).toBe(0);
+    expect(mcp.stdout).toMatch(/keel mcp serve --help/);
+    expect(mcp.stdout).toMatch(/dynamic client registration[\s\S]*PKCE/);
+    expect(mcp.stdout).toMatch(/mcp-oauth\.json \(mode 0600\)/);
+    const serve = keel(["mcp", "serve", "--help"]);
+    expect(serve.stdout).toMatch(/at most 4 MiB/);
+    expect(serve.stdout).toMatch(/--no-auth drops the token[\s\S]*loopback/);
+    expect(serve.stdout).toMatch(/after --session-timeout without requests/);
+    expect(keel(["mcp", "login", "--help"]).stdout).toMatch(/refreshed\s+when they expire/);
+  });
+
   it("prints help for every command", () => {
     const commands = [
       [],

@@ -1,11 +1,10 @@
 // One CLI session: settings from every source plus the command line, the tool pool, the services.
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
-import { HookRunner } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
+import type { McpServerSpec } from "../mcp/config.ts";
 import type { ConnectionOptions } from "../mcp/connection.ts";
 import { parsePermissionMode } from "../permissions/modes.ts";
-import { choosePrompter, openTerminal } from "../permissions/prompters/index.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
@@ -14,9 +13,9 @@ import { initBashParser } from "../shell/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
+import { releaseSession } from "../tool/sessionEnd.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
-import { builtinTools } from "../tools/index.ts";
-import { releaseSession } from "../tools/shared/releaseSession.ts";
+import { builtinRuleNames, loadAllBuiltinTools, loadToolsFor } from "../tools/catalog.ts";
 import { CliError } from "./exitCodes.ts";
 import { projectDirFrom } from "./projectDir.ts";
 
@@ -53,6 +52,8 @@ export interface CliSession {
   services: PipelineServices;
   settings: LoadedSettings;
   tools: Tool[];
+  /** The built-in tools loaded for the session, before rules hid any (all, or the one `forTool` named). */
+  builtins: Tool[];
   /** Releases what the session holds open (the terminal prompter's input). */
   close(): void;
 }
@@ -128,13 +129,18 @@ function modeFrom(flags: PolicyFlags): PermissionMode | undefined {
   return first ? parsePermissionMode(first.mode) : undefined;
 }
 
-export function loadCliSettings(flags: PolicyFlags, tools: Tools = builtinTools()): LoadedSettings {
+/**
+ * The settings a command runs under. `tools` check the rules' specifiers; without them only the rule
+ * syntax and the tool names are checked (what reports and `keel mcp list` need).
+ */
+export function loadCliSettings(flags: PolicyFlags, tools?: Tools): LoadedSettings {
   const cwd = projectDirFrom(flags);
   const mode = modeFrom(flags);
   try {
     return loadSettings({
       cwd,
-      tools,
+      ...(tools ? { tools } : {}),
+      ruleNames: builtinRuleNames(),
       cli: {
         ...(mode ? { permissionMode: mode } : {}),
         rules: cliRulesFrom(flags),
@@ -158,16 +164,24 @@ export interface OpenSessionOptions {
   terminalPrompter?: boolean;
   /** Load the Bash grammar now, in the background (the agent: a model's first turn takes longer). */
   warmBashParser?: boolean;
+  /**
+   * The session serves one call of this tool (`keel check`, `keel tool`): only its module is loaded
+   * (see tools/catalog.ts), and rule specifiers are checked for it alone.
+   */
+  forTool?: string;
 }
 
 /** Settings, the tool pool and the services every surface shares: hooks, the audit log, a prompter. */
-export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}): CliSession {
-  const settings = loadCliSettings(flags);
+export async function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}): Promise<CliSession> {
+  const builtins = await (options.forTool === undefined
+    ? loadAllBuiltinTools()
+    : loadToolsFor(options.forTool));
+  const settings = loadCliSettings(flags, builtins);
   for (const warning of settings.warnings) process.stderr.write(`keel: ${warning}\n`);
   // Parsing Bash needs the grammar. The agent loads it while the model thinks, so the first command is
   // judged in time; elsewhere the first Bash call loads it, and other calls start without its ~60 ms.
   if (options.warmBashParser) initBashParser().catch(() => {});
-  const tools = assembleToolPool(builtinTools(), [], settings.permissionContext);
+  const tools = assembleToolPool(builtins, [], settings.permissionContext);
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
   const context = createToolUseContext({
     tools,
@@ -177,19 +191,24 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     lsp: lspOptionsFromSettings(settings, { startOnEdit: false }),
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
   });
-  const terminal = options.terminalPrompter && interactive ? openTerminal() : undefined;
-  const prompter = choosePrompter({ ...(terminal ? { terminal } : {}), persistRules: settings.trustSaved });
+  // The prompters (readline) and the hook runner (child processes) load only when a session has them.
+  const prompting =
+    options.terminalPrompter && interactive ? await import("../permissions/prompters/index.ts") : undefined;
+  const terminal = prompting?.openTerminal();
+  const prompter = terminal
+    ? prompting?.choosePrompter({ terminal, persistRules: settings.trustSaved })
+    : undefined;
+  const hookRunner =
+    settings.hooks.length > 0
+      ? new (await import("../hooks/runner.ts")).HookRunner({
+          hooks: settings.hooks,
+          projectDir: settings.projectRoot,
+          settingsEnv: settings.env,
+        })
+      : undefined;
   const services: PipelineServices = {
     audit: new JsonlAuditSink({ onError: (message) => process.stderr.write(`keel: ${message}\n`) }),
-    ...(settings.hooks.length > 0
-      ? {
-          hooks: new HookRunner({
-            hooks: settings.hooks,
-            projectDir: settings.projectRoot,
-            settingsEnv: settings.env,
-          }),
-        }
-      : {}),
+    ...(hookRunner ? { hooks: hookRunner } : {}),
     ...(prompter ? { prompter } : {}),
     ...options.extraServices,
   };
@@ -198,19 +217,18 @@ export function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}
     terminal?.close();
     void releaseSession(context.options.sessionId);
   };
-  return { context, services, settings, tools, close };
+  return { context, services, settings, tools, builtins, close };
 }
 
 /** Connects the configured MCP servers (settings, trusted `.mcp.json`, `--mcp-config`); none configured: undefined. */
-export async function connectConfiguredMcp(
+/** The MCP servers the settings, .mcp.json and --mcp-config name; a broken configuration is a CliError. */
+export async function configuredMcpServers(
   settings: LoadedSettings,
   flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
-  options: ConnectionOptions = {},
-): Promise<McpClientManager | undefined> {
+): Promise<McpServerSpec[]> {
   const { collectMcpServers, McpConfigError } = await import("../mcp/config.ts");
-  let specs: ReturnType<typeof collectMcpServers>;
   try {
-    specs = collectMcpServers(settings, {
+    return collectMcpServers(settings, {
       cwd: settings.projectRoot,
       configArgs: flags.mcpConfig ?? [],
       strict: flags.strictMcpConfig ?? false,
@@ -219,6 +237,14 @@ export async function connectConfiguredMcp(
     if (error instanceof McpConfigError) throw new CliError(error.message);
     throw error;
   }
+}
+
+export async function connectConfiguredMcp(
+  settings: LoadedSettings,
+  flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
+  options: ConnectionOptions = {},
+): Promise<McpClientManager | undefined> {
+  const specs = await configuredMcpServers(settings, flags);
   if (specs.length === 0) return undefined;
   const { connectMcpServers } = await import("../mcp/client.ts");
   return connectMcpServers(specs, { env: { ...process.env, ...settings.env }, ...options });
@@ -248,7 +274,7 @@ export async function connectSessionMcp(
       );
   }
   for (const warning of manager.warnings) process.stderr.write(`keel: ${warning}\n`);
-  const tools = assembleToolPool(builtinTools(), manager.tools(), session.settings.permissionContext);
+  const tools = assembleToolPool(session.builtins, manager.tools(), session.settings.permissionContext);
   const base = withMcpClients(session.context, manager);
   const context = { ...base, options: { ...base.options, tools } };
   return {

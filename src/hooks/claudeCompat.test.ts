@@ -7,7 +7,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { readAuditRecords } from "../audit/readAudit.ts";
-import "../permissions/matchers/index.ts";
 import { callbackPrompter } from "../permissions/prompters/index.ts";
 import { type ResultEvent, runToolUse } from "../pipeline/runToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";

@@ -4,7 +4,6 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { webFetchRuleMatcher } from "../permissions/matchers/webFetch.ts";
-import "../permissions/matchers/index.ts";
 import type { HooksConfig } from "./config.ts";
 import {
   runNotificationHooks,

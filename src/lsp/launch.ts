@@ -41,14 +41,3 @@ export type LspErrorCode = (typeof LSP_ERROR)[keyof typeof LSP_ERROR];
 export function lspError(code: LspErrorCode, message: string, cause?: unknown): ToolError {
   return new ToolError(code, message, cause === undefined ? undefined : { cause });
 }
-
-/** Errors after which the server process cannot be trusted: it is stopped, and restarted once. */
-export function isServerFailure(error: unknown): boolean {
-  return (
-    error instanceof ToolError &&
-    (error.code === LSP_ERROR.crashed ||
-      error.code === LSP_ERROR.timeout ||
-      error.code === LSP_ERROR.flood ||
-      error.code === LSP_ERROR.startFailed)
-  );
-}

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { workingDirectoryOf } from "../permissions/paths.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
+import { onSessionEnd } from "../tool/sessionEnd.ts";
 import type { LanguageServer } from "./languageServer.ts";
 import { LSP_ERROR, lspError } from "./launch.ts";
 import { definitionFor, type LanguageServerDefinition, type LspOptions, languageIdOf } from "./servers.ts";
@@ -22,6 +23,7 @@ interface Slot {
 const MAX_FAILURES = 2;
 
 const sessions = new Map<string, Map<string, Slot>>();
+onSessionEnd((sessionId) => stopLanguageServers(sessionId));
 
 export function lspOptionsOf(context: ToolUseContext): LspOptions {
   return (context.options as { lsp?: LspOptions }).lsp ?? {};

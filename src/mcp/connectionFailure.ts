@@ -58,6 +58,28 @@ function httpStatusOf(error: unknown): number | undefined {
   return undefined;
 }
 
+const FIXED_TOKEN_HINT =
+  'If it takes a fixed token instead, put it in the server\'s "headers": {"Authorization": "Bearer <token>"}';
+
+/**
+ * A failed OAuth step (discovery, registration, the code exchange), from the SDK's OAuth errors, which
+ * carry an `errorCode` and, for an endpoint that did not answer in OAuth's terms, its raw body.
+ */
+function describeOAuthFailure(error: unknown): string | undefined {
+  const text = errorMessage(error);
+  const notOAuth = /^HTTP (\d{3}): Invalid OAuth error response/.exec(text);
+  if (notOAuth)
+    return `the OAuth login failed: an OAuth endpoint of the server answered HTTP ${notOAuth[1]} with something that is not OAuth, so the server may not offer an OAuth login. ${FIXED_TOKEN_HINT}`;
+  if (/does not support dynamic client registration/.test(text))
+    return `the OAuth login failed: the server's authorization server does not let clients register themselves. Register Keel with it (redirect URI http://127.0.0.1:<port>/callback) and give the client in the server's config: "oauth": {"clientId": "...", "callbackPort": <port>}`;
+  if (/trying to load .*metadata|does not implement OAuth/.test(text))
+    return `the OAuth login failed: ${clipForEcho(text, 300)}. ${FIXED_TOKEN_HINT}`;
+  const code = (error as { errorCode?: unknown } | null)?.errorCode;
+  if (typeof code === "string")
+    return `the OAuth login failed: the authorization server answered ${code}${text ? ` (${clipForEcho(text, 300)})` : ""}`;
+  return undefined;
+}
+
 export interface FailureContext {
   name: string;
   config: McpServerConfig;
@@ -84,6 +106,8 @@ export function describeFailure(error: unknown, context: FailureContext): string
       return `the server exited or closed the connection while starting${protocol}${tail}`;
     return `${errorMessage(error)}${protocol}${tail}`;
   }
+  const oauth = describeOAuthFailure(error);
+  if (oauth) return oauth;
   if ((error as { name?: unknown } | null)?.name === "UnauthorizedError" || httpStatusOf(error) === 401)
     return `the server requires authorization: run \`keel mcp login ${context.name}\``;
   const network = networkCause(error);

@@ -10,6 +10,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import {
   clipForEcho,
+  idFromMessageEnds,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_PARSE_ERROR,
@@ -28,28 +29,64 @@ export interface BodyProblem {
 /** Bodies past the limit are drained (so the client can read the 413) up to this many times the limit. */
 const DRAIN_FACTOR = 16;
 
+/** Bytes kept of each end of a body past the limit: where SDKs write the request's id. */
+const ENDS_BYTES = 512;
+
+export interface TooLargeBody {
+  tooLarge: number;
+  /** The body's first and last bytes, for the request's id. */
+  head: string;
+  tail: string;
+}
+
 /** The body as text, or `tooLarge` with its size once past `limit` (read on, not kept, so the answer arrives). */
 export async function readBody(
   req: IncomingMessage,
   limit: number,
-): Promise<{ text: string } | { tooLarge: number }> {
+): Promise<{ text: string } | TooLargeBody> {
   const chunks: Buffer[] = [];
   let size = 0;
+  let head: Buffer | undefined;
+  let tail = Buffer.alloc(0);
+  const tooLargeBody = (): TooLargeBody => ({
+    tooLarge: size,
+    head: (head ?? Buffer.alloc(0)).toString("utf8"),
+    tail: tail.toString("utf8"),
+  });
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
+    if (size <= limit) {
+      chunks.push(chunk as Buffer);
+      continue;
+    }
+    if (!head) {
+      const whole = Buffer.concat([...chunks, chunk as Buffer]);
+      head = Buffer.from(whole.subarray(0, ENDS_BYTES));
+      chunks.length = 0;
+    }
+    const bytes = chunk as Buffer;
+    tail = Buffer.from(
+      bytes.length >= ENDS_BYTES
+        ? bytes.subarray(-ENDS_BYTES)
+        : Buffer.concat([tail, bytes]).subarray(-ENDS_BYTES),
+    );
     if (size > limit * DRAIN_FACTOR) {
       req.destroy();
-      return { tooLarge: size };
+      return tooLargeBody();
     }
-    if (size <= limit) chunks.push(chunk as Buffer);
-    else chunks.length = 0;
   }
-  if (size > limit) return { tooLarge: size };
+  if (size > limit) return tooLargeBody();
   return { text: Buffer.concat(chunks).toString("utf8") };
 }
 
-export function tooLarge(size: number, limit: number): BodyProblem {
-  return { status: 413, code: JSONRPC_INVALID_REQUEST, message: tooLargeMessage(size, limit), id: null };
+/** 413 with the request's id when its ends show one, as over stdio. */
+export function tooLarge(body: TooLargeBody, limit: number): BodyProblem {
+  return {
+    status: 413,
+    code: JSONRPC_INVALID_REQUEST,
+    message: tooLargeMessage(body.tooLarge, limit),
+    id: idFromMessageEnds(body.head, body.tail),
+  };
 }
 
 export function parseJson(text: string): { value: unknown } | BodyProblem {
@@ -136,14 +173,17 @@ export function checkInitialize(value: unknown): BodyProblem | undefined {
       id: null,
     };
   const method = (value as { method?: unknown } | null)?.method;
+  // Not JSON-RPC at all is said first (-32600): a missing session is not what is wrong with it.
   if (method !== "initialize")
-    return {
-      status: 400,
-      code: -32000,
-      message:
-        "Bad Request: no session. Send the Mcp-Session-Id header from the initialize response, or POST an initialize request to start a session",
-      id: requestIdOf(value),
-    };
+    return (
+      checkMessages(value, false, "") ?? {
+        status: 400,
+        code: -32000,
+        message:
+          "Bad Request: no session. Send the Mcp-Session-Id header from the initialize response, or POST an initialize request to start a session",
+        id: requestIdOf(value),
+      }
+    );
   const parsed = InitializeRequestSchema.safeParse(value);
   const jsonrpc = JSONRPCMessageSchema.safeParse(value);
   if (parsed.success && jsonrpc.success) return undefined;

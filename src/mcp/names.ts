@@ -1,6 +1,6 @@
 // Names of MCP tools inside Keel: `mcp__<server>__<tool>`, each part reduced to the characters tool
 // names may use, so permission rules (`mcp__server`, `mcp__server__tool`) can name them.
-import { createHash } from "node:crypto";
+import { createSha256 } from "../tool/lazyCrypto.ts";
 
 const MAX_TOOL_NAME = 128;
 
@@ -14,7 +14,7 @@ export function normalizeNamePart(name: string): string {
 export function mcpToolName(serverName: string, toolName: string): string {
   const full = `mcp__${normalizeNamePart(serverName)}__${normalizeNamePart(toolName)}`;
   if (full.length <= MAX_TOOL_NAME) return full;
-  const hash = createHash("sha256").update(full).digest("hex").slice(0, 8);
+  const hash = createSha256().update(full).digest("hex").slice(0, 8);
   return `${full.slice(0, MAX_TOOL_NAME - 9)}_${hash}`;
 }
 

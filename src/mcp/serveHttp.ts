@@ -167,7 +167,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
   const handlePost = async (req: IncomingMessage, res: ServerResponse, session: HttpSession | undefined) => {
     const read = await readBody(req, maxBytes);
-    if ("tooLarge" in read) return refuse(res, tooLarge(read.tooLarge, maxBytes));
+    if ("tooLarge" in read) return refuse(res, tooLarge(read, maxBytes));
     const parsed = parseJson(read.text);
     if (!("value" in parsed)) return refuse(res, parsed);
     const body = parsed.value;

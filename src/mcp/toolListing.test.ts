@@ -24,11 +24,22 @@ describe("MCP annotations of the built-in tools", () => {
     expect(toolAnnotations(byName(name)).readOnlyHint).toBe(readOnly);
   });
 
-  it("gives every tool its own title", () => {
+  it.each([
+    ["TaskCreate", false],
+    ["TaskUpdate", true],
+    ["TodoWrite", true],
+    ["Write", true],
+  ])("%s: destructiveHint %s (adding is not destroying; replacing or deleting is)", (name, destructive) => {
+    expect(toolAnnotations(byName(name)).destructiveHint).toBe(destructive);
+  });
+
+  it("gives every tool its own title", async () => {
     const titles = tools.map((tool) => toolAnnotations(tool).title);
     expect(new Set(titles).size).toBe(titles.length);
     expect(toolAnnotations(byName("Glob")).title).toBe("Find files by name");
     expect(toolAnnotations(byName("Grep")).title).toBe("Search file contents");
+    // Also as the tool's own title, which clients since 2025-06-18 show first.
+    expect((await toMcpToolDefinition(byName("Glob"), tools, "default")).title).toBe("Find files by name");
   });
 
   it("describes Read without the unchanged-file stub, which needs the conversation", async () => {

@@ -58,13 +58,16 @@ export async function toMcpToolDefinition(
 ): Promise<McpToolDef> {
   const outputSchema = mcpOutputSchema(tool);
   const inputSchema = toolInputJSONSchema(tool);
+  const annotations = toolAnnotations(tool);
   return {
     name: tool.name,
+    // Clients since 2025-06-18 show `title` first; older ones read the annotation's.
+    title: annotations.title!,
     description: await tool.prompt({ tools, permissionMode, conversationless: true }),
     inputSchema: (inputSchema.type === "object"
       ? inputSchema
       : { type: "object", ...inputSchema }) as McpToolDef["inputSchema"],
     ...(outputSchema ? { outputSchema } : {}),
-    annotations: toolAnnotations(tool),
+    annotations,
   };
 }

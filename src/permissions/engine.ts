@@ -5,7 +5,7 @@
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { safeFlag, type Tool } from "../tool/Tool.ts";
-import { findBlanketRule, findContentRule } from "./matchers.ts";
+import { findBlanketRule, findContentRule, listRules, ruleNamesOf } from "./matchers.ts";
 import { formatRuleValue } from "./rules.ts";
 import type { PermissionDecision, PermissionResult, PermissionRule } from "./types.ts";
 
@@ -33,6 +33,14 @@ export async function findDenyRule(
   return (
     findBlanketRule(permissionContext, tool, "deny") ??
     (await findContentRule(context, permissionContext, tool, input, "deny"))
+  );
+}
+
+/** Whether any deny rule names this tool's rules (no matcher runs): without one, no call of it is denied by content. */
+export function hasDenyRuleNaming(tool: Tool, context: ToolUseContext): boolean {
+  const names = ruleNamesOf(tool);
+  return listRules(context.getAppState().toolPermissionContext, "deny").some((rule) =>
+    names.includes(rule.value.toolName),
   );
 }
 

@@ -137,12 +137,17 @@ function ruleToolNames(tools: Tools): Set<string> {
 /**
  * Why a rule's tool name matches none of `tools` (with the likely intended name), or undefined. MCP
  * names (`mcp__...`) and wildcards are never unknown: their servers connect after settings are read.
+ * `known` is every rule name of the tools (a session holding only some of them passes all the names).
  */
-export function ruleToolNameProblem(tools: Tools, ruleToolName: string): string | undefined {
+export function ruleToolNameProblem(
+  tools: Tools,
+  ruleToolName: string,
+  known: ReadonlySet<string> = ruleToolNames(tools),
+): string | undefined {
   if (ruleToolName === "*" || ruleToolName.endsWith("*") || ruleToolName.startsWith("mcp__"))
     return undefined;
-  if (toolForRuleName(tools, ruleToolName)) return undefined;
-  const names = ruleToolNames(tools);
+  if (known.has(ruleToolName)) return undefined;
+  const names = known;
   return `no tool is named "${ruleToolName}", so the rule matches nothing${didYouMean(ruleToolName, names)}`;
 }
 

@@ -105,7 +105,39 @@ describe("runToolUse: every error path is a result", () => {
     const text = String(result.block.content);
     expect(text).toContain("`a`");
     expect(text).toContain("`b`");
-    expect(text).toMatch(/unrecognized/i);
+    expect(text).toContain('`(input)`: unknown field "c"; remove it');
+  });
+
+  it.each([
+    [
+      "thousands of stray keys",
+      { a: "x", b: 1, ...Object.fromEntries(Array.from({ length: 150_000 }, (_, i) => [`key_${i}`, 1])) },
+      /unknown fields "key_0", .* and 149980 more; remove them/,
+    ],
+    [
+      "a huge stray key",
+      { a: "x", b: 1, ["k".repeat(2_000_000)]: 1 },
+      /unknown field "k{60}… \[1999940 more characters not shown\]"/,
+    ],
+    [
+      "thousands of bad items",
+      { a: "x", b: 1, list: Array.from({ length: 50_000 }, () => "not a number") },
+      /and 49980 more problems/,
+    ],
+  ])("keeps the schema error short for %s", async (_name, input, expected) => {
+    const tool = buildTool<{ a: string; b: number; list?: number[] }>({
+      name: "Two",
+      inputSchema: z.strictObject({ a: z.string(), b: z.number(), list: z.array(z.number()).optional() }),
+      maxResultSizeChars: 100,
+      description: () => "",
+      prompt: () => "",
+      call: async () => ({ data: "" }),
+    });
+    const { result } = await collect(runToolUse(call("Two", input), testContext([tool])));
+    expect(result.errorCode).toBe("invalid_input");
+    const text = String(result.block.content);
+    expect(text).toMatch(expected);
+    expect(text.length).toBeLessThan(8_000);
   });
 
   it("reports a validateInput failure with its code", async () => {

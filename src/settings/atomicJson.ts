@@ -1,7 +1,6 @@
 // JSON files Keel itself writes (local settings, user config): read as objects, written atomically
 // (temp file in the same folder, then rename) so a crash never leaves half a file.
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { JsonSyntaxError, parseJsonWithPositions } from "./jsonPositions.ts";
 
@@ -30,8 +29,21 @@ export function readJsonObject(path: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** Writes via a temp file and rename; an existing file keeps its permission bits. */
-export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o600): void {
+/** The file a path names: a symlink's target (a settings file kept in a dotfiles folder), else the path. */
+function writtenFile(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Writes via a temp file and rename; an existing file keeps its permission bits, and a symlink stays a
+ * symlink (its target is replaced, not the link).
+ */
+export function atomicWriteJson(linkOrPath: string, value: unknown, newFileMode = 0o600): void {
+  const path = writtenFile(linkOrPath);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let mode = newFileMode;
   try {
@@ -39,7 +51,7 @@ export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o60
   } catch {
     // A new file.
   }
-  const temp = join(dirname(path), `.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(dirname(path), `.${tempSuffix()}.tmp`);
   try {
     writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: "wx" });
     renameSync(temp, path);
@@ -47,4 +59,11 @@ export function atomicWriteJson(path: string, value: unknown, newFileMode = 0o60
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+let written = 0;
+
+/** Unique among writers: the process id tells processes apart, the counter this process's writes (no crypto to load). */
+function tempSuffix(): string {
+  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${(written++).toString(36)}`;
 }

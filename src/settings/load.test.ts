@@ -81,6 +81,21 @@ describe("loadSettings: sources and merge", () => {
     expect(load(m.cli ? { permissionMode: m.cli } : {}).permissionContext.mode).toBe(expected);
   });
 
+  it("reads managed-settings.d drop-ins over the managed file, the last name winning, as Claude Code does", () => {
+    world.write("etc/managed-settings.json", {
+      permissions: { defaultMode: "acceptEdits", deny: ["WebSearch"] },
+    });
+    world.write("etc/managed-settings.d/10-team.json", {
+      permissions: { defaultMode: "plan", deny: ["Bash(rm:*)"] },
+    });
+    world.write("etc/managed-settings.d/20-security.json", { permissions: { defaultMode: "dontAsk" } });
+    world.write("etc/managed-settings.d/.30-hidden.json", { permissions: { deny: ["Read"] } });
+    world.write("etc/managed-settings.d/notes.txt", "not settings");
+    const { permissionContext } = load();
+    expect(permissionContext.mode).toBe("dontAsk");
+    expect([...(permissionContext.alwaysDenyRules.policy ?? [])].sort()).toEqual(["Bash(rm:*)", "WebSearch"]);
+  });
+
   it("lets the .keel file win over its .claude twin for single values", () => {
     world.write("home/.keel/settings.json", { env: { A: "keel" } });
     world.write("home/.claude/settings.json", { env: { A: "claude", B: "claude" } });

@@ -53,6 +53,11 @@ export interface LoadSettingsOptions {
   env?: NodeJS.ProcessEnv;
   /** The session's tools: rule specifiers are checked by the matcher of the tool they name. */
   tools?: Tools;
+  /**
+   * Every tool name rules may use, when `tools` holds only some tools (a one-call session): rules naming
+   * the others are not unknown, and their specifiers are checked where those tools are loaded.
+   */
+  ruleNames?: ReadonlySet<string>;
 }
 
 export interface UntrustedReport {
@@ -113,7 +118,12 @@ function cliSettings(cli: CliSettingsFlags): SettingsFile {
  * Command-line rules: a malformed one stops the command (CliRuleError naming the flag as typed); one
  * naming no tool, or with a specifier its tool finds odd, is a warning under that flag.
  */
-function checkCliRules(cli: CliSettingsFlags, tools: Tools | undefined, warnings: string[]): void {
+function checkCliRules(
+  cli: CliSettingsFlags,
+  tools: Tools | undefined,
+  ruleNames: ReadonlySet<string> | undefined,
+  warnings: string[],
+): void {
   const problems: string[] = [];
   for (const { rule, flag } of cliRules(cli)) {
     let value: ReturnType<typeof parseRuleValue>;
@@ -125,7 +135,7 @@ function checkCliRules(cli: CliSettingsFlags, tools: Tools | undefined, warnings
     }
     if (!tools) continue;
     const odd =
-      ruleToolNameProblem(tools, value.toolName) ??
+      ruleToolNameProblem(tools, value.toolName, ruleNames) ??
       (value.ruleContent === undefined
         ? undefined
         : ruleContentProblem(tools, value.toolName, value.ruleContent));
@@ -145,11 +155,12 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
   const home = userHomeDir(env);
   const tools = options.tools;
   const warnings: string[] = [];
-  checkCliRules(cli, tools, warnings);
+  const ruleNames = options.ruleNames;
+  checkCliRules(cli, tools, ruleNames, warnings);
   const readOptions: ReadSettingsOptions = tools
     ? {
         checkRuleContent: (name, content) => ruleContentProblem(tools, name, content),
-        checkRuleToolName: (name) => ruleToolNameProblem(tools, name),
+        checkRuleToolName: (name) => ruleToolNameProblem(tools, name, ruleNames),
       }
     : {};
 

@@ -1,7 +1,8 @@
 // Where settings live, per source. Keel's own file comes first in each pair and wins on conflicts;
 // the `.claude` twin is read so existing Claude Code configuration works unchanged.
+import { readdirSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { RuleSource } from "../permissions/types.ts";
 
 /** The user's home for Keel's purposes. `KEEL_HOME` moves it (tests, sandboxes). */
@@ -15,10 +16,71 @@ export function keelUserDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(userHomeDir(env), ".keel");
 }
 
-export function managedSettingsPaths(env: NodeJS.ProcessEnv = process.env): string[] {
+/** One place a kind of configuration folder (skills, commands, agents) is read from. */
+export interface ConfigFolder {
+  dir: string;
+  source: "project" | "user";
+}
+
+/**
+ * The folders of one kind, first match wins: the project's `.keel/<kind>` and `.claude/<kind>`, then the
+ * user's. Started in the home folder, the project's folders are the user's: they are listed once.
+ */
+export function configFolders(
+  projectRoot: string,
+  kind: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigFolder[] {
+  const root = resolve(projectRoot);
+  const home = userHomeDir(env);
+  const folders: ConfigFolder[] = [
+    { dir: join(root, ".keel", kind), source: "project" },
+    { dir: join(root, ".claude", kind), source: "project" },
+    { dir: join(home, ".keel", kind), source: "user" },
+    { dir: join(home, ".claude", kind), source: "user" },
+  ];
+  return folders.filter((entry, index) => folders.findIndex((other) => other.dir === entry.dir) === index);
+}
+
+/** Where Claude Code keeps file-based managed settings on each platform. */
+export function claudeCodeManagedFile(platform: NodeJS.Platform = process.platform): string {
+  if (platform === "darwin") return "/Library/Application Support/ClaudeCode/managed-settings.json";
+  if (platform === "win32") return "C:\\Program Files\\ClaudeCode\\managed-settings.json";
+  return "/etc/claude-code/managed-settings.json";
+}
+
+/**
+ * A managed settings file and the drop-ins in `managed-settings.d/` beside it, highest precedence first:
+ * the drop-ins (`*.json`, not hidden) merge over the file in name order, so the last name wins.
+ */
+export function managedFileWithDropIns(file: string): string[] {
+  const folder = join(dirname(file), "managed-settings.d");
+  let names: string[] = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".json") && !name.startsWith("."));
+  } catch {
+    // No drop-in folder.
+  }
+  return [
+    ...names
+      .sort()
+      .reverse()
+      .map((name) => join(folder, name)),
+    file,
+  ];
+}
+
+/**
+ * Managed (policy) settings files, highest precedence first: Keel's, then Claude Code's with its
+ * drop-ins. `KEEL_MANAGED_SETTINGS` names one managed settings file (with its drop-ins) instead.
+ */
+export function managedSettingsPaths(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string[] {
   const override = env.KEEL_MANAGED_SETTINGS;
-  if (override && override.trim() !== "") return [resolve(override)];
-  return ["/etc/keel/managed-settings.json", "/etc/claude-code/managed-settings.json"];
+  if (override && override.trim() !== "") return managedFileWithDropIns(resolve(override));
+  return ["/etc/keel/managed-settings.json", ...managedFileWithDropIns(claudeCodeManagedFile(platform))];
 }
 
 export type FileSource = Exclude<RuleSource, "cliArg" | "session">;

@@ -2,10 +2,10 @@
 // only for trusted folders; otherwise its presence is reported and nothing else is done with it.
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
-import { JsonSyntaxError, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
+import { positionOf } from "./jsonPositions.ts";
 import { projectMcpJsonPath } from "./locations.ts";
 import type { McpServerEntry } from "./merge.ts";
-import { formatJsonPath, SettingsError } from "./readSettingsFile.ts";
+import { formatJsonPath, parseSettingsJson, SettingsError } from "./readSettingsFile.ts";
 import { McpServerSettingsSchema } from "./schema.ts";
 
 const McpJsonSchema = z.looseObject({ mcpServers: z.record(z.string(), McpServerSettingsSchema).optional() });
@@ -21,14 +21,7 @@ export function readProjectMcpJson(projectRoot: string, options: { trusted: bool
   if (!existsSync(file)) return { servers: [] };
   if (!options.trusted) return { servers: [], ignored: { file, ignored: ["MCP servers (.mcp.json)"] } };
   const text = readFileSync(file, "utf8");
-  let parsed: ReturnType<typeof parseJsonWithPositions>;
-  try {
-    parsed = parseJsonWithPositions(text);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    const { line, column } = error.position;
-    throw new SettingsError([{ file, line, column, path: "", message: `invalid JSON: ${error.message}` }]);
-  }
+  const parsed = parseSettingsJson(text, file);
   const result = McpJsonSchema.safeParse(parsed.value);
   if (!result.success) {
     throw new SettingsError(

@@ -83,20 +83,24 @@ export function readSettingsFile(path: string, options: ReadSettingsOptions = {}
   return parseSettingsText(text, path, options);
 }
 
+/** The text as JSON with the position of every value; a syntax error is a SettingsError at its place. */
+export function parseSettingsJson(text: string, file: string): ParsedJson {
+  try {
+    return parseJsonWithPositions(text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    const { line, column } = error.position;
+    throw new SettingsError([{ file, line, column, path: "", message: `invalid JSON: ${error.message}` }]);
+  }
+}
+
 /** Checks settings text as if read from `file`. Throws SettingsError. */
 export function parseSettingsText(
   text: string,
   file: string,
   options: ReadSettingsOptions = {},
 ): ReadSettings {
-  let parsed: ParsedJson;
-  try {
-    parsed = parseJsonWithPositions(text);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    const { line, column } = error.position;
-    throw new SettingsError([{ file, line, column, path: "", message: `invalid JSON: ${error.message}` }]);
-  }
+  const parsed = parseSettingsJson(text, file);
   const problem = (path: readonly PropertyKey[], message: string): SettingsProblem => {
     const { line, column } = positionOf(parsed, path);
     return { file, line, column, path: formatJsonPath(path), message };

@@ -191,11 +191,21 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     findings.push(
       ...parts.flatMap((part) => (part.classification.kind === "read-only" ? [] : unseenCode(part.view))),
     );
-  findings.push(...validatePaths(parts, cwd, context, { operators: extraction.operators }));
+  findings.push(
+    ...validatePaths(parts, cwd, context, { operators: extraction.operators }).map((finding) =>
+      strict && CODE_BEHIND_PATHS.has(finding.check) ? { ...finding, safety: true } : finding,
+    ),
+  );
   const asked = verdictFrom(findings, simpleParts);
   if (asked) return asked;
   return decideUnderstood(parts, simpleParts, context);
 }
+
+/**
+ * Path findings that mean code runs which no rule can be checked against: a repository git does not
+ * find in a protected .git folder runs what its config names (core.fsmonitor, diff.external...).
+ */
+const CODE_BEHIND_PATHS = new Set(["git-repository"]);
 
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\//;
 

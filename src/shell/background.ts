@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { onSessionEnd } from "../tool/sessionEnd.ts";
 import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
 import { interpretExitCode } from "./execSemantics.ts";
 import { BASH_MAX_OUTPUT_CHARS, summarizeOutputFile } from "./output.ts";
@@ -48,6 +49,7 @@ interface BackgroundTask {
 
 /** Tasks by session id, then by task id: TaskOutput/TaskStop reach them through the context's sessionId. */
 const sessions = new Map<string, Map<string, BackgroundTask>>();
+onSessionEnd((sessionId) => killAllBackgroundTasks(sessionId));
 
 function tasksOf(sessionId: string): Map<string, BackgroundTask> {
   let tasks = sessions.get(sessionId);

@@ -105,6 +105,14 @@ describe("deny and ask rules: any command the string can run", () => {
     ["rm --recursive --force x", "rm -rf:*"],
     ["rm -R -f x", "rm -rf:*"],
     ["git branch -D topic", "git branch -d:*"],
+    // Abbreviations of the rule's own long options, single-dash long options, values glued or apart.
+    ["git reset --har HEAD~1", "git reset --hard:*"],
+    ["npm publish --forc", "npm publish --force:*"],
+    ["terraform destroy -var x=1 --auto-approve", "terraform destroy -auto-approve:*"],
+    ["curl https://x -X DELETE", "curl -X DELETE:*"],
+    ["curl -XDELETE https://x", "curl -X DELETE:*"],
+    ["curl --request=DELETE https://x", "curl -X DELETE:*"],
+    ["docker system prune -af", "docker system prune --all:*"],
     // Forms the line itself resolves: assigned variables, braces, globbed program names, piped code.
     ["a=rm; $a -rf x", "rm:*"],
     ["{rm,-rf,x}", "rm:*"],
@@ -132,6 +140,10 @@ describe("deny and ask rules: any command the string can run", () => {
     ["/bin/c[a]t x", "rm:*"],
     ["b=ls; $b", "rm:*"],
     ["git -c alias.p='!echo' p", "git push:*"],
+    ["curl -X GET https://x", "curl -X DELETE:*"],
+    ["curl https://x -d DELETE", "curl -X DELETE:*"],
+    ["git reset --soft HEAD~1", "git reset --hard:*"],
+    ["rm -r -- -f", "rm -rf:*"],
   ])("%j is not matched by %j", (command, specifier) => {
     expect(denyRuleMatches(command, specifier)).toBe(false);
   });

@@ -127,6 +127,17 @@ const OPTION_SYNONYMS: Record<string, Record<string, readonly string[]>> = {
   chmod: { "--recursive": ["-R"] },
   chown: { "--recursive": ["-R"] },
   chgrp: { "--recursive": ["-R"] },
+  curl: {
+    "--request": ["-X"],
+    "--data": ["-d"],
+    "--output": ["-o"],
+    "--insecure": ["-k"],
+    "--upload-file": ["-T"],
+  },
+  docker: { "--all": ["-a"], "--force": ["-f"], "--volumes": ["-v"] },
+  podman: { "--all": ["-a"], "--force": ["-f"], "--volumes": ["-v"] },
+  npm: { "--force": ["-f"], "--global": ["-g"] },
+  kubectl: { "--all-namespaces": ["-A"], "--namespace": ["-n"], "--recursive": ["-R"] },
   "git push": { "-f": ["--force"], "--force-with-lease": ["--force"], "--force-if-includes": ["--force"] },
   "git clean": { "--force": ["-f"], "--dry-run": ["-n"] },
   "git checkout": { "--force": ["-f"] },
@@ -135,52 +146,122 @@ const OPTION_SYNONYMS: Record<string, Record<string, readonly string[]>> = {
   "git reset": {},
 };
 
-/** Every option of a command (or rule) in its canonical spelling: bundles split, synonyms mapped. */
-function canonicalOptions(lead: readonly string[], args: readonly string[]): Set<string> {
-  const synonyms = OPTION_SYNONYMS[lead.join(" ")] ?? OPTION_SYNONYMS[lead[0] ?? ""] ?? {};
-  const found = new Set<string>();
-  const known = Object.keys(synonyms).filter((key) => key.startsWith("--"));
-  const addOption = (option: string) => {
-    found.add(option);
-    for (const synonym of synonyms[option] ?? []) found.add(synonym);
-    // GNU programs take any unambiguous start of a long option (`rm --recu --forc`): read it as each it may be.
-    if (option.startsWith("--") && option.length >= 3)
-      for (const key of known) if (key !== option && key.startsWith(option)) addOption(key);
-  };
-  for (const arg of args) {
-    if (arg === "--") break;
-    if (/^-[A-Za-z0-9]+$/.test(arg)) for (const letter of arg.slice(1)) addOption(`-${letter}`);
-    else if (arg.startsWith("--")) addOption(arg.split("=")[0] as string);
-    // `git push origin +main` forces like --force.
-    else if (lead.join(" ") === "git push" && arg.startsWith("+")) addOption("--force");
+/** One option as found: every spelling it may be, and the values that may belong to it. */
+interface OptionUse {
+  spellings: Set<string>;
+  values: string[];
+}
+
+/**
+ * Reads options for deny and ask rules, as widely as the programs might: bundles split, synonyms
+ * mapped, GNU-style abbreviations of the known long options (`--recu`, `--har`), a single-dash word
+ * also as a Go-style long option (`-auto-approve` is `--auto-approve`), and values glued (`-XDELETE`,
+ * `--request=DELETE`) or following.
+ */
+class OptionReader {
+  readonly #synonyms: Record<string, readonly string[]>;
+  readonly #longs: string[];
+
+  constructor(lead: readonly string[], ruleLongs: readonly string[]) {
+    this.#synonyms = OPTION_SYNONYMS[lead.join(" ")] ?? OPTION_SYNONYMS[lead[0] ?? ""] ?? {};
+    this.#longs = [...new Set([...Object.keys(this.#synonyms), ...ruleLongs])].filter((key) =>
+      key.startsWith("--"),
+    );
   }
-  return found;
+
+  spellings(option: string, into = new Set<string>()): Set<string> {
+    if (into.has(option)) return into;
+    into.add(option);
+    for (const synonym of this.#synonyms[option] ?? []) this.spellings(synonym, into);
+    // GNU programs take any unambiguous start of a long option: read it as each it may be.
+    if (option.startsWith("--") && option.length >= 3)
+      for (const key of this.#longs) if (key !== option && key.startsWith(option)) this.spellings(key, into);
+    return into;
+  }
+
+  uses(args: readonly string[], lead: readonly string[]): OptionUse[] {
+    const found: OptionUse[] = [];
+    const next = (i: number) => (args[i + 1] !== undefined ? [args[i + 1] as string] : []);
+    for (let i = 0; i < args.length; i++) {
+      const arg = args[i] as string;
+      if (arg === "--") break;
+      if (arg.startsWith("--")) {
+        const eq = arg.indexOf("=");
+        const name = eq === -1 ? arg : arg.slice(0, eq);
+        found.push({ spellings: this.spellings(name), values: eq === -1 ? next(i) : [arg.slice(eq + 1)] });
+      } else if (/^-[A-Za-z0-9]/.test(arg)) {
+        const body = arg.slice(1);
+        // Each letter of a bundle, with what follows it in the word (or the next word) as its value.
+        for (let at = 0; at < body.length && /[A-Za-z0-9]/.test(body[at] as string); at++) {
+          const rest = body.slice(at + 1);
+          found.push({
+            spellings: this.spellings(`-${body[at]}`),
+            values: rest ? [rest, ...next(i)] : next(i),
+          });
+        }
+        const eq = body.indexOf("=");
+        const long = `--${eq === -1 ? body : body.slice(0, eq)}`;
+        found.push({ spellings: this.spellings(long), values: eq === -1 ? next(i) : [body.slice(eq + 1)] });
+      } else if (lead.join(" ") === "git push" && arg.startsWith("+")) {
+        // `git push origin +main` forces like --force.
+        found.push({ spellings: this.spellings("--force"), values: [] });
+      }
+    }
+    return found;
+  }
+}
+
+/** What a rule's options require: each option (each letter of a bundle) and the value written after it. */
+function requirements(options: readonly string[], reader: OptionReader): OptionUse[] {
+  const required: OptionUse[] = [];
+  for (const word of options) {
+    if (!word.startsWith("-")) {
+      const last = required.at(-1);
+      if (!last || last.values.length > 0) return [];
+      last.values.push(word);
+      continue;
+    }
+    const eq = word.indexOf("=");
+    const name = eq === -1 ? word : word.slice(0, eq);
+    const value = eq === -1 ? [] : [word.slice(eq + 1)];
+    if (/^-[A-Za-z0-9]+$/.test(name))
+      for (const letter of name.slice(1))
+        required.push({ spellings: reader.spellings(`-${letter}`), values: [] });
+    else
+      required.push({ spellings: reader.spellings(name.startsWith("--") ? name : `-${name}`), values: [] });
+    required.at(-1)?.values.push(...value);
+  }
+  return required;
 }
 
 /**
  * The wider reading for deny and ask rules only: a prefix rule's command words must lead, but its
- * options may appear anywhere, in any bundle and under any synonym, so `rm -rf:*` also catches
- * `rm -fr x`, `rm -r -f x` and `rm --recursive --force x`, and `git push --force:*` catches
- * `git push origin --force`, `git push -f` and `git push origin +main`.
+ * options may appear anywhere, in any bundle and under any synonym or abbreviation, with their values
+ * glued or apart, so `rm -rf:*` also catches `rm -fr x`, `rm -r -f x` and `rm --recursive --force x`,
+ * `git push --force:*` catches `git push -f` and `git push origin +main`, and `curl -X DELETE:*`
+ * catches `curl x --request=DELETE`.
  */
 export function patternMatchesArgvLoosely(pattern: BashPattern, argv: readonly string[]): boolean {
   if (pattern.kind !== "prefix") return false;
   const firstOption = pattern.words.findIndex((word) => word.startsWith("-"));
   if (firstOption <= 0) return false;
   const lead = pattern.words.slice(0, firstOption);
+  if (argv.length < lead.length || !lead.every((word, i) => argv[i] === word)) return false;
   const options = pattern.words.slice(firstOption);
-  if (options.some((word) => !word.startsWith("-")) || argv.length < lead.length) return false;
-  if (!lead.every((word, i) => argv[i] === word)) return false;
-  const present = canonicalOptions(lead, argv.slice(lead.length));
-  // Each option the rule names (each letter of a bundle) must be there under some spelling of it.
-  return options.every((option) => {
-    const parts = /^-[A-Za-z0-9]+$/.test(option)
-      ? [...option.slice(1)].map((letter) => `-${letter}`)
-      : [option.split("=")[0] as string];
-    return parts.every((part) =>
-      [...canonicalOptions(lead, [part])].some((spelling) => present.has(spelling)),
-    );
-  });
+  const reader = new OptionReader(
+    lead,
+    options.filter((word) => word.startsWith("--")).map((word) => word.split("=")[0] as string),
+  );
+  const required = requirements(options, reader);
+  if (required.length === 0) return false;
+  const present = reader.uses(argv.slice(lead.length), lead);
+  return required.every((need) =>
+    present.some(
+      (use) =>
+        [...need.spellings].some((spelling) => use.spellings.has(spelling)) &&
+        need.values.every((value) => use.values.includes(value)),
+    ),
+  );
 }
 
 /** The program a rule names first (`rm` of `rm -rf:*`), when it is a plain word. */

@@ -13,15 +13,34 @@ export type CdTarget =
 
 const CD_OPTIONS = /^-[LPe@]+$/;
 
-/** Where a cd-like command goes from `cwd` (`globs`: what earlier commands did to how globs match). */
+/** Commands that run code in this shell, which may change its folder: source, `.`, eval. */
+const RUNS_HERE = new Set(["source", ".", "eval"]);
+
+/** A command changing how cd works (shopt -s cdable_vars, set -P, set -o physical): which one, or undefined. */
+export function cdRulesChange(view: CommandView): string | undefined {
+  const [name, ...args] = view.argv;
+  if (name === "shopt" && args.includes("cdable_vars")) return "shopt -s cdable_vars";
+  if (name === "set" && args.some((arg) => /^[-+][a-zA-Z]*P/.test(arg) || arg === "physical"))
+    return "set -P";
+  return undefined;
+}
+
+/**
+ * Where a cd-like command goes from `cwd` (`globs`: what earlier commands did to how globs match;
+ * `cdRulesChanged`: an earlier command that changed how cd works).
+ */
 export function cdTarget(
   view: CommandView,
   cwd: string,
-  globs: { filesMayChange: boolean; globRulesChanged?: string },
+  globs: { filesMayChange: boolean; globRulesChanged?: string; cdRulesChanged?: string },
 ): CdTarget {
   const name = view.argv[0];
+  if (name !== undefined && RUNS_HERE.has(name))
+    return { kind: "unknown", reason: `${name} runs code in this shell, which may change its folder` };
   if (name !== "cd" && name !== "pushd" && name !== "popd") return { kind: "stay" };
   const describe = view.argv.join(" ").slice(0, 40);
+  if (globs.cdRulesChanged)
+    return { kind: "unknown", reason: `${describe}: after ${globs.cdRulesChanged}, cd follows other rules` };
   if (name === "popd")
     return { kind: "unknown", reason: `${describe} returns to a folder the analyzer cannot know` };
   let physical = false;

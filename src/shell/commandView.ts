@@ -42,13 +42,3 @@ export function viewCommand(command: ExtractedCommand): CommandView {
     written: command,
   };
 }
-
-/** Whether the command reads code from stdin: a pipe, a heredoc or a here-string. */
-export function readsStdin(view: CommandView): boolean {
-  return (
-    view.pipedInput ||
-    view.redirects.some(
-      (redirect) => ["<<", "<<-", "<<<", "<"].includes(redirect.op) && (redirect.fd ?? 0) === 0,
-    )
-  );
-}

@@ -3,8 +3,9 @@
 // behind wrappers, and after find -exec / fd -x. Deny and ask rules and the safety checks use this.
 import type { Node } from "web-tree-sitter";
 import { commandFormsForDenyRules, resolvedForms } from "./denyForms.ts";
+import { extractEveryCommand } from "./everyCommand.ts";
 import { segmentRegex } from "./expand.ts";
-import { type ExtractedCommand, extractEveryCommand } from "./extract.ts";
+import type { ExtractedCommand } from "./extract.ts";
 import { withBashTree } from "./parse.ts";
 import { isShell, SHELLS } from "./programs.ts";
 

@@ -6,6 +6,7 @@ import { braceExpand } from "./expand.ts";
 import type { ExtractedCommand } from "./extract.ts";
 import { readGitGlobals } from "./gitSpec.ts";
 import { words } from "./options.ts";
+import { subcommandAliases } from "./subcommandAliases.ts";
 
 /** Option words that take a separate value, per wrapper. */
 const LENIENT_VALUED: Record<string, readonly string[]> = {
@@ -264,7 +265,8 @@ export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
     const current = pending.shift() as string[];
     if (current.length === 0) continue;
     const normalised = [normaliseCommandName(current[0] as string), ...current.slice(1)];
-    forms.push(normalised, ...withoutGlobalOptions(normalised));
+    const plain = [normalised, ...withoutGlobalOptions(normalised)];
+    forms.push(...plain, ...plain.flatMap(subcommandAliases));
     pending.push(...programAliases(normalised), ...launchedCommands(normalised));
     // Case-insensitive file systems (macOS) run `CURL` as curl.
     const lower = (normalised[0] as string).toLowerCase();

@@ -2,8 +2,7 @@
 // commands, pipelines and lists are represented; every other construct is reported as a problem.
 import type { Node } from "web-tree-sitter";
 import type { SimpleCommand } from "./parse.ts";
-import { someNode } from "./tree.ts";
-import { decodeWord, literalWord, type Word } from "./words.ts";
+import { DYNAMIC_TYPES, decodeWord, literalWord, type Word } from "./words.ts";
 
 export interface Redirect {
   op: string;
@@ -35,9 +34,10 @@ export interface Extraction {
 }
 
 const OPERATORS = new Set(["&&", "||", ";", "|", "|&", "&"]);
-const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
+export const REDIRECT_TYPES = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"]);
 
-class Extractor {
+/** Builds extracted commands from syntax nodes; the walks over a tree are extractCommands and everyCommand.ts. */
+export class Extractor {
   readonly commands: ExtractedCommand[] = [];
   readonly operators: string[] = [];
   readonly problems: Problem[] = [];
@@ -165,15 +165,39 @@ class Extractor {
 
   /** `[ ... ]` is the command `[` with the expression's words as arguments, in order. */
   testCommand(node: Node, redirectNodes: Node[], pipedInput: boolean): void {
-    const words: Word[] = [];
+    const pieces: Array<{ node: Node; word: Word }> = [];
     const flatten = (current: Node): void => {
       if (TEST_EXPRESSIONS.has(current.type)) {
         for (const child of current.children) if (child) flatten(child);
       } else if (current.type !== "comment") {
-        words.push(current.isNamed ? decodeWord(current, this.#source) : literalWord(current.text));
+        const word = current.isNamed ? decodeWord(current, this.#source) : literalWord(current.text);
+        pieces.push({ node: current, word });
       }
     };
     for (const child of node.children) if (child) flatten(child);
+    // The grammar splits some words at characters it reads as operators (`~/.ssh/x` as `~` and
+    // `/.ssh/x`); bash splits only at blanks, so pieces with nothing between them are one word.
+    const words: Word[] = [];
+    pieces.forEach((piece, i) => {
+      const previous = pieces[i - 1];
+      if (!previous || previous.node.endIndex !== piece.node.startIndex) {
+        words.push(piece.word);
+        return;
+      }
+      const joined = words.pop() as Word;
+      words.push({
+        ...joined,
+        value: joined.value + piece.word.value,
+        text: joined.text + piece.word.text,
+        dynamic: joined.dynamic || piece.word.dynamic,
+        dynamicKinds: [...joined.dynamicKinds, ...piece.word.dynamicKinds],
+        quoted: joined.quoted || piece.word.quoted,
+        glob: joined.glob || piece.word.glob,
+        tilde: joined.tilde || joined.text === "~",
+        brace: joined.brace || piece.word.brace,
+        unknown: joined.unknown || piece.word.unknown,
+      });
+    });
     const command: ExtractedCommand = {
       simple: { argv: words.map((word) => word.value), assignments: [], redirects: [], text: node.text },
       words,
@@ -184,6 +208,23 @@ class Extractor {
     this.#lastCommandEnd = node.endIndex;
     this.commands.push(command);
     this.attach(command, redirectNodes);
+  }
+
+  /** The redirects of a statement that is not one command, as a command of no words holding them. */
+  redirectsOnly(node: Node): void {
+    const redirects = node.children.filter(
+      (child): child is Node => child !== null && REDIRECT_TYPES.has(child.type),
+    );
+    if (redirects.length === 0) return;
+    const command: ExtractedCommand = {
+      simple: { argv: [], assignments: [], redirects: [], text: node.text },
+      words: [],
+      assignments: [],
+      redirects: [],
+      pipedInput: false,
+    };
+    this.commands.push(command);
+    this.attach(command, redirects);
   }
 
   /** Adds redirects (and the argument words tree-sitter hangs on them) to an extracted command. */
@@ -339,6 +380,7 @@ function simpleRedirect(redirect: Redirect): SimpleCommand["redirects"][number] 
 
 const TEST_EXPRESSIONS = new Set(["unary_expression", "binary_expression", "parenthesized_expression"]);
 
+/** Node types an assignment's value may be: a word, written out or computed when the line runs. */
 const WORD_TYPES = new Set([
   "word",
   "number",
@@ -347,12 +389,7 @@ const WORD_TYPES = new Set([
   "ansi_c_string",
   "translated_string",
   "concatenation",
-  "simple_expansion",
-  "expansion",
-  "command_substitution",
-  "process_substitution",
-  "arithmetic_expansion",
-  "brace_expression",
+  ...DYNAMIC_TYPES,
 ]);
 
 function assignmentWord(assignment: ExtractedCommand["assignments"][number]): Word {
@@ -367,55 +404,4 @@ export function extractCommands(root: Node, source: string): Extraction {
   if (root.hasError) extractor.problem("syntax-error", "the command does not parse as bash");
   extractor.sequence(root.children.filter((child): child is Node => child !== null));
   return { commands: extractor.commands, operators: extractor.operators, problems: extractor.problems };
-}
-
-const COMMAND_NODES = new Set(["command", "declaration_command", "unset_command"]);
-const ASSIGNMENT_STATEMENTS = new Set(["variable_assignment", "variable_assignments"]);
-const ASSIGNMENT_HOLDERS = new Set([
-  "command",
-  "declaration_command",
-  "variable_assignments",
-  "variable_assignment",
-]);
-
-/**
- * Every command anywhere in the tree (inside substitutions, subshells, loops, functions...), each with
- * the redirects of its statement. For deny rules and safety checks, which must see hidden commands.
- */
-export function extractEveryCommand(root: Node, source: string): ExtractedCommand[] {
-  const extractor = new Extractor(source);
-  someNode(root, (node) => {
-    if (COMMAND_NODES.has(node.type)) extractor.command(node, trailingRedirects(node), readsPipe(node));
-    else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(node.parent?.type ?? ""))
-      extractor.command(node, [], false);
-    return false;
-  });
-  return extractor.commands;
-}
-
-/** A command after the first of a pipeline (directly, or as the body of a redirected statement). */
-function readsPipe(node: Node): boolean {
-  const statement = node.parent?.type === "redirected_statement" ? node.parent : node;
-  const pipeline = statement.parent;
-  if (pipeline?.type !== "pipeline") return false;
-  const first = pipeline.namedChildren.find((child) => child !== null && child.type !== "comment");
-  return first?.id !== statement.id;
-}
-
-/** Redirects that bind to this command: its statement's, and those the grammar hung on an enclosing list. */
-function trailingRedirects(node: Node): Node[] {
-  const found: Node[] = [];
-  let current = node;
-  for (let parent = current.parent; parent; parent = current.parent) {
-    if (parent.type === "redirected_statement" && parent.childForFieldName("body")?.id === current.id) {
-      found.push(
-        ...parent.children.filter((child): child is Node => child !== null && REDIRECT_TYPES.has(child.type)),
-      );
-    } else if (parent.type === "list" || parent.type === "pipeline") {
-      const last = parent.namedChildren.filter((child) => child !== null && child.type !== "comment").at(-1);
-      if (last?.id !== current.id) break;
-    } else break;
-    current = parent;
-  }
-  return found;
 }

@@ -12,11 +12,23 @@ export interface SimpleCommand {
 
 let parser: Parser | undefined;
 let loading: Promise<void> | undefined;
+let shortLived = false;
+
+/**
+ * This process decides or runs a call or two and ends (`keel check`, `keel tool`, `keel hook`). V8 would
+ * otherwise optimise the grammar's hot wasm code on background threads, and the exit waits for that:
+ * 0.5-3 s on 2 busy cores, against a parse that takes microseconds with the baseline compiler alone.
+ * Call before the grammar loads; long-lived processes (the agent, `keel mcp`) keep the optimiser.
+ */
+export function preferQuickWasmStart(): void {
+  shortLived = true;
+}
 
 /** Loads the wasm runtime and the bash grammar once; later calls return at once. */
 export async function initBashParser(): Promise<void> {
   if (parser) return;
   loading ??= (async () => {
+    if (shortLived) (await import("node:v8")).setFlagsFromString("--wasm-tiering-budget=1000000000");
     const require = createRequire(import.meta.url);
     // Imported here, not at the top: processes that never parse Bash skip loading the runtime (~6 ms).
     const { Language, Parser } = await import("web-tree-sitter");

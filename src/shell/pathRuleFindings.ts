@@ -48,8 +48,9 @@ export function checkPathRules(
 }
 
 /**
- * A path given to a program the analyzer does not know: it may read or write it. A deny rule of either
- * kind naming it denies; a folder holding paths a Read rule covers asks.
+ * A path given to a program the analyzer does not know: it may read or write it, and all a folder
+ * holds (find src -delete, git restore src). A deny rule of either kind naming it denies; a folder
+ * holding paths a Read or Edit rule covers asks.
  */
 export function checkArgumentRules(abs: string, base: string, commandName: string, scope: Scope): void {
   const { read, write } = scope.rules;
@@ -62,13 +63,11 @@ export function checkArgumentRules(abs: string, base: string, commandName: strin
         safety: true,
         rule,
       });
-    else if (read.deny.includes(rule) || read.ask.includes(rule)) {
-      if (pathRuleReachesInto(rule, abs, scope.context))
-        add(scope, {
-          check: "path-rule",
-          reason: `${commandName} is given ${abs}, which holds paths ${describe(rule)} covers`,
-          safety: true,
-        });
-    }
+    else if (pathRuleReachesInto(rule, abs, scope.context))
+      add(scope, {
+        check: "path-rule",
+        reason: `${commandName} is given ${abs}, which holds paths ${describe(rule)} covers`,
+        safety: true,
+      });
   }
 }

@@ -39,6 +39,8 @@ export interface Scope {
   filesMayChange: boolean;
   /** An earlier command changed how globs match (shopt, set, GLOBIGNORE=...): which one. */
   globRulesChanged?: string;
+  /** An earlier command changed how cd works (shopt -s cdable_vars, set -P): which one. */
+  cdRulesChanged?: string;
   /** Paths an earlier command of the line moved, linked or unpacked: what they hold now is unknown. */
   relinked: string[];
   /** Paths the command being judged writes (collected to become `relinked`). */

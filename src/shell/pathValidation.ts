@@ -11,11 +11,11 @@ import {
   systemFolderOf,
 } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
-import { cdTarget } from "./cdTarget.ts";
+import { cdRulesChange, cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandTilde, expandWord } from "./expand.ts";
-import type { Redirect } from "./extract.ts";
 import { checkGit, gitStartFolders } from "./gitPaths.ts";
+import { hiddenTargets } from "./hiddenTargets.ts";
 import { checkArgumentRules, checkPathRules } from "./pathRuleFindings.ts";
 import {
   add,
@@ -28,15 +28,15 @@ import {
   type Scope,
 } from "./pathScope.ts";
 import { REMOVERS } from "./programs.ts";
+import { protectedBelow, protectedInside } from "./protectedReach.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
+import { HARMLESS_DEVICES, redirectAccess, writesThroughRedirect } from "./redirects.ts";
 import { criticalRemovalReason } from "./security/dangerousRemoval.ts";
 import type { Word } from "./words.ts";
 
 export type { Finding } from "./pathScope.ts";
+export { writesThroughRedirect };
 
-const HARMLESS_DEVICES = /^\/dev\/(null|stdin|stdout|stderr|tty|zero|random|urandom|fd\/[0-9]+)$/;
-const WRITE_REDIRECTS = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
-const READ_REDIRECTS = new Set(["<", "<&"]);
 const MAX_FOLDERS = 8;
 
 /** A path whose value cannot be known: a write could reach a protected path, a read a ruled one. */
@@ -73,13 +73,22 @@ function checkAbsolute(
   }
   // Writing a folder (mv, rm -r, chmod -R) changes everything in it.
   const whole = recursive || (access === "write" && lstatOrUndefined(abs)?.isDirectory() === true);
-  const key = `${access}\0${commandName}\0${whole}\0${abs}\0${base}`;
+  const key = `${access}\0${commandName}\0${whole}\0${recursive}\0${abs}\0${base}`;
   if (scope.checked.has(key)) return;
   scope.checked.add(key);
   if (access === "write") {
     const protectedReason = protectedReasonOf(abs, base, scope);
     if (protectedReason)
       add(scope, { check: "protected-path", reason: `writes ${protectedReason}`, safety: true });
+    // A write that changes everything in a folder changes the protected entries it holds.
+    const held =
+      recursive && !protectedReason && !REMOVERS.has(commandName) ? protectedInside(abs, scope) : undefined;
+    if (held)
+      add(scope, {
+        check: "protected-path",
+        reason: `${commandName} changes everything in ${abs}, which holds ${held}`,
+        safety: true,
+      });
     if (REMOVERS.has(commandName)) {
       const critical = criticalRemovalReason(abs);
       if (critical) add(scope, { check: "dangerous-removal", reason: critical, safety: true });
@@ -181,16 +190,6 @@ function checkPath(check: PathCheck, scope: Scope): void {
   }
 }
 
-export function redirectAccess(redirect: Redirect): "read" | "write" | undefined {
-  const target = redirect.target?.value ?? "";
-  if (redirect.op === ">&" || redirect.op === "<&") {
-    if (/^[0-9]+-?$|^-$/.test(target)) return undefined;
-  }
-  if (WRITE_REDIRECTS.has(redirect.op)) return "write";
-  if (READ_REDIRECTS.has(redirect.op)) return "read";
-  return undefined;
-}
-
 /**
  * What in one argument of an unknown program may be a path: the word; the value after `=`
  * (`--file=x`, dd's `if=x`); a value glued to a short option (`-o.git/config`, `-xvf.git`); and
@@ -200,6 +199,9 @@ function argumentPaths(arg: string): string[] {
   const found: string[] = [];
   if (!arg.startsWith("-")) found.push(arg);
   if (arg.includes("=")) found.push(arg.slice(arg.indexOf("=") + 1));
+  // A file URL names a local file (`curl file:///etc/passwd`, `--url=file://localhost/x`).
+  const url = arg.match(/(?:^|=)file:(?:\/\/(?:localhost)?)?(\/[^?#]*)/i);
+  if (url) found.push(decodeURIComponentSafely(url[1] as string));
   const short = arg.match(/^-([A-Za-z]+)(.+)$/);
   if (short && !arg.startsWith("--"))
     for (let i = 1; i <= (short[1] as string).length; i++) found.push(arg.slice(1 + i));
@@ -208,26 +210,62 @@ function argumentPaths(arg: string): string[] {
   ].filter((path) => path !== "");
 }
 
-/** Arguments of a command the analyzer does not know: any may be a file it reads or writes. */
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Programs that read the current folder whole when given no folder: after a pattern (grep -R x, ag x), or at all (du). */
+const PATTERN_SEARCHERS = new Set("grep egrep fgrep rgrep rg ag ack ack-grep ugrep ug pt sift".split(" "));
+const FOLDER_READERS = new Set("tree du fd fdfind find ls".split(" "));
+
+/** Whether a program the analyzer does not understand may read the current folder without naming it. */
+function readsCurrentFolder(argv: readonly string[]): boolean {
+  const name = argv[0] ?? "";
+  const operands = argv.slice(1).filter((arg) => !arg.startsWith("-")).length;
+  return (PATTERN_SEARCHERS.has(name) && operands <= 1) || (FOLDER_READERS.has(name) && operands === 0);
+}
+
+/** One argument of an unknown program, as a path it may read or write: Read/Edit rules, protected paths. */
+function checkUnknownPath(path: string, cwd: string, name: string, scope: Scope): void {
+  const abs = resolve(cwd, path);
+  if (HARMLESS_DEVICES.test(abs)) return;
+  checkArgumentRules(abs, cwd, name, scope);
+  if (systemFolderOf(abs)) return;
+  const reason = protectedReasonOf(abs, cwd, scope);
+  if (reason) add(scope, { check: "protected-path", reason: `${name} may write ${reason}`, safety: true });
+}
+
+/**
+ * Arguments of a command the analyzer does not know: any may be a file it reads or writes, as bash
+ * expands it (globs, braces, `~`), and a searcher given no folder reads the current one.
+ */
 function checkUnknownArguments(view: CommandView, scope: Scope): void {
   const written = view.written.simple.argv;
   const name = written[0] ?? "";
+  if (readsCurrentFolder(view.argv)) for (const cwd of scope.cwds) checkUnknownPath(".", cwd, name, scope);
   for (let i = 1; i < written.length; i++) {
     const arg = written[i] as string;
     const word = view.written.words[i];
-    const candidates = argumentPaths(arg);
-    for (const candidate of candidates) {
-      if (word?.dynamic || word?.unknown) continue;
-      const expanded = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;
-      if (expanded === undefined || expanded === "") continue;
+    if (word?.dynamic || word?.unknown) continue;
+    for (const candidate of argumentPaths(arg)) {
       for (const cwd of scope.cwds) {
-        const abs = resolve(cwd, expanded);
-        if (HARMLESS_DEVICES.test(abs)) continue;
-        checkArgumentRules(abs, cwd, name, scope);
-        if (systemFolderOf(abs)) continue;
-        const reason = protectedReasonOf(abs, cwd, scope);
-        if (reason)
-          add(scope, { check: "protected-path", reason: `${name} may write ${reason}`, safety: true });
+        // The whole word is expanded by bash; a value inside an option word only has its `~` read.
+        const whole = candidate === arg && !arg.startsWith("-");
+        const expansion = whole
+          ? expandWord(word, arg, { cwd, filesMayChange: scope.filesMayChange })
+          : undefined;
+        if (expansion?.kind === "unknown") {
+          unknownPath(expansion.check, `${name}: ${expansion.reason}`, "read", scope, false);
+          unknownPath(expansion.check, `${name}: ${expansion.reason}`, "write", scope, false);
+          continue;
+        }
+        const tilde = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;
+        const paths = expansion ? expansion.paths : tilde === undefined ? [] : [tilde];
+        for (const path of paths) if (path !== "") checkUnknownPath(path, cwd, name, scope);
       }
     }
   }
@@ -269,6 +307,71 @@ function basesFor(use: PathUse, view: CommandView, scope: Scope): readonly strin
   return gitStartFolders(view, scope);
 }
 
+/** A file or folder's stats, following links (a destination link to a folder is written into). */
+function statFollowing(abs: string) {
+  return lstatOrUndefined(resolveSymlinks(abs));
+}
+
+/**
+ * cp/mv's destination: a folder receives each source under its own name (and, for a recursive copy,
+ * the protected entries below that source); where the names are not known the folder is changed whole.
+ */
+function checkDestination(
+  check: PathCheck,
+  into: NonNullable<PathUse["into"]>,
+  view: CommandView,
+  scope: Scope,
+): void {
+  // A destination relative to an unknown folder, or whose value is unknown: judged as a plain write.
+  if (scope.cwdUnknown && !/^[/~]/.test(check.value)) {
+    checkPath(check, scope);
+    return;
+  }
+  for (const base of check.bases) {
+    const expansion = expandWord(check.word, check.value, {
+      cwd: base,
+      filesMayChange: scope.filesMayChange,
+      forWrite: true,
+    });
+    if (expansion.kind === "unknown") {
+      checkPath(check, scope);
+      return;
+    }
+    for (const path of expansion.paths) {
+      const abs = resolve(base, path);
+      if (!statFollowing(abs)?.isDirectory() && !check.value.endsWith("/")) {
+        checkPath({ ...check, value: path, word: undefined, bases: [base] }, scope);
+        continue;
+      }
+      for (const source of into.sources) {
+        const word = source.index === undefined ? undefined : view.words[source.index];
+        const sources = expandWord(word, source.value, { cwd: base, filesMayChange: scope.filesMayChange });
+        // A source whose name is not known may land under any name: the folder is changed whole.
+        for (const from of sources.kind === "paths" ? sources.paths : [undefined]) {
+          const trimmed = from?.replace(/\/+$/, "");
+          const name = into.parents && !from?.startsWith("/") ? trimmed : trimmed?.replace(/^.*\//, "");
+          const whole =
+            from === undefined || into.noTargetDirectory || !name || name === "." || name === "..";
+          const target = whole ? abs : resolve(abs, name);
+          checkAbsolute(target, base, "write", check.commandName, scope, whole);
+          if (!into.recursive || from === undefined) continue;
+          const origin = resolve(base, from);
+          if (!statFollowing(origin)?.isDirectory()) continue;
+          const below = protectedBelow(origin);
+          if (below === undefined)
+            add(scope, {
+              check: "protected-path",
+              reason: `${check.commandName} copies ${origin}, too large to look through for protected folders, into ${target}`,
+              safety: true,
+            });
+          for (const entry of below ?? [])
+            checkAbsolute(resolve(target, entry), base, "write", check.commandName, scope);
+        }
+      }
+    }
+  }
+}
+
 function validateCommand(view: CommandView, classification: Classification, scope: Scope): void {
   const name = view.argv[0] ?? view.written.simple.argv[0] ?? "";
   for (const use of classification.paths) {
@@ -276,17 +379,32 @@ function validateCommand(view: CommandView, classification: Classification, scop
     const bases = basesFor(use, view, scope);
     if (!bases) continue;
     const word = use.index === undefined ? undefined : view.words[use.index];
-    checkPath(
-      {
-        value: use.value,
-        word,
-        access: use.access,
-        commandName: name,
-        bases,
-        recursive: use.recursive ?? false,
-      },
-      scope,
-    );
+    const check: PathCheck = {
+      value: use.value,
+      word,
+      access: use.access,
+      commandName: name,
+      bases,
+      recursive: use.recursive ?? false,
+    };
+    if (use.into && use.access === "write") checkDestination(check, use.into, view, scope);
+    else checkPath(check, scope);
+  }
+  for (const hidden of hiddenTargets(view)) {
+    if (hidden.kind === "unknown") unknownPath("unknown-target", hidden.reason, hidden.access, scope);
+    else
+      for (const folder of hidden.folders)
+        checkPath(
+          {
+            value: folder.value,
+            word: folder.index === undefined ? undefined : view.words[folder.index],
+            access: "write",
+            commandName: name,
+            bases: scope.cwds,
+            recursive: true,
+          },
+          scope,
+        );
   }
   if (classification.kind === "other") checkUnknownArguments(view, scope);
   // git -C folders are where git reads from (and whose repository it uses).
@@ -337,6 +455,7 @@ function followCd(view: CommandView, running: readonly ShellState[], next: Shell
     const target = cdTarget(view, state.cwd, {
       filesMayChange: scope.filesMayChange,
       ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
+      ...(scope.cdRulesChanged ? { cdRulesChanged: scope.cdRulesChanged } : {}),
     });
     if (target.kind === "unknown") {
       scope.cwdUnknown = true;
@@ -381,6 +500,7 @@ export function validatePaths(
     if (classification.kind !== "read-only" || writesThroughRedirect(view)) scope.filesMayChange = true;
     const globOption = globOptionChange(view);
     if (globOption) scope.globRulesChanged ??= globOption;
+    scope.cdRulesChanged ??= cdRulesChange(view);
     states = dedupe(next);
     if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
       scope.cwdUnknown = true;
@@ -393,12 +513,4 @@ export function validatePaths(
     }
   });
   return scope.findings;
-}
-
-/** True when a redirect writes a real file (not /dev/null or a file descriptor). */
-export function writesThroughRedirect(view: CommandView): boolean {
-  return view.redirects.some(
-    (redirect) =>
-      redirectAccess(redirect) === "write" && !HARMLESS_DEVICES.test(redirect.target?.value ?? ""),
-  );
 }

@@ -11,7 +11,7 @@ const INTERPRETER_NAMES = new Set(
     "Rscript R tclsh wish expect osascript pwsh powershell julia groovy jshell scala kotlin",
     "kotlinc ghci runghc erl elixir iex sqlite3 psql mysql gdb lldb vim vi nvim ex view emacs",
     "ed busybox awk gawk mawk nawk php-cgi racket guile sbcl clisp ocaml swift dotnet-script",
-    "csi jjs rhino",
+    "csi jjs rhino dc at batch tmux screen crontab",
   ),
 );
 

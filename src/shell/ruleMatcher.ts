@@ -20,6 +20,7 @@ import { deepScan } from "./deepCommands.ts";
 import { commandFormsForDenyRules } from "./denyForms.ts";
 import { braceExpand } from "./expand.ts";
 import { understoodCommands } from "./frontEnd.ts";
+import { commandOutputs } from "./outputs.ts";
 import { initBashParser } from "./parse.ts";
 import { writesThroughRedirect } from "./pathValidation.ts";
 import { commandForAllowRules } from "./wrappers.ts";
@@ -96,7 +97,7 @@ export function allowRuleMatches(command: string, content: string, allContents: 
     const byThis = patternMatchesArgv(pattern, target);
     if (byThis || others.some((other) => patternMatchesArgv(other, target))) {
       // A rule names a command, never the files it is told to write: those are judged as writes.
-      if (writesThroughRedirect(view)) return false;
+      if (writesThroughRedirect(view) || commandOutputs(view).length > 0) return false;
       covered ||= byThis;
       continue;
     }

@@ -17,16 +17,6 @@ export function someNode(root: Node, visit: (node: Node) => boolean): boolean {
   }
 }
 
-/** The first node (depth first) for which `test` holds, or undefined. */
-export function findNode(root: Node, test: (node: Node) => boolean): Node | undefined {
-  let found: Node | undefined;
-  someNode(root, (node) => {
-    if (test(node)) found = node;
-    return found !== undefined;
-  });
-  return found;
-}
-
 /** Every node of a tree grouped by type, built in one walk, so each check looks only at what it needs. */
 export interface SyntaxIndex {
   root: Node;

@@ -23,7 +23,8 @@ export interface Word {
   unknown: boolean;
 }
 
-const DYNAMIC_TYPES = new Set([
+/** Node types whose value bash computes when the line runs (expansions, substitutions, braces). */
+export const DYNAMIC_TYPES: ReadonlySet<string> = new Set([
   "simple_expansion",
   "expansion",
   "command_substitution",
@@ -254,11 +255,6 @@ export function decodeWord(node: Node, source: string): Word {
     ansiC: parts.ansiC,
     unknown: parts.unknown,
   };
-}
-
-/** A word is literal when bash passes exactly `value`: nothing expands or is left to interpretation. */
-export function isLiteralWord(word: Word): boolean {
-  return !word.dynamic && !word.glob && !word.tilde && !word.brace && !word.unknown;
 }
 
 /** A word known to be exactly `value` (synthesised, e.g. a heredoc delimiter). */

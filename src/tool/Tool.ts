@@ -205,6 +205,18 @@ export const TOOL_DEFAULTS = {
   toAutoClassifierInput: () => "",
 } as const;
 
+/**
+ * checkPermissions for a tool whose calls need no approval of their own, with the reason the audit
+ * shows. Deny and ask rules still apply: the engine looks at them first.
+ */
+export function allowedByTool(reason: string) {
+  return async <Input>(input: Input): Promise<PermissionResult<Input>> => ({
+    behavior: "allow",
+    updatedInput: input,
+    decisionReason: { type: "tool", reason },
+  });
+}
+
 /** Text outputs become text; anything else is shown to the model as JSON. */
 export function defaultMapToolResult(output: unknown, toolUseId: string): ToolResultBlock {
   const content =

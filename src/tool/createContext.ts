@@ -1,5 +1,4 @@
 // Building a ToolUseContext: for library users, the CLI, the MCP server, the agent and tests alike.
-import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
@@ -12,6 +11,7 @@ import {
   type ToolUseContext,
   updatePermissionContext,
 } from "./context.ts";
+import { randomUUID } from "./lazyCrypto.ts";
 import type { Tools } from "./Tool.ts";
 
 export interface SessionOptions {

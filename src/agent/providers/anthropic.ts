@@ -1,17 +1,11 @@
 // The Anthropic Messages API through the official SDK: streamed, with cache breakpoints on the stable
 // prefix (tools + system) and on the newest user turn, extended thinking passed through both ways.
 import Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlock, Message, ToolUseBlock } from "../../tool/messages.ts";
-import { classifyProviderError, type ErrorSite, ProviderError } from "../errors.ts";
+import type { ContentBlock, Message } from "../../tool/messages.ts";
+import type { ErrorSite } from "../errors.ts";
 import { parseToolArguments } from "../jsonRepair.ts";
-import type {
-  ModelProvider,
-  ModelRequest,
-  ModelResponse,
-  StopReason,
-  StreamEvent,
-  Usage,
-} from "../provider.ts";
+import type { ModelProvider, ModelRequest, ModelResponse, StopReason, StreamEvent } from "../provider.ts";
+import { assertStreamComplete, completeToolUse, emptyUsage, streamFailure } from "./streaming.ts";
 
 export interface AnthropicProviderOptions {
   apiKey: string;
@@ -152,12 +146,7 @@ export class AnthropicProvider implements ModelProvider {
   ): AsyncGenerator<StreamEvent, ModelResponse, undefined> {
     const site = this.#site(request.model);
     const blocks = new Map<number, OpenBlock>();
-    const usage: Usage = {
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheCreationInputTokens: 0,
-      cacheReadInputTokens: 0,
-    };
+    const usage = emptyUsage();
     let model = request.model;
     let stopReason: StopReason = "other";
     let stopped = false;
@@ -228,30 +217,10 @@ export class AnthropicProvider implements ModelProvider {
         }
       }
     } catch (error) {
-      if (signal.aborted) throw new ProviderError("aborted", "The request was interrupted.");
-      throw classifyProviderError(error, site);
+      throw streamFailure(error, signal, site);
     }
-    if (signal.aborted) throw new ProviderError("aborted", "The request was interrupted.");
-    if (!stopped)
-      throw new ProviderError(
-        "stream_error",
-        `The ${site.service} stream ended before the message was complete.`,
-        {
-          retryable: true,
-        },
-      );
+    assertStreamComplete(signal, stopped, site);
     const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, open]) => open.block);
     return { content, stopReason, usage, model };
   }
-}
-
-function completeToolUse(block: ToolUseBlock, json: string): StreamEvent {
-  const parsed = parseToolArguments(json);
-  block.input = parsed.ok ? parsed.value : parsed.raw;
-  return {
-    type: "tool_use_complete",
-    block: { ...block },
-    ...(parsed.ok && parsed.repaired ? { repaired: true } : {}),
-    ...(parsed.ok ? {} : { malformed: true }),
-  };
 }

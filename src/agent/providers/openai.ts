@@ -3,8 +3,8 @@
 // reassembled by index; a call starts as soon as its arguments form one complete JSON object.
 import OpenAI from "openai";
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolUseBlock } from "../../tool/messages.ts";
-import { classifyProviderError, type ErrorSite, ProviderError } from "../errors.ts";
-import { isCompleteJsonObject, parseToolArguments } from "../jsonRepair.ts";
+import type { ErrorSite } from "../errors.ts";
+import { isCompleteJsonObject } from "../jsonRepair.ts";
 import type {
   ModelProvider,
   ModelRequest,
@@ -13,6 +13,7 @@ import type {
   StreamEvent,
   Usage,
 } from "../provider.ts";
+import { assertStreamComplete, completeToolUse, emptyUsage, streamFailure } from "./streaming.ts";
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -170,12 +171,7 @@ export class OpenAIProvider implements ModelProvider {
     const site = this.#site(request.model);
     const calls: PendingCall[] = [];
     const content: ContentBlock[] = [];
-    const usage: Usage = {
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheCreationInputTokens: 0,
-      cacheReadInputTokens: 0,
-    };
+    const usage = emptyUsage();
     let model = request.model;
     let stopReason: StopReason | undefined;
     let started = false;
@@ -192,21 +188,11 @@ export class OpenAIProvider implements ModelProvider {
     const complete = (call: PendingCall): StreamEvent | undefined => {
       if (call.completed) return undefined;
       call.completed = true;
-      const parsed = parseToolArguments(call.args);
-      const block: ToolUseBlock = {
-        type: "tool_use",
-        id: call.id,
-        name: call.name,
-        input: parsed.ok ? parsed.value : parsed.raw,
-      };
+      const block: ToolUseBlock = { type: "tool_use", id: call.id, name: call.name, input: {} };
+      const event = completeToolUse(block, call.args);
       call.block = block;
       content.push(block);
-      return {
-        type: "tool_use_complete",
-        block: { ...block },
-        ...(parsed.ok && parsed.repaired ? { repaired: true } : {}),
-        ...(parsed.ok ? {} : { malformed: true }),
-      };
+      return event;
     };
     try {
       const stream = await this.#client.chat.completions.create(buildOpenAIParams(request, this.baseURL), {
@@ -271,19 +257,10 @@ export class OpenAIProvider implements ModelProvider {
         }
       }
     } catch (error) {
-      if (signal.aborted) throw new ProviderError("aborted", "The request was interrupted.");
-      throw classifyProviderError(error, site);
+      throw streamFailure(error, signal, site);
     }
-    if (signal.aborted) throw new ProviderError("aborted", "The request was interrupted.");
-    if (stopReason === undefined)
-      throw new ProviderError(
-        "stream_error",
-        `The ${site.service} stream ended before the message was complete.`,
-        {
-          retryable: true,
-        },
-      );
-    return { content, stopReason, usage, model };
+    assertStreamComplete(signal, stopReason !== undefined, site);
+    return { content, stopReason: stopReason as StopReason, usage, model };
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { render } from "ink";
 import { createElement } from "react";
 import { keelUserDir } from "../../settings/locations.ts";
-import { releaseSession } from "../../tools/shared/releaseSession.ts";
+import { releaseSession } from "../../tool/sessionEnd.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
 import { InteractiveController } from "./controller.ts";

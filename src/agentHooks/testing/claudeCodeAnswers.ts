@@ -3,7 +3,7 @@
 import { type RecordedEvent, recordedEvent } from "./world.ts";
 
 export type Answer = "allow" | "deny" | "ask" | "silent";
-export type Mode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk";
+export type Mode = "default" | "acceptEdits" | "plan" | "bypassPermissions" | "dontAsk" | "auto";
 
 /** What Claude Code reads from the hook's stdout. */
 export function answerOf(stdout: string): { answer: Answer; reason: string } {

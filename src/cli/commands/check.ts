@@ -8,10 +8,10 @@ import { formatSchemaError, parseArguments } from "../../pipeline/input.ts";
 import { didYouMean } from "../../tool/didYouMean.ts";
 import { findToolByName } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
-import { builtinTools } from "../../tools/index.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
+import { preferQuickStart } from "../quickStart.ts";
 import { type CliSession, connectSessionMcp, openSession, type PolicyFlags } from "../session.ts";
 import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
@@ -34,7 +34,8 @@ export function register(program: Command, runtime: CliRuntime): void {
     )
     .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean }) => {
       const raw = readJsonInput(inputArg);
-      const session = await connectSessionMcp(openSession(options), options);
+      preferQuickStart();
+      const session = await connectSessionMcp(await openSession(options, { forTool: name }), options);
       try {
         const behavior = await explain(session, name, raw, options.json === true);
         runtime.setExitCode(EXIT_FOR_DECISION[behavior]);
@@ -52,7 +53,7 @@ function lookUp(session: CliSession, name: string): { tool: Tool; hiddenBy?: Per
   const pooled = findToolByName(session.context.options.tools, name);
   if (pooled) return { tool: pooled };
   const permissionContext = session.context.getAppState().toolPermissionContext;
-  const known = findToolByName(builtinTools(), name);
+  const known = findToolByName(session.builtins, name);
   const hiddenBy = known ? findBlanketRule(permissionContext, known, "deny") : undefined;
   if (known && hiddenBy) return { tool: known, hiddenBy };
   const names = session.context.options.tools.map((t) => t.name);

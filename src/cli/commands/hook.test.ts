@@ -1,7 +1,7 @@
 // `keel hook` as real child processes: the event on stdin and the answer on stdout, exit codes that
 // never read as "block" (2), install / status / uninstall on real settings files, and audit --summary.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -179,11 +179,35 @@ describe("keel hook install / status / uninstall", () => {
       matcher: "*",
       hooks: [{ name: "keel", type: "command", timeout: 30000 }],
     });
-    expect(gemini.stdout).toMatch(/note: Gemini CLI runs hooks only when/);
+    expect(gemini.stdout).toMatch(/note: Gemini CLI runs hooks unless `hooksConfig.enabled` is false/);
+    expect(codex.stdout).toMatch(
+      /note: Codex runs a new or changed command hook only once you review and trust it/,
+    );
     const codexHooks = JSON.parse(readFileSync(join(world.home, ".codex", "hooks.json"), "utf8"));
     expect(Object.keys(codexHooks.hooks)).toEqual(["PreToolUse", "PermissionRequest"]);
     expect(geminiLocal.code).toBe(2);
     expect(geminiLocal.stderr).toMatch(/gemini-cli has no local settings; use --user or --project/);
+  });
+
+  it("changes a symlinked settings file (dotfiles) through its link, and keeps the link", {
+    timeout: 60_000,
+  }, async () => {
+    const dotfiles = join(world.base, "dotfiles");
+    mkdirSync(dotfiles, { recursive: true });
+    const target = join(dotfiles, "claude-settings.json");
+    writeFileSync(target, JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+    rmSync(userSettings(), { force: true });
+    symlinkSync(target, userSettings());
+    const install = await keel(["hook", "install", "claude-code"]);
+    expect(install.code).toBe(0);
+    expect(lstatSync(userSettings()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8")).hooks.PreToolUse[0].hooks[0].command).toMatch(
+      /hook claude-code$/,
+    );
+    const uninstall = await keel(["hook", "uninstall", "claude-code"]);
+    expect(uninstall.code).toBe(0);
+    expect(lstatSync(userSettings()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8"))).toEqual({ permissions: { deny: ["Bash(rm:*)"] } });
   });
 
   it("refuses to touch a settings file it cannot read", { timeout: 60_000 }, async () => {

@@ -112,6 +112,7 @@ function checkedAgent(agent: string): AgentName {
 async function answerEvent(agent: AgentName, strict: boolean, ignored: string[]): Promise<void> {
   // The event is read while the deciding modules load.
   const reading = readEvent(process.stdin);
+  (await import("../quickStart.ts")).preferQuickStart();
   const { handleHookEvent } = await import("../../agentHooks/handle.ts");
   const reply = await handleHookEvent(agent, await reading, { strict });
   if (reply.stdout !== "") process.stdout.write(`${reply.stdout}\n`);

@@ -24,12 +24,26 @@ HTTP sessions:
   --max-sessions live at once (default 1000), past that initialize gets HTTP 503.
 `;
 
+const OAUTH_HELP = `
+OAuth (remote servers that need a login):
+  keel mcp login <server> runs the MCP authorization flow: protected-resource and authorization-server
+  discovery, dynamic client registration (or the "oauth": {"clientId"} of the server's config), PKCE,
+  and a redirect to a listener on 127.0.0.1. The tokens are kept in ~/.keel/mcp-oauth.json (mode 0600)
+  and refreshed when they expire; keel mcp logout <server> forgets them.
+`;
+
+const MCP_HELP = `
+keel mcp (the same as keel mcp serve) serves over stdio; --http [host:]port serves Streamable HTTP.
+Its flags, message limits, --no-auth and HTTP sessions: keel mcp serve --help.
+${OAUTH_HELP}`;
+
 export function register(program: Command, runtime?: CliRuntime, options: McpCommandOptions = {}): void {
   const mcp = program
     .command("mcp")
     .description(
       "MCP both ways: serve Keel's tools to MCP clients (default), list the MCP servers Keel uses, log in to them",
-    );
+    )
+    .addHelpText("after", MCP_HELP);
   withPolicyOptions(
     mcp
       .command("serve", { isDefault: true })
@@ -83,7 +97,9 @@ export function register(program: Command, runtime?: CliRuntime, options: McpCom
       .option("--mcp-config <file>", "MCP servers from this file or JSON (repeatable)", collect)
       .option("--strict-mcp-config", "use only the servers from --mcp-config");
     if (name === "login")
-      command.option("--no-browser", "only print the URL to open, do not start a browser");
+      command
+        .option("--no-browser", "only print the URL to open, do not start a browser")
+        .addHelpText("after", OAUTH_HELP);
     command.action(async (server: string, flags) => (await import("./mcpLogin.ts"))[name](server, flags));
   }
 }

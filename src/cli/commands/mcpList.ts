@@ -1,6 +1,7 @@
 // `keel mcp list`: the MCP servers Keel would use, their state and their tools. Each failure is said once,
 // in plain words; the exit status is 1 when a configured server could not be used.
 import type { McpServerStatus } from "../../mcp/client.ts";
+import { loadAllBuiltinTools } from "../../tools/catalog.ts";
 import { connectConfiguredMcp, loadCliSettings, type PolicyFlags } from "../session.ts";
 import { log } from "./mcpServe.ts";
 
@@ -31,7 +32,7 @@ function describeServer(server: McpServerStatus): string {
 
 /** Prints the servers; resolves true when a configured server could not be used (exit status 1). */
 export async function list(flags: ListFlags): Promise<boolean> {
-  const settings = loadCliSettings(flags);
+  const settings = loadCliSettings(flags, await loadAllBuiltinTools());
   const { connectMcpServers } = await import("../../mcp/client.ts");
   // With none configured, an empty manager still reports (and --json still prints) the empty list.
   const manager = (await connectConfiguredMcp(settings, flags)) ?? (await connectMcpServers([]));

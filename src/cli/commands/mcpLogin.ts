@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import type { McpRemoteConfig, McpServerSpec } from "../../mcp/config.ts";
 import { CliError } from "../exitCodes.ts";
-import { loadCliSettings, type PolicyFlags } from "../session.ts";
+import { configuredMcpServers, loadCliSettings, type PolicyFlags } from "../session.ts";
 import { log } from "./mcpServe.ts";
 
 export interface LoginFlags extends PolicyFlags {
@@ -18,19 +18,7 @@ async function remoteServer(
   name: string,
   flags: LoginFlags,
 ): Promise<McpServerSpec & { config: McpRemoteConfig }> {
-  const settings = loadCliSettings(flags);
-  const { collectMcpServers, McpConfigError } = await import("../../mcp/config.ts");
-  let specs: McpServerSpec[];
-  try {
-    specs = collectMcpServers(settings, {
-      cwd: settings.projectRoot,
-      configArgs: flags.mcpConfig ?? [],
-      strict: flags.strictMcpConfig ?? false,
-    });
-  } catch (error) {
-    if (error instanceof McpConfigError) throw new CliError(error.message);
-    throw error;
-  }
+  const specs = await configuredMcpServers(loadCliSettings(flags), flags);
   const spec = specs.find((candidate) => candidate.name === name);
   if (!spec)
     throw new CliError(
@@ -78,8 +66,10 @@ export async function login(name: string, flags: LoginFlags): Promise<void> {
   );
   try {
     await connection.connect();
-    if (connection.state !== "connected")
-      throw new CliError(`login to "${name}" failed: ${connection.error ?? connection.state}`, 1);
+    if (connection.state !== "connected") {
+      const reason = (connection.error ?? connection.state).replace(/^the OAuth login failed: /, "");
+      throw new CliError(`login to "${name}" failed: ${reason}`, 1);
+    }
     log(
       asked
         ? `logged in to "${name}" (${connection.tools.length} tools); tokens saved in ${oauthStorePath()}`

@@ -5,6 +5,7 @@ import { listMalformedRules } from "../../permissions/matchers.ts";
 import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import { RULE_SOURCES, type RuleBehavior, type RuleSource } from "../../permissions/types.ts";
 import type { LoadedSettings } from "../../settings/load.ts";
+import { loadAllBuiltinTools } from "../../tools/catalog.ts";
 import { loadCliSettings, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
@@ -93,8 +94,8 @@ export function register(program: Command): void {
       ),
   )
     .option("--json", "print JSON")
-    .action((options: PolicyFlags & { json?: boolean }) => {
-      const report = permissionsReport(loadCliSettings(options));
+    .action(async (options: PolicyFlags & { json?: boolean }) => {
+      const report = permissionsReport(loadCliSettings(options, await loadAllBuiltinTools()));
       process.stdout.write(
         options.json ? `${JSON.stringify(report, null, 2)}\n` : formatPermissionsReport(report),
       );

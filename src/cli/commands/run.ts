@@ -205,7 +205,7 @@ export async function openAgentSession(
   const { connectSessionMcp, offerTrust, openSession } = await import("../session.ts");
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
   await offerTrust(flags);
-  const session = await connectSessionMcp(openSession(flags, { warmBashParser: true }), flags, {
+  const session = await connectSessionMcp(await openSession(flags, { warmBashParser: true }), flags, {
     prompter: options.prompter,
   });
   try {

@@ -6,6 +6,7 @@ import type { ToolResultContent } from "../../tool/messages.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { JSONL_EXAMPLE, readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
+import { preferQuickStart } from "../quickStart.ts";
 import { connectSessionMcp, offerTrust, openSession, type PolicyFlags } from "../session.ts";
 import { withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
 
@@ -66,7 +67,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           if (name !== undefined)
             throw new CliError("--jsonl reads the calls from stdin; do not also name a tool.");
           await offerTrust(options);
-          const session = await connectSessionMcp(openSession(options), options);
+          const session = await connectSessionMcp(await openSession(options), options);
           const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
           process.once("SIGINT", onSignal);
           try {
@@ -90,8 +91,12 @@ export function register(program: Command, runtime: CliRuntime): void {
             "Name a tool (`keel tools` lists them), or pass --jsonl to read calls from stdin.",
           );
         const input = readJsonInput(inputArg);
+        preferQuickStart();
         await offerTrust(options);
-        const session = await connectSessionMcp(openSession(options, { terminalPrompter: true }), options);
+        const session = await connectSessionMcp(
+          await openSession(options, { terminalPrompter: true, forTool: name }),
+          options,
+        );
         const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
         process.once("SIGINT", onSignal);
         let result: ResultEvent | undefined;

@@ -25,7 +25,7 @@ export function register(program: Command): void {
     .option("--cwd <dir>", "project directory whose settings apply (default: current directory)")
     .option("--deny <rule>", "deny rule (a blanket deny hides the tool)", collect)
     .action(async (options: PolicyFlags & { json?: boolean }) => {
-      const { tools } = openSession(options);
+      const { tools } = await openSession(options);
       const described = tools.map(describeTool);
       if (options.json) {
         process.stdout.write(`${JSON.stringify(described, null, 2)}\n`);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { McpConnection } from "../connection.ts";
 import { startTestAuthServer, type TestAuthServer } from "../testing/authServer.ts";
 import { KEEL_ENTRY, makeWorld, waitFor } from "../testing/harness.ts";
+import { startInProcessHttp } from "../testing/inProcessHttp.ts";
 import { OAuthStore } from "./store.ts";
 
 const run = promisify(execFile);
@@ -88,6 +89,42 @@ describe("OAuth for a remote MCP server", () => {
     expect(connection.state).toBe("failed");
     expect(connection.error).toBe("the server requires authorization: run `keel mcp login protected`");
     expect(store.get("protected", server.mcpUrl)?.tokens).toBeUndefined();
+  });
+});
+
+describe("a login to a server that offers no OAuth", () => {
+  it("says so in plain words, with the fixed-token alternative, instead of the SDK's raw parse error", async () => {
+    // keel mcp --http itself: a bearer token, no OAuth metadata, no registration endpoint.
+    const server = await startInProcessHttp({ token: "fixed-token" });
+    const store = new OAuthStore(join(mkdtempSync(join(tmpdir(), "keel-oauth-")), "mcp-oauth.json"));
+    try {
+      const config = { type: "http" as const, url: server.url, headers: {} };
+      const connection = new McpConnection(
+        { name: "fixed", origin: "test", config },
+        { oauthStore: store, authorize: followInBrowser },
+      );
+      await connection.connect();
+      expect(connection.state).toBe("failed");
+      expect(connection.error).toMatch(
+        /^the OAuth login failed: .*answered HTTP 404 .*may not offer an OAuth login/,
+      );
+      expect(connection.error).toMatch(/"headers": \{"Authorization": "Bearer <token>"\}/);
+      expect(connection.error).not.toMatch(/Raw body|invalid_type/);
+      expect(store.get("fixed", server.url)?.tokens).toBeUndefined();
+      const withToken = new McpConnection(
+        {
+          name: "fixed",
+          origin: "test",
+          config: { ...config, headers: { Authorization: "Bearer fixed-token" } },
+        },
+        { oauthStore: store },
+      );
+      await withToken.connect();
+      expect(withToken.state).toBe("connected");
+      await withToken.close();
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -30,6 +30,13 @@ const NEVER_WITH_FILE = new Set([
   "busybox",
   "expect",
   "osascript",
+  // dc runs `!command`; at, batch and crontab schedule shell code; tmux and screen run commands in sessions.
+  "dc",
+  "at",
+  "batch",
+  "crontab",
+  "tmux",
+  "screen",
 ]);
 const VERSION_ONLY = new Set(["--version", "-V", "--help", "-h", "version"]);
 
@@ -59,6 +66,30 @@ function shellReason(view: CommandView): string | undefined {
   }
   if (i >= args.length || args[i] === "-")
     return `${view.argv[0]} without a script file reads code from stdin`;
+  return undefined;
+}
+
+const MAKES = new Set(["make", "gmake", "bmake", "remake"]);
+
+/** make runs the recipes of a makefile: one read from stdin or written on the command line is code. */
+function makeReason(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") break;
+    const name = arg.split("=")[0] as string;
+    if (/^-[a-zA-Z]*E/.test(arg) || (name.length >= 4 && "--eval".startsWith(name)))
+      return "make --eval runs makefile text given on the command line";
+    const file =
+      arg === "-f" || (name.length >= 4 && ["--file", "--makefile"].some((option) => option.startsWith(name)))
+        ? arg.includes("=")
+          ? arg.slice(arg.indexOf("=") + 1)
+          : args[i + 1]
+        : /^-f./.test(arg)
+          ? arg.slice(2)
+          : undefined;
+    if (file !== undefined && (file === "-" || /^\/(dev|proc)\//.test(file)))
+      return `make -f ${file} runs a makefile from its input`;
+  }
   return undefined;
 }
 
@@ -94,6 +125,7 @@ export const interpreterCode: CommandCheck = {
     if (name === "watch") return "watch runs its arguments through sh -c";
     if (name === "env" && view.argv.some((arg) => /^(-[a-zA-Z0-9]*S|--split-string)/.test(arg)))
       return "env -S splits a string into a command line and runs it";
+    if (MAKES.has(name)) return makeReason(view.argv.slice(1));
     if (!isInterpreter(name)) return undefined;
     return interpreterReason(view);
   },
@@ -116,6 +148,15 @@ export const interpreterCode: CommandCheck = {
       "python3.12 - < x.py",
       "deno eval 'x'",
       "sqlite3 db.sqlite '.shell id'",
+      "dc -e '!id'",
+      "dc <<< '!id'",
+      "at now <<< 'id'",
+      "tmux new -d 'id'",
+      "screen -dm id",
+      "make -f - <<< 'all:; id'",
+      "make -f /dev/stdin all",
+      "make --eval='x:; id' x",
+      "make -E 'x:; id' x",
     ],
     pass: [
       "python3 script.py",
@@ -125,6 +166,9 @@ export const interpreterCode: CommandCheck = {
       "node --version",
       "echo bash -c",
       "python3 -m http.server",
+      "make",
+      "make -j4 test",
+      "make -f Makefile.dev build",
     ],
   },
 };

@@ -64,6 +64,9 @@ export const programOptions: CommandCheck = {
       const reason = sshOptionReason(name, args);
       if (reason) return reason;
     }
+    // less +cmd runs a less command at start: `!` and `|` hand text to a shell.
+    if ((name === "less" || name === "more") && args.some((arg) => arg.startsWith("+") && /[!|]/.test(arg)))
+      return `${name} +command runs a shell command`;
     const dangerous = DANGEROUS_OPTIONS[name];
     if (!dangerous) return undefined;
     for (const arg of args) {
@@ -95,6 +98,8 @@ export const programOptions: CommandCheck = {
       "rsync -e 'sh -c id' a b",
       "ssh -o ProxyCommand='id' host",
       "zip -TT 'id' a.zip f",
+      "less +'!id' README.md",
+      "more '+|id' README.md",
     ],
     pass: [
       "man ls",
@@ -104,6 +109,8 @@ export const programOptions: CommandCheck = {
       "sort -rn f",
       "tar -tf a.tar",
       "ssh -o BatchMode=yes host",
+      "less +G README.md",
+      "less +/TODO README.md",
     ],
   },
 };

@@ -3,6 +3,36 @@
 import { judgeSedScript } from "../sedScript.ts";
 import type { CommandCheck } from "./types.ts";
 
+/** GNU sed's long options: getopt takes any unambiguous start of one (`--expr=`, `--fi=`). */
+const SED_LONG = [
+  "--expression",
+  "--file",
+  "--in-place",
+  "--line-length",
+  "--null-data",
+  "--zero-terminated",
+  "--quiet",
+  "--silent",
+  "--sandbox",
+  "--separate",
+  "--unbuffered",
+  "--posix",
+  "--regexp-extended",
+  "--debug",
+  "--follow-symlinks",
+  "--binary",
+  "--help",
+  "--version",
+];
+
+/** The long option an argument names, or undefined when it names none or several. */
+function sedLongOption(arg: string): string | undefined {
+  const name = arg.split("=")[0] as string;
+  if (SED_LONG.includes(name)) return name;
+  const matches = SED_LONG.filter((option) => option.startsWith(name));
+  return matches.length === 1 ? matches[0] : undefined;
+}
+
 /** The script(s) of a sed call: -e/--expression values, else the first operand. */
 function sedScript(args: readonly string[]): { script: string; fromFile: boolean } {
   const scripts: string[] = [];
@@ -14,9 +44,12 @@ function sedScript(args: readonly string[]): { script: string; fromFile: boolean
       firstOperand ??= args[i + 1];
       break;
     }
-    if (arg === "-e" || arg === "--expression") scripts.push(args[++i] ?? "");
-    else if (arg.startsWith("--expression=")) scripts.push(arg.slice(13));
-    else if (arg === "-f" || arg.startsWith("--file")) fromFile = true;
+    const long = arg.startsWith("--") ? sedLongOption(arg) : undefined;
+    if (arg === "-e" || (long === "--expression" && !arg.includes("="))) scripts.push(args[++i] ?? "");
+    else if (long === "--expression") scripts.push(arg.slice(arg.indexOf("=") + 1));
+    else if (arg === "-f" || long === "--file" || (arg.startsWith("--") && long === undefined))
+      fromFile = true;
+    else if (long === "--line-length" && !arg.includes("=")) i++;
     else if (/^-[a-zA-Z]+$/.test(arg) && !arg.startsWith("--")) {
       const letters = arg.slice(1);
       const at = letters.search(/[efl]/);
@@ -38,7 +71,7 @@ export const sedCommands: CommandCheck = {
   run: (view) => {
     if (view.argv[0] !== "sed" && view.argv[0] !== "gsed") return undefined;
     const { script, fromFile } = sedScript(view.argv.slice(1));
-    if (fromFile) return "sed -f runs a script file the analyzer cannot read";
+    if (fromFile) return "sed -f (or an option the analyzer cannot read) runs a script it cannot see";
     const verdict = judgeSedScript(script);
     return verdict.kind === "safe" ? undefined : verdict.reason;
   },
@@ -51,6 +84,11 @@ export const sedCommands: CommandCheck = {
       "sed -f script.sed f.txt",
       "sed '1r /etc/passwd' f.txt",
       "sed -ne '1e id' f.txt",
+      "sed -n --expr='1e id' p",
+      "sed --e '1e id' f.txt",
+      "sed --fi=x f.txt",
+      "sed --bogus p f.txt",
+      "sed -n p f.txt -e '1e id'",
     ],
     pass: [
       "sed -n '1,80p' src/index.ts",
@@ -58,6 +96,9 @@ export const sedCommands: CommandCheck = {
       "sed -i 's/a/b/' a.txt",
       "sed -n '/start/,/end/p' f",
       "sed -E 's/(a|b)+/x/2' f",
+      "sed --quiet --expr=p f",
+      "sed --expression p f",
+      "sed --regexp-ext -n 's/a/b/p' f",
     ],
   },
 };

@@ -1,5 +1,5 @@
 // Test helpers: a real temporary project folder and permission contexts rooted in it.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { PermissionMode } from "../../permissions/types.ts";
@@ -10,7 +10,7 @@ import {
   updatePermissionContext,
 } from "../../tool/context.ts";
 import { viewCommand } from "../commandView.ts";
-import { extractEveryCommand } from "../extract.ts";
+import { extractEveryCommand } from "../everyCommand.ts";
 import { withBashTree } from "../parse.ts";
 import type { SecurityCheck } from "../security/types.ts";
 import { indexTree } from "../tree.ts";
@@ -49,10 +49,6 @@ export function createTestProject(): TestProject {
   mkdirSync(join(root, ".claude"), { recursive: true });
   mkdirSync(join(root, ".git"), { recursive: true });
   return { root, outside, cleanup: () => rmSync(base, { recursive: true, force: true }) };
-}
-
-export function linkInProject(project: TestProject, name: string, target: string): void {
-  symlinkSync(target, join(project.root, name));
 }
 
 export interface ContextOptions {

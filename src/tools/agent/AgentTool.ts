@@ -8,7 +8,7 @@ import { agentRuleMatcher } from "../../permissions/matchers/agent.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError, type ToolErrorCode } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool, type ValidationResult } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool, type ValidationResult } from "../../tool/Tool.ts";
 import {
   type AgentType,
   agentTypeRoots,
@@ -155,14 +155,7 @@ export function createAgentTool(
     // Starting an agent changes nothing by itself (its calls are checked one by one); a worktree is a new branch.
     isReadOnly: (input) => input.isolation !== "worktree",
     interruptBehavior: () => "cancel",
-    checkPermissions: async (input) => ({
-      behavior: "allow",
-      updatedInput: input,
-      decisionReason: {
-        type: "tool",
-        reason: "a sub-agent's own tool calls are each checked by the same rules",
-      },
-    }),
+    checkPermissions: allowedByTool("a sub-agent's own tool calls are each checked by the same rules"),
     toAutoClassifierInput: (input) => `${input.subagent_type ?? DEFAULT_AGENT_TYPE}: ${input.prompt}`,
 
     async validateInput(input, context) {

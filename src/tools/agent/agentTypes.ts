@@ -4,8 +4,8 @@
 // The first type of a name wins, in that order, and a file may replace a built-in (except fork).
 import { readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
-import { userHomeDir } from "../../settings/locations.ts";
+import { basename, join } from "node:path";
+import { type ConfigFolder, configFolders } from "../../settings/locations.ts";
 import { type FrontmatterValue, parseFrontmatter } from "../skill/frontmatter.ts";
 
 export type AgentMemoryScope = "user" | "project" | "local";
@@ -32,10 +32,7 @@ export interface AgentType {
   path?: string;
 }
 
-export interface AgentTypeRoot {
-  dir: string;
-  source: "project" | "user";
-}
+export type AgentTypeRoot = ConfigFolder;
 
 const builtinPrompt = (file: string) =>
   readFileSync(new URL(`./builtin/${file}`, import.meta.url), "utf8").trim();
@@ -78,16 +75,7 @@ export function builtinAgentTypes(): AgentType[] {
 }
 
 export function agentTypeRoots(projectRoot: string, env: NodeJS.ProcessEnv = process.env): AgentTypeRoot[] {
-  const root = resolve(projectRoot);
-  const home = userHomeDir(env);
-  const roots: AgentTypeRoot[] = [
-    { dir: join(root, ".keel", "agents"), source: "project" },
-    { dir: join(root, ".claude", "agents"), source: "project" },
-    { dir: join(home, ".keel", "agents"), source: "user" },
-    { dir: join(home, ".claude", "agents"), source: "user" },
-  ];
-  // Started in the home folder, the project's folders are the user's: read them once.
-  return roots.filter((entry, index) => roots.findIndex((other) => other.dir === entry.dir) === index);
+  return configFolders(projectRoot, "agents", env);
 }
 
 function text(value: FrontmatterValue | undefined): string | undefined {

@@ -1,5 +1,6 @@
 // The sub-agents of each session, by id, so SendMessage can reach one by id or name (or all at once).
 // Finished agents stay listed with their status, so a message to one gets a clear answer.
+import { onSessionEnd } from "../../tool/sessionEnd.ts";
 
 export type AgentStatus = "running" | "completed" | "failed" | "stopped";
 
@@ -18,6 +19,7 @@ export interface RegisteredAgent {
 }
 
 const sessions = new Map<string, Map<string, RegisteredAgent>>();
+onSessionEnd((sessionId) => forgetAgents(sessionId), "forget");
 
 export function registerAgent(sessionId: string, agent: RegisteredAgent): void {
   let agents = sessions.get(sessionId);

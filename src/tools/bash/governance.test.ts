@@ -51,6 +51,13 @@ beforeAll(async () => {
   linkSync(join(project.outside, "shared.txt"), at("hardlinked.txt"));
   mkdirSync(at("node_modules/pkg"), { recursive: true });
   writeFileSync(at("node_modules/pkg/package.json"), "{}\n");
+  // A folder holding a repository (copied whole, it plants .git/ where it lands) and a plain one.
+  mkdirSync(at("vendored/.git/hooks"), { recursive: true });
+  writeFileSync(at("vendored/.git/hooks/pre-commit"), "h\n");
+  writeFileSync(at("vendored/a.txt"), "a\n");
+  mkdirSync(at("plain"), { recursive: true });
+  writeFileSync(at("plain/b.txt"), "b\n");
+  mkdirSync(at(".claude"), { recursive: true });
 });
 afterAll(() => project.cleanup());
 
@@ -109,8 +116,8 @@ table(
     ["cat .e*", DENY_ENV, "deny"],
     ["cat .env", ASK_ENV, "ask"],
     ["cat .env", { ...ASK_ENV, mode: "bypassPermissions" }, "ask"],
-    ["git show HEAD:.env", DENY_ENV, "ask"],
-    ["git show HEAD:.env", BYPASS_DENY_ENV, "ask"],
+    ["git show HEAD:.env", DENY_ENV, "deny"],
+    ["git show HEAD:.env", BYPASS_DENY_ENV, "deny"],
     ["git log -p", DENY_ENV, "ask"],
     ["git grep SECRET", DENY_ENV, "ask"],
     ["cp .env /project/copy.txt", { ...DENY_ENV, mode: "acceptEdits" }, "deny"],
@@ -472,5 +479,190 @@ table(
   [
     ["git config --get user.name", BYPASS, "allow"],
     ["git config --global --list", {}, "ask"],
+  ],
+);
+
+table(
+  "Red team, round 3: paths of programs the analyzer does not model, and files named by URL",
+  [
+    ["grep -R SECRET", BYPASS_DENY_ENV, "ask"],
+    ["ag SECRET", BYPASS_DENY_ENV, "ask"],
+    ["ack -i secret", BYPASS_DENY_ENV, "ask"],
+    ["curl file:///project/.env", BYPASS_DENY_ENV, "deny"],
+    ["curl -s FILE://localhost/project/.env", BYPASS_DENY_ENV, "deny"],
+    ["strings .e?v", BYPASS_DENY_ENV, "deny"],
+    ["strings .{env,x}", BYPASS_DENY_ENV, "deny"],
+    ["find src -delete", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "ask"],
+    ["git restore src", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "ask"],
+    ["xargs rm < list.txt", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "ask"],
+    ["git show :.env", BYPASS_DENY_ENV, "deny"],
+    ["git cat-file -p HEAD:.env", BYPASS_DENY_ENV, "deny"],
+    ["git diff HEAD:.env HEAD:README.md", BYPASS_DENY_ENV, "deny"],
+    ["git show --textconv HEAD:.env", BYPASS_DENY_ENV, "deny"],
+    ["git show --not-an-option HEAD:.env", BYPASS_DENY_ENV, "deny"],
+    ["git log --not-an-option -p", BYPASS_DENY_ENV, "ask"],
+    ["git format-patch -1 --stdout", BYPASS_DENY_ENV, "ask"],
+    ["git add -p", BYPASS_DENY_ENV, "ask"],
+  ],
+  [
+    ["ag SECRET src", BYPASS_DENY_ENV, "allow"],
+    ["grep -R TODO src", BYPASS_DENY_ENV, "allow"],
+    ["curl https://example.com/.env", BYPASS_DENY_ENV, "allow"],
+    ["git show HEAD:README.md", BYPASS_DENY_ENV, "ask"],
+    ["git show HEAD:README.md", {}, "allow"],
+    ["git push -u origin main", BYPASS_DENY_ENV, "allow"],
+    ["git add -u", BYPASS_DENY_ENV, "allow"],
+    ["git commit -m wip", BYPASS_DENY_ENV, "allow"],
+  ],
+);
+
+table(
+  "Red team, round 3: sed long options as getopt reads them (abbreviations, unknown ones)",
+  [
+    ["sed -n --expr='1e rm -rf src' p", NO_RM, "ask"],
+    ["sed --e '1e rm -rf src' README.md", NO_RM, "ask"],
+    ["sed --fi=script.sed README.md", NO_RM, "ask"],
+    ["sed -n --expr='1e id' p", {}, "ask"],
+  ],
+  [
+    ["sed --quiet --expression=p README.md", NO_RM, "allow"],
+    ["sed -n p README.md", NO_RM, "allow"],
+  ],
+);
+
+table(
+  "Red team, round 3: an allow rule never covers a file the command writes through an option",
+  [
+    ["sort -o src/index.ts README.md", { allow: ["Bash(sort:*)"] }, "ask"],
+    ["sort README.md --output=src/index.ts", { allow: ["Bash(sort:*)"] }, "ask"],
+    ["git diff --output=src/x.patch", { allow: ["Bash(git diff:*)"] }, "ask"],
+    ["git log -p --outp=src/x.patch", { allow: ["Bash(git log:*)"] }, "ask"],
+    ["curl -o src/x https://example.com", { allow: ["Bash(curl:*)"] }, "ask"],
+    ["wget -O src/x https://example.com", { allow: ["Bash(wget:*)"] }, "ask"],
+    ["gcc -o src/x x.c", { allow: ["Bash(gcc:*)"] }, "ask"],
+    ["tsc --outFile src/x.js", { allow: ["Bash(tsc:*)"] }, "ask"],
+    ["uniq README.md src/x", { allow: ["Bash(uniq:*)"] }, "ask"],
+    ["sed -n 'w src/x' README.md", { allow: ["Bash(sed:*)"] }, "ask"],
+  ],
+  [
+    ["sort README.md", { allow: ["Bash(sort:*)"] }, "allow"],
+    ["curl https://example.com", { allow: ["Bash(curl:*)"] }, "allow"],
+    ["rm src/index.ts", { allow: ["Bash(rm:*)"] }, "allow"],
+    ["cp README.md src/", { allow: ["Bash(cp:*)"] }, "allow"],
+    ["npm test -- --coverage", { allow: ["Bash(npm test:*)"] }, "allow"],
+  ],
+);
+
+table(
+  "Red team, round 3: writes that reach protected paths without naming them",
+  [
+    ["cp -a vendored/.git .", BYPASS, "ask"],
+    ["cp -r vendored/. .", BYPASS, "ask"],
+    ["cp -r vendored src/", BYPASS, "ask"],
+    ["cp -t . vendored/.git", BYPASS, "ask"],
+    ["cp README.md .git", BYPASS, "ask"],
+    ["cp README.md .claude/", BYPASS, "ask"],
+    ["mv README.md .git/hooks", BYPASS, "ask"],
+    ["cp -rT vendored .", BYPASS, "ask"],
+    ["cp --parents vendored/.git/hooks/pre-commit plain/", BYPASS, "ask"],
+    ["rsync -a vendored/ .", BYPASS, "ask"],
+    ["chmod -R u+w .", BYPASS, "ask"],
+    ["find . -name '*.ts' -exec sed -i s/a/b/ {} +", BYPASS, "ask"],
+    ["grep -rl foo src | xargs sed -i s/foo/bar/", BYPASS, "ask"],
+    ["tar xf a.tar -C src", BYPASS, "ask"],
+    ["unzip a.zip", BYPASS, "ask"],
+    ["git apply fix.patch", BYPASS, "ask"],
+    ["patch -p1 < fix.patch", BYPASS, "ask"],
+    ["git config --global --add include.path /tmp/x", BYPASS, "ask"],
+    ["git config --glob core.pager x", BYPASS, "ask"],
+    ["git config --unset core.x", BYPASS, "ask"],
+    ["git submodule add https://example.com/x.git", BYPASS, "ask"],
+    ["git init --temp=/tmp/t", BYPASS, "ask"],
+  ],
+  [
+    ["cp README.md .", BYPASS, "allow"],
+    ["cp README.md src/", { mode: "acceptEdits" }, "allow"],
+    ["cp -r plain src/", BYPASS, "allow"],
+    ["cp --parents src/index.ts plain/", BYPASS, "allow"],
+    ["mv vendored plain/", BYPASS, "allow"],
+    ["mv README.md src/", { mode: "acceptEdits" }, "allow"],
+    ["chmod -R u+w src", BYPASS, "allow"],
+    ["chmod 755 .", BYPASS, "allow"],
+    ["find src -name '*.ts' -exec sed -i s/a/b/ {} +", BYPASS, "allow"],
+    ["find . -name '*.ts' -exec grep -l x {} +", BYPASS, "allow"],
+    ["tar -tf a.tar", BYPASS, "allow"],
+    ["tar czf out.tgz src", BYPASS, "allow"],
+    ["git apply --check fix.patch", BYPASS, "allow"],
+    ["patch src/index.ts fix.patch", BYPASS, "allow"],
+    ["git config --glob --get user.name", BYPASS, "allow"],
+  ],
+);
+
+table(
+  "Red team, round 3: code no deny rule can be checked against asks in every mode when rules exist",
+  [
+    ["git -C fixtures/evil log", NO_RM, "ask"],
+    ["git --bare log", NO_RM, "ask"],
+    ["git -C $X log", NO_RM, "ask"],
+    ["make -f - <<< 'all:; rm -rf src'", NO_RM, "ask"],
+    ["make --eval='x:; rm -rf src' x", NO_RM, "ask"],
+    ["dc -e '!rm -rf src'", NO_RM, "ask"],
+    ["at now <<< 'rm -rf src'", NO_RM, "ask"],
+    ["tmux new -d 'rm -rf src'", NO_RM, "ask"],
+    ["screen -dm rm -rf src", NO_RM, "ask"],
+    ["less '+!rm -rf src' README.md", NO_RM, "ask"],
+  ],
+  [
+    ["git log --oneline", NO_RM, "allow"],
+    ["make test", NO_RM, "allow"],
+    ["git -C fixtures/evil log", BYPASS, "allow"],
+  ],
+);
+
+table(
+  "Red team, round 3: redirects of a whole statement, and commands that move the shell without cd",
+  [
+    ["{ echo x; } > .git/config", BYPASS, "ask"],
+    ["(echo x) >> ~/.bashrc", BYPASS, "ask"],
+    ["for i in 1; do echo x; done > .claude/settings.json", BYPASS, "ask"],
+    ["if true; then echo x; fi >> .g?t/config", BYPASS, "ask"],
+    ["case x in x) echo;; esac > .mcp.json", BYPASS, "ask"],
+    ["f() { echo x; } > .git/config; f", BYPASS, "ask"],
+    ["! echo x > .git/config", BYPASS, "ask"],
+    ["{ cat; } < .env", BYPASS_DENY_ENV, "deny"],
+    ['while read l; do echo "$l"; done < .env', BYPASS_DENY_ENV, "deny"],
+    ["{ echo x; } > src/index.ts", { ...DENY_SRC_EDIT, mode: "bypassPermissions" }, "deny"],
+    ["source /dev/stdin <<< 'cd .git'; echo x > config", BYPASS, "ask"],
+    [". ./env.sh; echo x > config", BYPASS, "ask"],
+    ["shopt -s cdable_vars; g=.git; cd g; echo x > config", BYPASS, "ask"],
+    ["set -P; cd outlink/.. && ls", {}, "ask"],
+    ["[ -e ~/.ssh/id_rsa ] && echo yes", {}, "ask"],
+    ["[ -s ~/.ssh/id_rsa ]", { mode: "acceptEdits" }, "ask"],
+  ],
+  [
+    ["{ echo x; } > out.txt", BYPASS, "allow"],
+    ['for f in src/*.ts; do wc -l "$f"; done > counts.txt', BYPASS, "allow"],
+    ["set -euo pipefail; cd src; echo x > out.txt", BYPASS, "allow"],
+    ["source .venv/bin/activate && pytest", BYPASS, "allow"],
+    ["[ -f src/index.ts ] && echo ok", {}, "allow"],
+  ],
+);
+
+table(
+  "Red team, round 3: subcommand aliases and abbreviations are the subcommand to deny rules",
+  [
+    ["npm i left-pad", { deny: ["Bash(npm install:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm --silent add left-pad", { deny: ["Bash(npm install:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm pub", { deny: ["Bash(npm publish:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm runScript build", { deny: ["Bash(npm run:*)"], mode: "bypassPermissions" }, "deny"],
+    ["npm t", { ask: ["Bash(npm test:*)"], mode: "bypassPermissions" }, "ask"],
+    ["pnpm i x", { deny: ["Bash(pnpm install:*)"], mode: "bypassPermissions" }, "deny"],
+    ["docker container rm x", { deny: ["Bash(docker rm:*)"], mode: "bypassPermissions" }, "deny"],
+    ["pip3 install x", { deny: ["Bash(pip install:*)"], mode: "bypassPermissions" }, "deny"],
+  ],
+  [
+    ["npm test", { deny: ["Bash(npm install:*)"], mode: "bypassPermissions" }, "allow"],
+    ["npm ls", { deny: ["Bash(npm install:*)"] }, "allow"],
+    ["docker ps", { deny: ["Bash(docker rm:*)"], mode: "bypassPermissions" }, "allow"],
   ],
 );

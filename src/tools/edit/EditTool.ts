@@ -17,17 +17,11 @@ import {
   strategyNote,
 } from "../shared/changeOutput.ts";
 import { missingFile, previewFileChange, replacementView } from "../shared/changePreview.ts";
-import {
-  assertEditableKind,
-  loadTextFile,
-  missingFileError,
-  statIfExists,
-  writeTextFile,
-} from "../shared/editableFile.ts";
+import { changeTarget, loadTextFile, missingFileError, writeTextFile } from "../shared/editableFile.ts";
 import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
-import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
+import { checkWritePermission } from "../shared/filePermissions.ts";
 import { lenientBoolean } from "../shared/lenientSchema.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 import { applyEdit, type EditSite } from "./applyEdit.ts";
@@ -57,17 +51,12 @@ async function validateEdit(input: EditInput, context: ToolUseContext): Promise<
     return new ToolError("no_change", "No changes to make: old_string and new_string are exactly the same.");
   }
   if (extname(path).toLowerCase() === ".ipynb") return NOTEBOOK_ERROR(path);
-  const denied = await denyRuleError(EditTool as Tool, input, context, "write");
-  if (denied) return denied;
-  const stats = await statIfExists(path);
+  const target = await changeTarget(EditTool as Tool, input, path, context);
+  if ("problem" in target) return target.problem;
+  const { stats } = target;
   if (!stats) {
     if (input.old_string === "") return undefined;
     return missingFileError(path, "To create a new file, use an empty old_string (or the Write tool).");
-  }
-  try {
-    assertEditableKind(path, stats);
-  } catch (error) {
-    return error as ToolError;
   }
   if (input.old_string === "" && stats.size > 0) return existsError(path);
   if (stats.size === 0 && input.old_string === "") return undefined;

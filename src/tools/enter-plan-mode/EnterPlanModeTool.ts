@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { PermissionMode } from "../../permissions/types.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { currentMode, switchMode } from "./planModeState.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -38,11 +38,7 @@ export const EnterPlanModeTool: Tool<EnterPlanModeInput, EnterPlanModeOutput> = 
   // It only takes powers away.
   isReadOnly: true,
   isConcurrencySafe: false,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "entering plan mode only restricts what runs" },
-  }),
+  checkPermissions: allowedByTool("entering plan mode only restricts what runs"),
 
   async call(_input, context) {
     if (context.agentId !== undefined)

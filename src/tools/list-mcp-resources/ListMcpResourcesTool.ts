@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { errorMessage } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { findResourceSource, type McpResourceInfo, resourceSources } from "./resourceSource.ts";
 
 const inputSchema = z.strictObject({
@@ -45,11 +45,7 @@ export const ListMcpResourcesTool = buildTool<ListMcpResourcesInput, ListMcpReso
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
   // Listing names what servers the user configured offer; it reads no contents.
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "lists resources of configured MCP servers (read-only)" },
-  }),
+  checkPermissions: allowedByTool("lists resources of configured MCP servers (read-only)"),
   async call(input, context) {
     const signal = context.abortController.signal;
     const sources = input.server ? [findResourceSource(context, input.server)] : resourceSources(context);

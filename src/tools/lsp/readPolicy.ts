@@ -4,19 +4,12 @@
 // that file's declaration and docs).
 
 import type { LanguageServer } from "../../lsp/languageServer.ts";
-import { findDenyRule } from "../../permissions/engine.ts";
-import { listRules } from "../../permissions/matchers.ts";
+import { findDenyRule, hasDenyRuleNaming } from "../../permissions/engine.ts";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import type { FormatScope } from "./formatResults.ts";
 import { type OperationRequest, type OperationResult, type Place, runOperation } from "./operations.ts";
-
-/** Read deny rules are rare; without one no path needs asking about. */
-function anyReadDenyRule(context: ToolUseContext): boolean {
-  const policy = context.getAppState().toolPermissionContext;
-  return listRules(policy, "deny").some((rule) => rule.value.toolName === "Read");
-}
 
 /** The paths among these that the rules deny the tool to read. */
 export async function deniedPaths(
@@ -26,7 +19,8 @@ export async function deniedPaths(
   context: ToolUseContext,
 ): Promise<Set<string>> {
   const denied = new Set<string>();
-  if (!anyReadDenyRule(context)) return denied;
+  // Read deny rules are rare; without one no path needs asking about.
+  if (!hasDenyRuleNaming(tool, context)) return denied;
   for (const path of new Set(paths))
     if (await findDenyRule(tool, { ...input, filePath: path }, context)) denied.add(path);
   return denied;
@@ -64,7 +58,7 @@ export async function withoutDeniedHover(
   request: OperationRequest,
   context: ToolUseContext,
 ): Promise<OperationResult> {
-  if (result.kind !== "hover" || result.text === "" || !anyReadDenyRule(context)) return result;
+  if (result.kind !== "hover" || result.text === "" || !hasDenyRuleNaming(tool, context)) return result;
   const definition = await runOperation(server, { ...request, operation: "goToDefinition" }).catch(
     () => undefined,
   );

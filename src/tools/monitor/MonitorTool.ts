@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { BackgroundTaskInfo } from "../../shell/background.ts";
 import { type MonitorMatch, type MonitorStop, monitorTaskOutput } from "../../shell/monitorOutput.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { unknownTaskError } from "../task-output/TaskOutputTool.ts";
 
 const DEFAULT_WAIT_MS = 60_000;
@@ -90,11 +90,7 @@ export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
   // Watching a task this session started reveals nothing the session could not already see.
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "watches output of the session's own background task" },
-  }),
+  checkPermissions: allowedByTool("watches output of the session's own background task"),
   validateInput: (input) => {
     const compiled = compile(input);
     return typeof compiled === "string"

@@ -18,17 +18,11 @@ import {
   strategyNote,
 } from "../shared/changeOutput.ts";
 import { missingFile, previewFileChange } from "../shared/changePreview.ts";
-import {
-  assertEditableKind,
-  loadTextFile,
-  missingFileError,
-  statIfExists,
-  writeTextFile,
-} from "../shared/editableFile.ts";
+import { changeTarget, loadTextFile, missingFileError, writeTextFile } from "../shared/editableFile.ts";
 import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding, type TextFormat } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
-import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
+import { checkWritePermission } from "../shared/filePermissions.ts";
 import { lenientBoolean } from "../shared/lenientSchema.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 
@@ -80,19 +74,14 @@ async function validateMultiEdit(
   if (extname(path).toLowerCase() === ".ipynb") {
     return new ToolError("wrong_tool", `${path} is a Jupyter notebook; edit it with the NotebookEdit tool.`);
   }
-  const denied = await denyRuleError(MultiEditTool as Tool, input, context, "write");
-  if (denied) return denied;
-  const stats = await statIfExists(path);
+  const target = await changeTarget(MultiEditTool as Tool, input, path, context);
+  if ("problem" in target) return target.problem;
+  const { stats } = target;
   const creates = input.edits[0]?.old_string === "";
   if (!stats)
     return creates
       ? undefined
       : missingFileError(path, "To create it, make the first edit's old_string empty.");
-  try {
-    assertEditableKind(path, stats);
-  } catch (error) {
-    return error as ToolError;
-  }
   if (creates && stats.size > 0) {
     return atIndex(
       0,

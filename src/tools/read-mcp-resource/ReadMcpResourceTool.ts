@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../../tool/messages.ts";
 import { isImageMediaType } from "../../tool/messages.ts";
-import { buildTool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { findResourceSource, type McpResourceContents } from "../list-mcp-resources/resourceSource.ts";
 
 const inputSchema = z.strictObject({
@@ -84,14 +84,7 @@ export const ReadMcpResourceTool = buildTool<ReadMcpResourceInput, ReadMcpResour
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
   // Resources are what a configured server chose to publish for reading; reading changes nothing.
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: {
-      type: "tool",
-      reason: "reads a resource a configured MCP server publishes (read-only)",
-    },
-  }),
+  checkPermissions: allowedByTool("reads a resource a configured MCP server publishes (read-only)"),
   async call(input, context) {
     const source = findResourceSource(context, input.server);
     const read = await source.readResource(input.uri, context.abortController.signal);

@@ -2,20 +2,21 @@
 import { readFile } from "node:fs/promises";
 import type sharpModule from "sharp";
 import { ToolError } from "../../tool/errors.ts";
+import { isImageMediaType } from "../../tool/messages.ts";
 import type { ImageMediaType, ReadOutput } from "./output.ts";
 
+/** File name endings Read shows as images: those of IMAGE_MEDIA_TYPES (tool/messages.ts), jpg included. */
 export const IMAGE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "webp"]);
 export const MAX_IMAGE_DIMENSION = 2000;
 /** Base64 characters an image block may carry. */
 export const MAX_IMAGE_BASE64_CHARS = Math.floor(3.75 * 1024 * 1024);
 const MAX_IMAGE_FILE_BYTES = 100 << 20;
 
-const MEDIA_TYPES: Record<string, ImageMediaType> = {
-  png: "image/png",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-};
+/** The media type of a format sharp names, when models take it as is (tool/messages.ts keeps the list). */
+function mediaTypeOf(format: string | undefined): ImageMediaType | undefined {
+  const type = `image/${format}`;
+  return format !== undefined && isImageMediaType(type) ? type : undefined;
+}
 
 function base64Length(bytes: number): number {
   return Math.ceil(bytes / 3) * 4;
@@ -72,7 +73,7 @@ export async function readImage(path: string, size: number): Promise<ReadOutput>
   }
   const originalWidth = metadata.width ?? 0;
   const originalHeight = metadata.height ?? 0;
-  const media = MEDIA_TYPES[metadata.format ?? ""];
+  const media = mediaTypeOf(metadata.format);
   const fits =
     media !== undefined &&
     originalWidth <= MAX_IMAGE_DIMENSION &&
@@ -96,7 +97,7 @@ export async function readImage(path: string, size: number): Promise<ReadOutput>
       data = encoded.data;
       width = encoded.width;
       height = encoded.height;
-      type = MEDIA_TYPES[attempt.format] as ImageMediaType;
+      type = mediaTypeOf(attempt.format) as ImageMediaType;
       if (base64Length(data.length) <= MAX_IMAGE_BASE64_CHARS) break;
     }
   }

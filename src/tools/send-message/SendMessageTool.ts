@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { findAgent, listAgents, type RegisteredAgent } from "../agent/runningAgents.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -44,11 +44,7 @@ export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
   isReadOnly: true,
   isConcurrencySafe: true,
   // Talking to the session's own agents reaches nothing outside the session; what they do is checked as they do it.
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "messages between the session's own agents" },
-  }),
+  checkPermissions: allowedByTool("messages between the session's own agents"),
 
   async call(input, context) {
     const sessionId = context.options.sessionId;

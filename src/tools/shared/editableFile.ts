@@ -4,8 +4,10 @@ import type { Stats } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
+import type { Tool } from "../../tool/Tool.ts";
 import { writeFileAtomic } from "./atomicWrite.ts";
 import { decodeText, encodeText, type TextFormat } from "./encoding.ts";
+import { denyRuleError } from "./filePermissions.ts";
 import { recordWrite } from "./readState.ts";
 import { didYouMean } from "./similarNames.ts";
 
@@ -44,6 +46,29 @@ export function assertEditableKind(path: string, stats: Stats): void {
       `${path} is ${stats.size} bytes, over the ${MAX_EDITABLE_BYTES}-byte limit for editing. Use Bash (sed, or a script) to change a file this large.`,
     );
   }
+}
+
+/**
+ * What Edit, MultiEdit and Write check first, in this order: the engine's deny rule (before the path is
+ * touched, so a denied file's existence is not told), then what kind of file is there. The file's stats
+ * (undefined when there is none), or the refusal.
+ */
+export async function changeTarget(
+  tool: Tool,
+  input: unknown,
+  path: string,
+  context: ToolUseContext,
+): Promise<{ stats: Stats | undefined } | { problem: ToolError }> {
+  const denied = await denyRuleError(tool, input, context, "write");
+  if (denied) return { problem: denied };
+  const stats = await statIfExists(path);
+  if (!stats) return { stats };
+  try {
+    assertEditableKind(path, stats);
+  } catch (error) {
+    return { problem: error as ToolError };
+  }
+  return { stats };
 }
 
 /** The file as text with its format, or undefined when it does not exist. */

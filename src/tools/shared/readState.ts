@@ -1,13 +1,13 @@
 // What the session has read (context.readFileState), and the rule built on it: a file is changed only
 // after it was read, and only if it has not changed on disk since.
-import { createHash } from "node:crypto";
 import { resolveSymlinks } from "../../permissions/paths.ts";
 import type { FileReadRecord, ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
+import { createSha256 } from "../../tool/lazyCrypto.ts";
 
 /** sha256 of a file's bytes; "" in a record means the file was never hashed whole (streamed, or large). */
 export function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return createSha256().update(bytes).digest("hex");
 }
 
 /** The record for a file, under the name given or the name its symlinks resolve to. */
@@ -32,7 +32,7 @@ export const HASHED_MAX_BYTES = 8 << 20;
 export function hashPieces(pieces: readonly Uint8Array[]): string {
   const total = pieces.reduce((sum, piece) => sum + piece.length, 0);
   if (total > HASHED_MAX_BYTES) return "";
-  const hash = createHash("sha256");
+  const hash = createSha256();
   for (const piece of pieces) hash.update(piece);
   return hash.digest("hex");
 }

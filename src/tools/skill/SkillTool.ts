@@ -7,7 +7,7 @@ import { userHomeDir } from "../../settings/locations.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { commandRoots, discoverCommands } from "./commands/discoverCommands.ts";
 import { expandCommand } from "./commands/expandCommand.ts";
 import { discoverSkills, loadSkillBody, type SkillInfo, skillRoots } from "./discoverSkills.ts";
@@ -133,11 +133,7 @@ export function createSkillTool(config: SkillToolConfig = {}): Tool<SkillInput, 
     isReadOnly: true,
     isConcurrencySafe: true,
     // The instructions are text from the user's own skill folders; what they lead to goes through the tools' own checks.
-    checkPermissions: async (input) => ({
-      behavior: "allow",
-      updatedInput: input,
-      decisionReason: { type: "tool", reason: "loads instructions from a configured skill folder" },
-    }),
+    checkPermissions: allowedByTool("loads instructions from a configured skill folder"),
 
     async call(input, context) {
       const projectRoot = context.getAppState().toolPermissionContext.projectRoot;

@@ -1,14 +1,11 @@
 // Skills: folders holding a SKILL.md, found in the project's `.keel/skills` and `.claude/skills`, then the
 // user's `~/.keel/skills` and `~/.claude/skills`. The first skill of a name wins, in that order.
 import { readdir, readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { userHomeDir } from "../../settings/locations.ts";
-import { type FrontmatterValue, parseFrontmatter } from "./frontmatter.ts";
+import { join } from "node:path";
+import { type ConfigFolder, configFolders } from "../../settings/locations.ts";
+import { type FrontmatterValue, parseFrontmatter, readFrontmatterFile } from "./frontmatter.ts";
 
-export interface SkillRoot {
-  dir: string;
-  source: "project" | "user";
-}
+export type SkillRoot = ConfigFolder;
 
 export interface SkillInfo {
   name: string;
@@ -23,16 +20,7 @@ export interface SkillInfo {
 }
 
 export function skillRoots(projectRoot: string, env: NodeJS.ProcessEnv = process.env): SkillRoot[] {
-  const root = resolve(projectRoot);
-  const home = userHomeDir(env);
-  const roots: SkillRoot[] = [
-    { dir: join(root, ".keel", "skills"), source: "project" },
-    { dir: join(root, ".claude", "skills"), source: "project" },
-    { dir: join(home, ".keel", "skills"), source: "user" },
-    { dir: join(home, ".claude", "skills"), source: "user" },
-  ];
-  // Started in the home folder, the project's skill folders are the user's: list them once.
-  return roots.filter((entry, index) => roots.findIndex((other) => other.dir === entry.dir) === index);
+  return configFolders(projectRoot, "skills", env);
 }
 
 function text(value: FrontmatterValue | undefined): string | undefined {
@@ -57,13 +45,9 @@ async function readSkill(
 ): Promise<SkillInfo | undefined> {
   const skillDir = join(dir, folder);
   const path = join(skillDir, "SKILL.md");
-  let content: string;
-  try {
-    content = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  const { attributes, body } = parseFrontmatter(content);
+  const document = await readFrontmatterFile(path);
+  if (!document) return undefined;
+  const { attributes, body } = document;
   const argumentHint = text(attributes["argument-hint"]);
   return {
     name: text(attributes.name) ?? folder,

@@ -1,5 +1,6 @@
 // The YAML front matter of SKILL.md files, enough of YAML for them: `key: value` scalars (plain or
 // quoted), `|` and `>` blocks, and lists (`[a, b]` or `- item` lines). Anything else is kept as text.
+import { readFile } from "node:fs/promises";
 
 export type FrontmatterValue = string | boolean | string[];
 
@@ -73,4 +74,15 @@ export function parseFrontmatter(text: string): ParsedDocument {
   const match = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(source);
   if (!match) return { attributes: {}, body: source };
   return { attributes: parseAttributes(match[1]!.split("\n")), body: source.slice(match[0].length) };
+}
+
+/** A Markdown file split into front matter and body, or undefined when it cannot be read. */
+export async function readFrontmatterFile(path: string): Promise<ParsedDocument | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  return parseFrontmatter(text);
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import type { Task } from "../tasks-shared/taskModel.ts";
 import { updateTaskFile } from "../tasks-shared/taskStore.ts";
 
@@ -38,13 +38,11 @@ export const TaskCreateTool: Tool<TaskCreateInput, TaskCreateOutput> = buildTool
   // Changes only the session's own task list, never the workspace: allowed in plan mode too.
   isReadOnly: true,
   changesSessionState: true,
+  // Only adds a task: nothing that was there is changed or lost (MCP's destructiveHint: false).
+  isDestructive: false,
   // Writes the shared list; the store's lock serializes writers, but results would interleave oddly.
   isConcurrencySafe: false,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "edits the session's own task list" },
-  }),
+  checkPermissions: allowedByTool("edits the session's own task list"),
 
   async call(input, context) {
     const task = await updateTaskFile(context, (file) => {

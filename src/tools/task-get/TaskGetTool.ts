@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { openBlockers, type Task } from "../tasks-shared/taskModel.ts";
 import { readTaskFile, requireTask } from "../tasks-shared/taskStore.ts";
 
@@ -44,11 +44,7 @@ export const TaskGetTool: Tool<TaskGetInput, TaskGetOutput> = buildTool<TaskGetI
   description: (input) => `Read task #${input.taskId}`,
   isReadOnly: true,
   isConcurrencySafe: true,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "reads the session's own task list" },
-  }),
+  checkPermissions: allowedByTool("reads the session's own task list"),
 
   async call(input, context) {
     const file = await readTaskFile(context);

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { openBlockers, type TaskStatus, taskLine } from "../tasks-shared/taskModel.ts";
 import { readTaskFile } from "../tasks-shared/taskStore.ts";
 
@@ -32,11 +32,7 @@ export const TaskListTool: Tool<TaskListInput, TaskListOutput> = buildTool<TaskL
   description: () => "List tasks",
   isReadOnly: true,
   isConcurrencySafe: true,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "reads the session's own task list" },
-  }),
+  checkPermissions: allowedByTool("reads the session's own task list"),
 
   async call(_input, context) {
     const file = await readTaskFile(context);

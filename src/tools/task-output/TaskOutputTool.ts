@@ -5,7 +5,7 @@ import { type BackgroundTaskInfo, listBackgroundTasks, readTaskOutput } from "..
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/output.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;
@@ -88,11 +88,7 @@ export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputOutput>({
   isConcurrencySafe: true,
   interruptBehavior: () => "cancel",
   // Reading a task this session started reveals nothing the session could not already see.
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "reads output of the session's own background task" },
-  }),
+  checkPermissions: allowedByTool("reads output of the session's own background task"),
 
   async call(input, context) {
     const sessionId = context.options.sessionId;

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { type BackgroundTaskInfo, getBackgroundTask, stopBackgroundTask } from "../../shell/background.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { unknownTaskError } from "../task-output/TaskOutputTool.ts";
 
 const inputSchema = z.object({
@@ -40,11 +40,7 @@ export const TaskStopTool = buildTool<TaskStopInput, TaskStopOutput>({
   },
   description: (input) => `Stop task ${input.task_id}`,
   // Stopping a task this session started undoes nothing and reaches nothing outside the session.
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "stops the session's own background task" },
-  }),
+  checkPermissions: allowedByTool("stops the session's own background task"),
 
   async call(input, context) {
     const sessionId = context.options.sessionId;

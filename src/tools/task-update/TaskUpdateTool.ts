@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { TASK_STATUSES, type Task } from "../tasks-shared/taskModel.ts";
 import { updateTaskFile } from "../tasks-shared/taskStore.ts";
 import { applyTaskUpdate } from "./applyTaskUpdate.ts";
@@ -55,11 +55,7 @@ export const TaskUpdateTool: Tool<TaskUpdateInput, TaskUpdateOutput> = buildTool
   isReadOnly: true,
   changesSessionState: true,
   isConcurrencySafe: false,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "edits the session's own task list" },
-  }),
+  checkPermissions: allowedByTool("edits the session's own task list"),
 
   async call(input, context) {
     const outcome = await updateTaskFile(context, (file) => applyTaskUpdate(file, input, context.agentId));

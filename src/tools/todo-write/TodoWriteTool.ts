@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
-import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import {
   readSessionJson,
   sessionDataFile,
@@ -73,11 +73,7 @@ export const TodoWriteTool: Tool<TodoWriteInput, TodoWriteOutput> = buildTool<
   isReadOnly: true,
   changesSessionState: true,
   isConcurrencySafe: false,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: { type: "tool", reason: "edits the session's own todo list" },
-  }),
+  checkPermissions: allowedByTool("edits the session's own todo list"),
 
   validateInput(input) {
     const running = input.todos.filter((todo) => todo.status === "in_progress");

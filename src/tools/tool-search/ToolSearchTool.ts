@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { isDeferredTool } from "../../tool/registry.ts";
 import { toolInputJSONSchema } from "../../tool/schema.ts";
-import { buildTool, type PromptOptions, type Tool } from "../../tool/Tool.ts";
+import { allowedByTool, buildTool, type PromptOptions, type Tool } from "../../tool/Tool.ts";
 import {
   LOADED_TOOLS_PREFIX,
   listDeferredTools,
@@ -99,14 +99,9 @@ export const ToolSearchTool: Tool<ToolSearchInput, ToolSearchOutput> = buildTool
   isReadOnly: true,
   isConcurrencySafe: true,
   alwaysLoad: true,
-  checkPermissions: async (input) => ({
-    behavior: "allow",
-    updatedInput: input,
-    decisionReason: {
-      type: "tool",
-      reason: "only makes more tools visible; each call still goes through its own checks",
-    },
-  }),
+  checkPermissions: allowedByTool(
+    "only makes more tools visible; each call still goes through its own checks",
+  ),
 
   async call(input, context) {
     const deferred = listDeferredTools(context);

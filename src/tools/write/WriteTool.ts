@@ -15,11 +15,11 @@ import {
   mapFileChange,
 } from "../shared/changeOutput.ts";
 import { previewFileChange } from "../shared/changePreview.ts";
-import { assertEditableKind, loadTextFile, statIfExists, writeTextFile } from "../shared/editableFile.ts";
+import { changeTarget, loadTextFile, writeTextFile } from "../shared/editableFile.ts";
 import { withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
-import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
+import { checkWritePermission } from "../shared/filePermissions.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -40,16 +40,10 @@ function pathOf(input: WriteInput, context: ToolUseContext): string {
 
 async function validateWrite(input: WriteInput, context: ToolUseContext): Promise<ToolError | undefined> {
   const path = pathOf(input, context);
-  const denied = await denyRuleError(WriteTool as Tool, input, context, "write");
-  if (denied) return denied;
-  const stats = await statIfExists(path);
-  if (!stats) return undefined;
-  try {
-    assertEditableKind(path, stats);
-  } catch (error) {
-    return error as ToolError;
-  }
-  return checkReadRecordByStat(context, path, stats.mtimeMs, { requireFullRead: true });
+  const target = await changeTarget(WriteTool as Tool, input, path, context);
+  if ("problem" in target) return target.problem;
+  if (!target.stats) return undefined;
+  return checkReadRecordByStat(context, path, target.stats.mtimeMs, { requireFullRead: true });
 }
 
 /** A CRLF file stays CRLF when the model writes plain LF text into it. */

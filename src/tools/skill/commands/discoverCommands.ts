@@ -1,15 +1,12 @@
 // Custom slash commands: Markdown files in the project's `.keel/commands` and `.claude/commands`, then
 // the user's `~/.keel/commands` and `~/.claude/commands`. Sub-folders namespace them:
 // `frontend/component.md` is `/frontend:component`. The first command of a name wins, in that order.
-import { readdir, readFile } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
-import { userHomeDir } from "../../../settings/locations.ts";
-import { type FrontmatterValue, parseFrontmatter } from "../frontmatter.ts";
+import { readdir } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { type ConfigFolder, configFolders } from "../../../settings/locations.ts";
+import { type FrontmatterValue, readFrontmatterFile } from "../frontmatter.ts";
 
-export interface CommandRoot {
-  dir: string;
-  source: "project" | "user";
-}
+export type CommandRoot = ConfigFolder;
 
 export interface CommandInfo {
   /** Without the slash: `review`, `frontend:component`. */
@@ -30,15 +27,7 @@ const MAX_COMMANDS = 500;
 const MAX_DESCRIPTION_CHARS = 300;
 
 export function commandRoots(projectRoot: string, env: NodeJS.ProcessEnv = process.env): CommandRoot[] {
-  const root = resolve(projectRoot);
-  const home = userHomeDir(env);
-  const roots: CommandRoot[] = [
-    { dir: join(root, ".keel", "commands"), source: "project" },
-    { dir: join(root, ".claude", "commands"), source: "project" },
-    { dir: join(home, ".keel", "commands"), source: "user" },
-    { dir: join(home, ".claude", "commands"), source: "user" },
-  ];
-  return roots.filter((entry, index) => roots.findIndex((other) => other.dir === entry.dir) === index);
+  return configFolders(projectRoot, "commands", env);
 }
 
 /** `Bash(git add:*), Read` or a YAML list: rules split on commas outside parentheses. */
@@ -74,13 +63,9 @@ function firstLine(body: string): string {
 }
 
 async function readCommand(root: CommandRoot, path: string): Promise<CommandInfo | undefined> {
-  let content: string;
-  try {
-    content = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  const { attributes, body } = parseFrontmatter(content);
+  const document = await readFrontmatterFile(path);
+  if (!document) return undefined;
+  const { attributes, body } = document;
   const name = relative(root.dir, path).replace(/\.md$/, "").split(sep).join(":");
   const argumentHint = text(attributes["argument-hint"]);
   const model = text(attributes.model);

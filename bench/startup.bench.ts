@@ -1,0 +1,197 @@
+// Where a person waits on every CLI call: whole-process wall time of `keel` commands against `node -e 0`
+// with the same Node, measured in the same run and taking turns (so background load hits both alike).
+// Targets (issue 16): `check` and `hook` at most node -e 0 + 50 ms; `tool Read` / `tool Grep` at most
+// node -e 0 + 80 ms plus the search itself (rg's own time on the same search, measured here too).
+// Then the in-process ratios of the same issue: a Bash call against a plain spawn, a sandboxed call
+// against the bare bubblewrap command line, Glob/Grep on a 2,000-file tree against rg.
+// Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
+//   STARTUP_BENCH_RUNS=21 node bench/startup.bench.ts        STARTUP_BENCH_INPROCESS=0 skips the ratios
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { rgPath } from "@vscode/ripgrep";
+import { printTable, summarize } from "./stats.ts";
+
+const REPO = new URL("../", import.meta.url).pathname;
+const LAUNCHER = join(REPO, "bin/keel.js");
+const RUNS = Number(process.env.STARTUP_BENCH_RUNS ?? 21);
+
+if (!existsSync(join(REPO, "dist/cli-bundle/main.js"))) {
+  process.stdout.write("dist/cli-bundle is missing: run `npm run build` first\n");
+  process.exit(1);
+}
+if (statSync(join(REPO, "src/cli/main.ts")).mtimeMs > statSync(join(REPO, "dist/cli-bundle/main.js")).mtimeMs)
+  process.stdout.write("(warning: src/ is newer than dist/; `npm run build` to measure the current code)\n");
+
+// A home and a project of their own, so the user's settings and audit log play no part.
+const base = mkdtempSync(join(tmpdir(), "keel-startup-bench-"));
+const project = join(base, "project");
+const home = join(base, "home");
+mkdirSync(join(project, "src"), { recursive: true });
+mkdirSync(join(home, ".claude"), { recursive: true });
+writeFileSync(join(project, "README.md"), "# bench\n\nbuildTool is declared once.\n");
+for (let i = 0; i < 50; i++)
+  writeFileSync(join(project, "src", `m${i}.ts`), `export const buildTool${i} = ${i};\n// buildTool\n`);
+writeFileSync(
+  join(home, ".claude", "settings.json"),
+  JSON.stringify({
+    permissions: {
+      allow: ["Bash(npm test:*)", "Glob"],
+      deny: ["Read(./.env)", "Bash(rm:*)", "WebFetch(domain:evil.example)"],
+      ask: ["Bash(git push:*)", "Write(./secrets/**)"],
+    },
+  }),
+);
+const env = { ...process.env, KEEL_HOME: home, HOME: home, KEEL_MANAGED_SETTINGS: join(base, "none.json") };
+
+function hookEvent(toolName: string, toolInput: Record<string, unknown>): string {
+  return JSON.stringify({
+    session_id: "bench",
+    transcript_path: join(base, "transcript.jsonl"),
+    cwd: project,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: "toolu_bench",
+  });
+}
+
+interface Case {
+  name: string;
+  argv: string[];
+  stdin?: string;
+  /** Extra allowance over node -e 0 in ms, and what it is for. */
+  target?: number;
+  /** Exit codes that mean the command did its job (keel check exits 1 for ask). */
+  okCodes?: number[];
+}
+
+const grepArgs = JSON.stringify({ pattern: "buildTool", path: project });
+const CASES: Case[] = [
+  { name: "keel --version", argv: [LAUNCHER, "--version"] },
+  { name: "keel tools", argv: [LAUNCHER, "tools"] },
+  {
+    name: "keel check Bash (git status && git diff)",
+    argv: [
+      LAUNCHER,
+      "check",
+      "Bash",
+      JSON.stringify({ command: "git status && git diff" }),
+      "--cwd",
+      project,
+    ],
+    target: 50,
+  },
+  {
+    name: "keel check Read",
+    argv: [
+      LAUNCHER,
+      "check",
+      "Read",
+      JSON.stringify({ file_path: join(project, "README.md") }),
+      "--cwd",
+      project,
+    ],
+    target: 50,
+  },
+  {
+    name: "keel hook claude-code (Bash)",
+    argv: [LAUNCHER, "hook", "claude-code"],
+    stdin: hookEvent("Bash", { command: "git status && git diff" }),
+    target: 50,
+  },
+  {
+    name: "keel hook claude-code (Read)",
+    argv: [LAUNCHER, "hook", "claude-code"],
+    stdin: hookEvent("Read", { file_path: join(project, "README.md") }),
+    target: 50,
+  },
+  {
+    name: "keel tool Read",
+    argv: [
+      LAUNCHER,
+      "tool",
+      "Read",
+      JSON.stringify({ file_path: join(project, "README.md") }),
+      "--cwd",
+      project,
+    ],
+    target: 80,
+  },
+  { name: "keel tool Grep", argv: [LAUNCHER, "tool", "Grep", grepArgs, "--cwd", project], target: 80 },
+];
+
+function timeRun(command: string, argv: string[], stdin = "", okCodes = [0]): number {
+  const started = performance.now();
+  const run = spawnSync(command, argv, { input: stdin, env, cwd: project, encoding: "utf8" });
+  const ms = performance.now() - started;
+  if (!okCodes.includes(run.status ?? -1))
+    throw new Error(`${argv.join(" ")} exited ${run.status ?? run.signal}: ${run.stderr}`);
+  return ms;
+}
+
+const node = process.execPath;
+const rgArgs = ["--files-with-matches", "buildTool", project];
+// One warm-up of each: Node writes its compile cache on the first start.
+for (const c of CASES) timeRun(node, c.argv, c.stdin, [0, 1]);
+const reference: number[] = [];
+const rgTimes: number[] = [];
+const samples = new Map<string, number[]>(CASES.map((c) => [c.name, []]));
+for (let run = 0; run < RUNS; run++) {
+  for (const c of CASES) {
+    reference.push(timeRun(node, ["-e", "0"]));
+    samples.get(c.name)?.push(timeRun(node, c.argv, c.stdin, [0, 1]));
+  }
+  rgTimes.push(timeRun(rgPath, rgArgs));
+}
+
+const ref = summarize(reference).median;
+const rg = summarize(rgTimes).median;
+const rows: Array<Record<string, string | number>> = [
+  { process: "node -e 0 (reference)", median_ms: ref, over_ref_ms: 0, ratio: "1.00x", target: "" },
+  {
+    process: "rg --files-with-matches (the search itself)",
+    median_ms: rg,
+    over_ref_ms: rg - ref,
+    ratio: "",
+    target: "",
+  },
+];
+for (const c of CASES) {
+  const median = summarize(samples.get(c.name) ?? []).median;
+  const over = median - ref;
+  // The tool's own work (rg's search) is allowed on top of the start-up allowance.
+  const allowance =
+    c.target === undefined ? undefined : c.target + (c.name.endsWith("Grep") ? Math.max(0, rg - ref) : 0);
+  rows.push({
+    process: c.name,
+    median_ms: median,
+    over_ref_ms: over,
+    ratio: `${(median / ref).toFixed(2)}x`,
+    target:
+      allowance === undefined ? "" : `+${allowance.toFixed(0)} ms: ${over <= allowance ? "met" : "not met"}`,
+  });
+}
+process.stdout.write(
+  `whole-process wall time, ${RUNS} runs each, taking turns with node -e 0 (Node ${process.version})\n`,
+);
+printTable(rows);
+rmSync(base, { recursive: true, force: true });
+
+if (process.env.STARTUP_BENCH_INPROCESS !== "0") {
+  const { measureBashExec } = await import("./bashExecMeasure.ts");
+  const { measureSmallTree } = await import("./smallTreeMeasure.ts");
+  const ratios = [...(await measureBashExec()), ...(await measureSmallTree())];
+  process.stdout.write("\nin process, against a reference measured in the same run\n");
+  printTable(
+    ratios.map((row) => ({
+      run: row.name,
+      median_ms: row.medianMs,
+      reference_ms: row.referenceMs,
+      ratio: `${(row.medianMs / row.referenceMs).toFixed(2)}x`,
+      target: `${row.target.toFixed(2)}x: ${row.medianMs / row.referenceMs <= row.target ? "met" : "not met"}`,
+    })),
+  );
+}
