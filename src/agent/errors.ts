@@ -169,7 +169,10 @@ export function classifyProviderError(error: unknown, site: ErrorSite): Provider
   if (status === 404 || detail.code === "model_not_found")
     return new ProviderError(
       "model_not_found",
-      `The ${site.service} does not know model "${site.model}" (404). Pick another with --model.${said}`,
+      detail.code === "model_not_found" || /model/i.test(said)
+        ? `The ${site.service} does not know model "${site.model}" (404). Pick another with --model.${said}`
+        : // A 404 that names no model is most often a wrong path: Ollama, vLLM and friends serve under /v1.
+          `The ${site.service} at ${site.baseURL} answered 404 (not found). Check --base-url (OpenAI-compatible servers usually end in /v1), or pick another model with --model.${said}`,
       options,
     );
   if (status === 429)

@@ -134,7 +134,10 @@ export function listSessions(dir: string): SessionListing[] {
 /** The session named by id (or a unique prefix of one), or the latest when no id is given. */
 export function findSession(dir: string, id?: string): SessionListing | { error: string } {
   const sessions = listSessions(dir);
-  if (sessions.length === 0) return { error: `No saved sessions for this project (looked in ${dir}).` };
+  if (sessions.length === 0)
+    return {
+      error: `No saved sessions for this project (looked in ${dir}); leave out --continue/--resume to start one.`,
+    };
   if (id === undefined) return sessions[0]!;
   const matches = sessions.filter((session) => session.sessionId.startsWith(id));
   if (matches.length === 1) return matches[0]!;

@@ -127,10 +127,25 @@ describe("keel CLI", () => {
     expect(keel(["tool", "Read", "{}", "--mode", "yolo"]).code).toBe(2);
     expect(keel(["tool", "Read", "{}", "--allow", "Bash(unclosed"]).code).toBe(2);
     expect(keel(["tool"]).stderr).toMatch(/Name a tool \(`keel tools` lists them\), or pass --jsonl/);
-    // Words that are no command are a first prompt for the interactive terminal, which needs a terminal.
+    // Words that are no command (nor one typo away from one) are a first prompt for the interactive
+    // terminal, which needs a terminal.
     const prompt = keel(["frobnicate"]);
     expect(prompt.code).toBe(2);
     expect(prompt.stderr).toMatch(/needs a terminal/);
+  });
+
+  it("options typed before the command name apply to it (never dropped silently)", () => {
+    const read = ["tool", "Read", JSON.stringify({ file_path: join(project, "notes.txt") })];
+    const denied = keel(["--deny", "Read", ...read]);
+    expect(denied.code, denied.stderr).toBe(3);
+    expect(denied.stderr).toMatch(/deny rule Read from cliArg settings/);
+    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), "keel-cli-elsewhere-")));
+    const pwd = keel(["--cwd", elsewhere, "tool", "Bash", '{"command": "pwd"}']);
+    expect(pwd.stdout.trim()).toBe(elsewhere);
+    rmSync(elsewhere, { recursive: true, force: true });
+    const rules = keel(["--allow", "Edit", "permissions", "--allow", "Write"]).stdout;
+    expect(rules).toMatch(/^ {2}Edit +cliArg/m);
+    expect(rules).toMatch(/^ {2}Write +cliArg/m);
   });
 
   it("explains a Bash decision with the check that fired", () => {
@@ -204,10 +219,29 @@ describe("keel CLI", () => {
   });
 
   it("prints help for every command", () => {
-    for (const command of ["tool", "check", "tools"]) {
-      const run = keel([command, "--help"]);
-      expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/Usage: keel/);
+    const commands = [
+      [],
+      ["tool"],
+      ["tools"],
+      ["check"],
+      ["run"],
+      ["permissions"],
+      ["hooks"],
+      ["audit"],
+      ["hook"],
+      ["trust"],
+      ["doctor"],
+      ["mcp"],
+      ["mcp", "serve"],
+      ["mcp", "list"],
+      ["mcp", "login"],
+      ["mcp", "logout"],
+    ];
+    for (const command of commands) {
+      const run = keel([...command, "--help"]);
+      expect(run.code, command.join(" ")).toBe(0);
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toMatch(new RegExp(`^Usage: ${["keel", ...command].join(" ")} `));
     }
   });
 });

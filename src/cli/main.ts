@@ -3,6 +3,7 @@
 
 import { Command, CommanderError } from "commander";
 import { stopSandboxIfStarted } from "../shell/sandboxLifecycle.ts";
+import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
@@ -34,28 +35,54 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 const VERSION_FLAGS = new Set(["-v", "--version"]);
 
 function newProgram(): Command {
-  return new Command("keel")
-    .description(
-      "Keel: the governed tool system of a coding agent.\n" +
-        "Every call goes through one pipeline: schema, validation, permission rules and modes, hooks, result budget.",
-    )
-    .version(keelVersion(), "-v, --version")
-    .addHelpText(
-      "after",
-      '\nClaude Code\'s `claude -p "task"` works as `keel -p "task"` (the same as `keel run "task"`).\n' +
-        "Node: Keel needs Node >= 22. Started by an older node, bin/keel.js runs itself again on the Node 24\n" +
-        "that `npm install` put in node_modules: one more Node start on every command (Debian's Node 20:\n" +
-        "about 0.16 s). Put a Node >= 22 first on PATH to skip it.",
-    )
-    .showHelpAfterError("(run with --help for usage)")
-    .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  return (
+    new Command("keel")
+      .description(
+        "Keel: the governed tool system of a coding agent.\n" +
+          "Every call goes through one pipeline: schema, validation, permission rules and modes, hooks, result budget.",
+      )
+      .version(keelVersion(), "-v, --version")
+      .addHelpText(
+        "after",
+        '\nClaude Code\'s `claude -p "task"` works as `keel -p "task"` (the same as `keel run "task"`).\n' +
+          "Node: Keel needs Node >= 22. Started by an older node, bin/keel.js runs itself again on the Node 24\n" +
+          "that `npm install` put in node_modules: one more Node start on every command (Debian's Node 20:\n" +
+          "about 0.16 s). Put a Node >= 22 first on PATH to skip it.",
+      )
+      .exitOverride()
+      // Parse errors are printed by main() as one line that names the command's --help.
+      .configureOutput({ writeErr: (text) => process.stderr.write(text), outputError: () => {} })
+  );
+}
+
+/**
+ * `keel --deny Read tool ...`: options typed before the command name are parsed as the program's
+ * (the interactive terminal's). Hand each to the command when it has the same option, else say where
+ * it goes; never drop one silently (a dropped --deny or --cwd would change what runs).
+ */
+function passLeadingOptions(program: Command, command: Command): void {
+  for (const option of program.options) {
+    const key = option.attributeName();
+    if (program.getOptionValueSource(key) !== "cli") continue;
+    const flag = option.long ?? option.flags;
+    const same = command.options.find((candidate) => candidate.long === option.long);
+    if (!same)
+      throw new CliError(
+        `${flag} was given before the command name, and keel ${command.name()} has no ${flag} there. ` +
+          `Put the options after the command name (see keel ${command.name()} --help).`,
+      );
+    command.setOptionValueWithSource(same.attributeName(), program.getOptionValue(key), "cli");
+  }
 }
 
 /** The program with the commands this argv needs: just the named one, or all of them for help. */
 export async function buildProgram(argv: readonly string[], runtime: CliRuntime): Promise<Command> {
   const program = newProgram();
-  const named = argv.find((arg) => !arg.startsWith("-"));
+  program.hook("preSubcommand", passLeadingOptions);
+  // Only a command name given first picks that command alone: after options, the first word may be an
+  // option's value (`keel --cwd DIR tool ...`), so every command is loaded and the parse decides.
+  const first = argv[0];
+  const named = first !== undefined && !first.startsWith("-") ? first : undefined;
   const versionOnly = named === undefined && argv.some((arg) => VERSION_FLAGS.has(arg));
   const wanted = versionOnly
     ? []
@@ -101,9 +128,38 @@ export function printModeArgv(argv: readonly string[]): readonly string[] {
   if (!options.some((arg) => PRINT_FLAGS.has(arg))) return argv;
   const named = options.find((arg) => !arg.startsWith("-"));
   if (!PRINT_FLAGS.has(argv[0] ?? "") && named !== undefined && named in COMMANDS) return argv;
-  const rest = end === -1 ? [] : argv.slice(end);
-  return ["run", ...options.filter((arg) => !PRINT_FLAGS.has(arg)), ...rest];
+  // -p stays where it was (keel run takes it): it ends a list flag before it, as in Claude Code, so
+  // `keel --allowedTools Read -p "task"` keeps "task" as the task.
+  return ["run", ...argv];
 }
+
+/**
+ * `keel tols`: a first word one typo away from a command is that command mistyped, not a prompt to send
+ * to the model (`keel -- tols` sends it).
+ */
+function mistypedCommand(argv: readonly string[]): CliError | undefined {
+  const first = argv[0];
+  if (first === undefined || !/^[a-z]+$/.test(first) || first in COMMANDS) return undefined;
+  const near = closestName(first, Object.keys(COMMANDS));
+  return near
+    ? new CliError(
+        `Unknown command "${first}"; did you mean \`keel ${near}\`? (To send it to the agent as a prompt instead: keel -- ${first}${argv.length > 1 ? " ..." : ""})`,
+      )
+    : undefined;
+}
+
+/** `keel mcp list --help` for a parse error in `keel mcp list ...`: the help of the command typed. */
+function helpCommandFor(argv: readonly string[]): string {
+  const words: string[] = [];
+  for (const arg of argv) {
+    if (arg.startsWith("-")) break;
+    if (words.length === 0 ? !(arg in COMMANDS) : !MCP_SUBCOMMANDS.has(arg) || words[0] !== "mcp") break;
+    words.push(arg);
+  }
+  return ["keel", ...words, "--help"].join(" ");
+}
+
+const MCP_SUBCOMMANDS = new Set(["serve", "list", "login", "logout"]);
 
 /** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
 export async function main(givenArgv: readonly string[]): Promise<number> {
@@ -111,6 +167,8 @@ export async function main(givenArgv: readonly string[]): Promise<number> {
   const argv = printModeArgv(givenArgv);
   let exitCode: number = EXIT.ok;
   try {
+    const mistyped = mistypedCommand(argv);
+    if (mistyped) throw mistyped;
     const program = await buildProgram(argv, {
       setExitCode: (code) => {
         exitCode = code;
@@ -122,6 +180,9 @@ export async function main(givenArgv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
         return EXIT.ok;
+      // Commander puts its "(Did you mean --allow?)" on a line of its own.
+      const message = error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
+      process.stderr.write(`keel: ${message} (see ${helpCommandFor(argv)})\n`);
       return EXIT.usage;
     }
     if (error instanceof CliError) {

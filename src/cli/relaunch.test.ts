@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
+import { hasTmux, lastPrompt, TmuxKeel } from "../agent/ui/testing/tmuxSession.ts";
 import { keelWorld } from "./testing/keelProcess.ts";
 
 const repo = join(import.meta.dirname, "../..");
@@ -186,4 +187,50 @@ describe.skipIf(!node20)("bin/keel.js on a Node older than 22", () => {
     expect(await started.exit).toEqual({ code: 130, signal: null });
     expect(started.stderr()).toMatch(/stopped \(interrupted\)/);
   });
+
+  it.skipIf(!hasTmux)(
+    "on a terminal (tmux): the UI's Ctrl-C stops the turn and the session goes on, twice leaves; keel run's Ctrl-C ends it with 130",
+    async () => {
+      const w = keelWorld();
+      const server = await startServer("anthropic", (request) =>
+        lastPrompt(request) === "keep talking"
+          ? { blocks: [text("Thinking out loud"), text("never")], hangAfterBlocks: 1 }
+          : { blocks: [text("still here")] },
+      );
+      servers.push(server);
+      const keel = new TmuxKeel("relaunch");
+      try {
+        keel.start({ project: w.project, home: w.home, server, program: [node20!, launcher] });
+        await keel.waitFor(/\/help/, "the status line");
+        await keel.prompt("keep talking");
+        await keel.waitFor(/Thinking out loud/, "streamed text");
+        keel.send("C-c");
+        await keel.waitFor(/Interrupted\./, "the interruption");
+        // The session goes on: the next prompt is answered, and nothing has armed "again to exit".
+        await keel.prompt("are you there");
+        await keel.waitFor(/still here/, "the next answer");
+        expect(keel.screen()).not.toMatch(/Press Ctrl-C again|EXITED/);
+        keel.send("C-c");
+        await keel.waitFor(/Press Ctrl-C again to exit/, "the exit hint");
+        keel.send("C-c");
+        await keel.waitFor(/EXITED 0/, "the program to exit");
+
+        // keel run on the terminal: Ctrl-C reaches the pinned Node through the foreground group.
+        keel.start({
+          project: w.project,
+          home: w.home,
+          server,
+          program: [node20!, launcher, "run"],
+          args: ["keep talking"],
+        });
+        await keel.waitFor(/Thinking out loud/, "keel run's streamed text");
+        keel.send("C-c");
+        const ended = await keel.waitFor(/EXITED \d+/, "keel run to end");
+        expect(ended).toMatch(/keel: stopped \(interrupted\)/);
+        expect(ended).toMatch(/EXITED 130/);
+      } finally {
+        keel.kill();
+      }
+    },
+  );
 });

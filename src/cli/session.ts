@@ -1,5 +1,4 @@
 // One CLI session: settings from every source plus the command line, the tool pool, the services.
-import { resolve } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
@@ -18,6 +17,7 @@ import { releaseSession } from "../tool/sessionEnd.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinRuleNames, loadAllBuiltinTools, loadToolsFor } from "../tools/catalog.ts";
 import { CliError } from "./exitCodes.ts";
+import { projectDirFrom } from "./projectDir.ts";
 
 /** A rule from a Claude Code style list flag, with the flag as typed. */
 export interface LabeledRule {
@@ -134,7 +134,7 @@ function modeFrom(flags: PolicyFlags): PermissionMode | undefined {
  * syntax and the tool names are checked (what reports and `keel mcp list` need).
  */
 export function loadCliSettings(flags: PolicyFlags, tools?: Tools): LoadedSettings {
-  const cwd = resolve(flags.cwd ?? process.cwd());
+  const cwd = projectDirFrom(flags);
   const mode = modeFrom(flags);
   try {
     return loadSettings({

@@ -1,7 +1,6 @@
 // The hooks section of a settings file (the Claude Code shape), and the flat list the runner works on.
 import { z } from "zod";
 import type { RuleSource } from "../permissions/types.ts";
-import { closestName } from "../tool/didYouMean.ts";
 
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -94,7 +93,7 @@ export function hookDisplayName(handler: HookHandler): string {
   return handler.type === "command" ? handler.command : `${handler.type} ${handler.url}`;
 }
 
-/** Flattens one file's hooks section. Unknown events and handler types become warnings, not hooks. */
+/** Flattens one file's hooks section. Unknown events are skipped; unsupported handler types become warnings. */
 export function flattenHooks(
   config: HooksConfig | undefined,
   source: RuleSource,
@@ -104,13 +103,8 @@ export function flattenHooks(
   const warnings: string[] = [];
   const where = file ?? `${source} settings`;
   for (const [event, groups] of Object.entries(config ?? {})) {
-    if (!isHookEvent(event)) {
-      const near = closestName(event, HOOK_EVENTS);
-      warnings.push(
-        `${where}: unknown hook event "${event}" ignored${near ? `; did you mean "${near}"?` : ""} (known: ${HOOK_EVENTS.join(", ")})`,
-      );
-      continue;
-    }
+    // Reported where the file is read, with its line and column (settings/knownKeys.ts).
+    if (!isHookEvent(event)) continue;
     for (const group of groups) {
       for (const handler of group.hooks) {
         if (handler.type !== "command" && handler.type !== "http") {

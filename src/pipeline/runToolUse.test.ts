@@ -55,6 +55,12 @@ describe("runToolUse: every error path is a result", () => {
     expect(result.block.content).toContain("Available tools: Echo");
   });
 
+  it("names the tool a misspelt name most likely meant", async () => {
+    const { result } = await collect(runToolUse(call("Ecko", {}), testContext([echo])));
+    expect(result.errorCode).toBe("unknown_tool");
+    expect(result.block.content).toBe('No tool named "Ecko"; did you mean "Echo"? Available tools: Echo.');
+  });
+
   it("finds a tool by alias", async () => {
     const aliased = echoTool({ aliases: ["Say"] });
     const { result } = await collect(

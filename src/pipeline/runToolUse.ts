@@ -4,6 +4,7 @@ import { decidePermission } from "../permissions/engine.ts";
 import { findBlanketDenyForName } from "../permissions/matchers.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
+import { didYouMean } from "../tool/didYouMean.ts";
 import { clipEchoedInput, errorMessage, type ToolErrorCode } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
 import { findToolByName } from "../tool/registry.ts";
@@ -45,7 +46,11 @@ export interface ResultEvent {
 
 export type PipelineEvent = ProgressEvent | ResultEvent;
 
-/** Runs one tool call through the governed pipeline. */
+/**
+ * Runs one tool call through the governed pipeline, yielding progress events and then one result.
+ * `services` holds the session's prompter, hooks, audit sink, classifier and gate (see PipelineServices):
+ * `runToolUse(call, context, { prompter: callbackPrompter(canUseTool) })` lets your code answer asks.
+ */
 export async function* runToolUse(
   toolUse: ToolUseBlock,
   context: ToolUseContext,
@@ -106,8 +111,12 @@ export async function* runToolUse(
       );
       return;
     }
-    const names = context.options.tools.map((t) => t.name).join(", ") || "(none)";
-    yield fail(undefined, "unknown_tool", `No tool named "${toolUse.name}". Available tools: ${names}.`);
+    const names = context.options.tools.map((t) => t.name);
+    yield fail(
+      undefined,
+      "unknown_tool",
+      `No tool named "${toolUse.name}"${didYouMean(toolUse.name, names) || "."} Available tools: ${names.join(", ") || "(none)"}.`,
+    );
     return;
   }
   // 2. Stop at once if already aborted.

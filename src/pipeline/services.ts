@@ -162,11 +162,21 @@ export type PermissionDecider = <I>(
   context: ToolUseContext,
 ) => Promise<PermissionDecision<I>>;
 
+/**
+ * The session's services, the third argument of `runToolUse`. All optional; without them a call is
+ * still governed: the rule engine decides, no hooks run, and an `ask` is refused with the reason.
+ */
 export interface PipelineServices {
+  /** Replaces the rule engine's decision (tests, or a policy of your own). */
   decidePermission?: PermissionDecider;
+  /** Runs the user's PreToolUse/PostToolUse/PermissionRequest hooks (`HookRunner`). */
   hooks?: ToolHookRunner;
+  /** Judges calls in `auto` mode, started beside the permission check. */
   classifier?: SpeculativeClassifier;
+  /** Who answers an `ask`: a terminal, an MCP client, or your code (`callbackPrompter(canUseTool)`). */
   prompter?: Prompter;
+  /** Receives one record per call: who decided, the outcome, the timings (`record(entry)`). */
   audit?: AuditSink;
+  /** Decides what may run beside what (the orchestrator's; one call alone needs none). */
   gate?: ConcurrencyGate;
 }

@@ -1,6 +1,7 @@
 // The settings keys Keel reads, and those Claude Code reads that Keel leaves alone (one file serves both
 // programs). A key in neither is most likely a typo (`permisions`): it gets a warning with where it is
 // and the nearest known key, instead of silently doing nothing.
+import { HOOK_EVENTS, isHookEvent } from "../hooks/config.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { keyPositionOf, type ParsedJson } from "./jsonPositions.ts";
 
@@ -144,4 +145,23 @@ export function unknownKeyWarnings(parsed: ParsedJson, file: string): string[] {
     }
   }
   return warnings;
+}
+
+/**
+ * `file:line:col: unknown hook event "PreTooluse" (ignored); did you mean "PreToolUse"?`. Reported for
+ * every file, trusted or not: a typo is worth knowing before trusting the folder.
+ */
+export function unknownHookEventWarnings(parsed: ParsedJson, file: string): string[] {
+  const hooks = objectAt(parsed.value, ["hooks"]);
+  if (!hooks) return [];
+  return Object.keys(hooks)
+    .filter((event) => !isHookEvent(event))
+    .map((event) => {
+      const at = keyPositionOf(parsed, ["hooks", event]);
+      const near = closestName(event, HOOK_EVENTS);
+      return (
+        `${file}:${at.line}:${at.column}: unknown hook event "${event}" (ignored)` +
+        (near ? `; did you mean "${near}"?` : `; Keel knows ${HOOK_EVENTS.join(", ")}`)
+      );
+    });
 }

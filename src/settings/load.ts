@@ -143,7 +143,7 @@ function checkCliRules(
   }
   if (problems.length > 0)
     throw new CliRuleError(
-      `${problems.join("\n")}\nWrite each rule as Tool or Tool(specifier), e.g. 'Read' or 'Bash(npm test:*)'.`,
+      `${problems.join("\n")}${problems.length === 1 ? ". " : "\n"}Write each rule as Tool or Tool(specifier), e.g. 'Read' or 'Bash(npm test:*)'.`,
     );
 }
 
@@ -185,6 +185,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
         throw new SettingsError([
           { file: path, line: 1, column: 1, path: "", message: "file not found (--settings)" },
         ]);
+      warnings.push(...read.warnings);
       raw.push({ source: "cliArg", file: path, settings: read.settings });
     } catch (error) {
       if (error instanceof SettingsError) problems.push(error);

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
 import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
-import { unknownKeyWarnings } from "./knownKeys.ts";
+import { unknownHookEventWarnings, unknownKeyWarnings } from "./knownKeys.ts";
 import { type SettingsFile, SettingsFileSchema } from "./schema.ts";
 
 export interface SettingsProblem {
@@ -24,10 +24,14 @@ export class SettingsError extends Error {
     problems: SettingsProblem[],
     advice = "Fix the settings file (or move it away); Keel does not start with a half-read policy.",
   ) {
+    const lines = problems.map(
+      (p) => `${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ""}${p.message}`,
+    );
+    // One problem is one line (the advice after it); several are a list, then the advice.
     super(
-      `${problems
-        .map((p) => `${p.file}:${p.line}:${p.column}: ${p.path ? `${p.path}: ` : ""}${p.message}`)
-        .join("\n")}\n${advice}`,
+      lines.length === 1
+        ? `${lines[0]}${/[.!?]$/.test(lines[0] ?? "") ? "" : "."} ${advice}`
+        : `${lines.join("\n")}\n${advice}`,
     );
     this.name = "SettingsError";
     this.problems = problems;
@@ -104,7 +108,7 @@ export function parseSettingsText(
   const result = SettingsFileSchema.safeParse(parsed.value);
   if (!result.success)
     throw new SettingsError(result.error.issues.slice(0, 10).map((i) => problem(i.path, describeIssue(i))));
-  const warnings: string[] = unknownKeyWarnings(parsed, file);
+  const warnings: string[] = [...unknownKeyWarnings(parsed, file), ...unknownHookEventWarnings(parsed, file)];
   const problems = [
     ...checkRules(result.data, problem, warnings, options),
     ...checkHooks(result.data, problem),

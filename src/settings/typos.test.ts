@@ -73,12 +73,45 @@ describe("settings typos", () => {
     },
   );
 
-  it("a hook event typo names the event it resembles", () => {
-    world.write("home/.keel/settings.json", {
-      hooks: { PreTooluse: [{ matcher: "Bash", hooks: [{ type: "command", command: "true" }] }] },
+  it("a hook event typo: file:line:col of the event, and the event it resembles", () => {
+    const file = world.write(
+      "home/.keel/settings.json",
+      '{\n  "hooks": {\n    "PreTooluse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}],\n    "Zzzz": []\n  }\n}\n',
+    );
+    const loaded = load();
+    expect(loaded.warnings).toEqual([
+      `${file}:3:5: unknown hook event "PreTooluse" (ignored); did you mean "PreToolUse"?`,
+      expect.stringMatching(
+        new RegExp(`^${file}:4:5: unknown hook event "Zzzz" \\(ignored\\); Keel knows PreToolUse, `),
+      ),
+    ]);
+    expect(loaded.hooks).toEqual([]);
+  });
+
+  it("typos in an untrusted project's files are reported too (before anyone trusts it)", () => {
+    const file = world.write(
+      "project/.keel/settings.json",
+      '{"hooks": {"PostToolUs": []}, "permissions": {"allow": ["Raed"]}}',
+    );
+    const warnings = load().warnings;
+    expect(warnings).toContain(
+      `${file}:1:12: unknown hook event "PostToolUs" (ignored); did you mean "PostToolUse"?`,
+    );
+    expect(warnings).toContain(
+      `${file}:1:57: rule "Raed": no tool is named "Raed", so the rule matches nothing; did you mean "Read"?`,
+    );
+  });
+
+  it("a --settings file gets the same warnings", () => {
+    const file = world.write("extra.json", '{"permisions": {}}');
+    const loaded = loadSettings({
+      cwd: world.project,
+      env: world.env,
+      tools: builtinTools(),
+      cli: { settingsFile: file },
     });
-    expect(load().warnings.join("\n")).toMatch(
-      /unknown hook event "PreTooluse" ignored; did you mean "PreToolUse"\?/,
+    expect(loaded.warnings).toContain(
+      `${file}:1:2: unknown setting "permisions" (ignored); did you mean "permissions"?`,
     );
   });
 

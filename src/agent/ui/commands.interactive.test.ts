@@ -32,7 +32,8 @@ function screen(): string {
 }
 async function waitFor(pattern: RegExp, what: string): Promise<string> {
   let last = "";
-  for (let i = 0; i < 300; i++) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
     last = screen();
     if (pattern.test(last)) return last;
     if (/EXITED \d+/.test(last)) break;

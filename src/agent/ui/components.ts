@@ -1,8 +1,9 @@
 // The terminal UI's Ink components (React without JSX: Node runs this file as TypeScript directly).
 // Finished items print once through <Static>; below them the live area: streaming text, running tools,
 // the approval dialog or an MCP server's form, the input line and the status line.
-import { Box, Static, Text, useInput, usePaste } from "ink";
+import { Box, Static, Text, useInput, usePaste, useWindowSize } from "ink";
 import { createElement as h, type ReactElement, useEffect, useState } from "react";
+import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
 import type { ToolView } from "../../tool/Tool.ts";
 import type { DialogState, InteractiveController, UiState } from "./controller.ts";
 import type { FormState } from "./formInput.ts";
@@ -17,8 +18,17 @@ function clipLines(text: string, max = MAX_VIEW_LINES): string {
   return [...lines.slice(0, max), `… ${lines.length - max} more lines`].join("\n");
 }
 
-function DiffView({ patch }: { patch: string }): ReactElement {
-  const lines = clipLines(patch, MAX_VIEW_LINES * 2).split("\n");
+/** Preview lines an approval shows at most, however tall the terminal. */
+const MAX_PREVIEW_LINES = MAX_VIEW_LINES * 2;
+
+function DiffView({
+  patch,
+  maxLines = MAX_PREVIEW_LINES,
+}: {
+  patch: string;
+  maxLines?: number;
+}): ReactElement {
+  const lines = clipLines(patch, maxLines).split("\n");
   return h(
     Box,
     { flexDirection: "column" },
@@ -41,10 +51,10 @@ function DiffView({ patch }: { patch: string }): ReactElement {
   );
 }
 
-export function ViewBlock({ view }: { view: ToolView }): ReactElement {
+export function ViewBlock({ view, maxLines }: { view: ToolView; maxLines?: number }): ReactElement {
   switch (view.kind) {
     case "text":
-      return h(Text, null, clipLines(view.text) || " ");
+      return h(Text, null, clipLines(view.text, maxLines) || " ");
     case "progress":
       return h(Text, { color: "yellow" }, clipLines(view.text, 3));
     case "command":
@@ -60,7 +70,7 @@ export function ViewBlock({ view }: { view: ToolView }): ReactElement {
         Box,
         { flexDirection: "column" },
         h(Text, { bold: true }, view.summary ?? view.path),
-        h(DiffView, { patch: view.patch }),
+        h(DiffView, { patch: view.patch, ...(maxLines === undefined ? {} : { maxLines }) }),
       );
     case "list":
       return h(
@@ -106,8 +116,45 @@ function HistoryLine({ item }: { item: HistoryItem }): ReactElement {
   }
 }
 
+/** Terminal lines `text` takes at `width` columns. */
+function wrappedLines(text: string, width: number): number {
+  const usable = Math.max(10, width);
+  return text.split("\n").reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / usable)), 0);
+}
+
+/**
+ * How many preview lines an approval can show so that the whole live area (running tools, the dialog,
+ * the prompt box, the status line) fits the terminal. Taller than the terminal, its top (the title and
+ * the first lines of the diff) would scroll away where nobody sees it, and every redraw would leave a
+ * copy of it in the scrollback.
+ */
+export function previewLineBudget(
+  prompt: ApprovalPrompt,
+  window: { rows: number; columns: number },
+  around: number,
+): number {
+  const inner = window.columns - 4; // the dialog's border and padding
+  const dialog =
+    1 + // margin
+    2 + // border
+    wrappedLines(prompt.title, inner) +
+    2 + // the preview's margins
+    2 + // a diff's summary line, and the "… more lines" line
+    wrappedLines(prompt.reason, inner) +
+    1 + // "Do you want to proceed?"
+    prompt.options.reduce(
+      (sum, option) =>
+        sum +
+        wrappedLines(`  ${option.key}. ${option.label} (shift+tab)`, inner) +
+        (option.detail ? wrappedLines(option.detail, inner - 5) : 0),
+      0,
+    );
+  // One line to spare: a frame as tall as the terminal is redrawn from the top of the screen.
+  return Math.max(3, Math.min(MAX_PREVIEW_LINES, window.rows - around - dialog - 1));
+}
+
 /** The approval dialog: what will run, why it asks, and the numbered choices with what each does. */
-function Dialog({ state }: { state: DialogState }): ReactElement {
+function Dialog({ state, previewLines }: { state: DialogState; previewLines: number }): ReactElement {
   const { prompt, selected } = state;
   return h(
     Box,
@@ -119,7 +166,7 @@ function Dialog({ state }: { state: DialogState }): ReactElement {
       // The command is what is approved: shown whole and plain, not dimmed as in a tool's result.
       prompt.preview.kind === "command"
         ? h(Text, null, `$ ${prompt.preview.command}`)
-        : h(ViewBlock, { view: prompt.preview }),
+        : h(ViewBlock, { view: prompt.preview, maxLines: previewLines }),
     ),
     h(Text, { dimColor: true }, prompt.reason),
     h(Text, null, "Do you want to proceed?"),
@@ -157,8 +204,20 @@ function FormDialog({ form }: { form: FormState }): ReactElement {
   );
 }
 
+/**
+ * Lines of the live area outside an approval dialog: streaming text above it; the prompt box (margin,
+ * border, its lines), a hint and the status line below. Running tools are not shown under a dialog:
+ * the dialog names the call it asks about.
+ */
+function linesAroundDialog(state: UiState, columns: number): number {
+  const streaming = state.streamingText ? 1 + wrappedLines(state.streamingText, columns) : 0;
+  const prompt = 1 + 2 + Math.max(1, wrappedLines(state.prompt.text, columns - 6));
+  return streaming + prompt + (state.hint ? 1 : 0) + 1;
+}
+
 export function App({ controller }: { controller: InteractiveController }): ReactElement {
   const [state, setState] = useState<UiState>(controller.state);
+  const window = useWindowSize();
   useEffect(() => controller.subscribe(() => setState(controller.state)), [controller]);
   useInput((input, key) => controller.key(input, key));
   usePaste((text) => controller.paste(text));
@@ -175,9 +234,16 @@ export function App({ controller }: { controller: InteractiveController }): Reac
       children: (item: HistoryItem) => h(HistoryLine, { key: item.id, item }),
     }),
     state.streamingText ? h(Box, { marginTop: 1 }, h(Text, null, state.streamingText)) : null,
-    ...state.tools.map((entry) => h(ToolLine, { key: entry.id, entry })),
+    ...(state.dialog ? [] : state.tools.map((entry) => h(ToolLine, { key: entry.id, entry }))),
     state.dialog
-      ? h(Dialog, { state: state.dialog })
+      ? h(Dialog, {
+          state: state.dialog,
+          previewLines: previewLineBudget(
+            state.dialog.prompt,
+            window,
+            linesAroundDialog(state, window.columns),
+          ),
+        })
       : state.form
         ? h(FormDialog, { form: state.form })
         : null,

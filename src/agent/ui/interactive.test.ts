@@ -127,7 +127,8 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     await keel.waitFor(/Thinking out loud/, "streamed text");
     keel.send("C-c");
     await keel.waitFor(/Interrupted\./, "the interruption notice");
-    for (let i = 0; i < 200 && server.clientClosed.length === 0; i++)
+    const deadline = Date.now() + 10_000;
+    while (server.clientClosed.length === 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.clientClosed).toHaveLength(1);
   });
@@ -198,5 +199,55 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
     await keel.waitFor(/Tokens: [\d.]+k? in, [\d.]+k? out/, "/cost");
     await keel.prompt("/exit");
     await keel.waitFor(/EXITED 0/, "the program to exit");
+  });
+});
+
+describe.skipIf(!hasTmux)("keel interactive in a small terminal (tmux, 24 rows)", () => {
+  let server: ScriptedServer;
+  let project: string;
+  const keel = new TmuxKeel("ui-small");
+  const content = Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n");
+
+  beforeAll(async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-small-")));
+    project = join(root, "project");
+    const home = join(root, "home");
+    mkdirSync(project);
+    mkdirSync(home);
+    server = await startServer("anthropic", (request) =>
+      isToolResultTurn(request)
+        ? { blocks: [text("Written.")] }
+        : { blocks: [toolUse("Write", { file_path: join(project, "long.txt"), content })] },
+    );
+    keel.start({ project, home, server, size: { columns: 100, rows: 24 } });
+    await keel.waitFor(/\/help/, "the status line");
+  });
+
+  afterAll(async () => {
+    keel.kill();
+    await server?.close();
+  });
+
+  it("the whole approval fits the screen: what is approved, the file's head, the choices, the prompt line", async () => {
+    await keel.prompt("write the long file");
+    const visible = () => keel.tmux("capture-pane", "-p", "-t", "keel");
+    const dialog = await keel.waitFor(/Do you want to proceed\?[\s\S]*default mode/, "the dialog", visible);
+    expect(dialog).toMatch(/│ Write\(.*long\.txt\)/);
+    expect(dialog).toMatch(/Create .*long\.txt \(40 lines\)/);
+    expect(dialog).toMatch(/\+line 0/);
+    expect(dialog).toMatch(/… \d+ more lines/);
+    expect(dialog).toMatch(/3\. No, and tell the model what to do instead/);
+    expect(dialog).toMatch(/│ > /);
+
+    // Moving the choice redraws the dialog in place: no copy of it is pushed into the scrollback.
+    keel.send("Down");
+    await keel.waitFor(/❯ 2\. Yes, allow all edits/, "the second choice", visible);
+    keel.send("Up");
+    await keel.waitFor(/❯ 1\. Yes/, "the first choice again", visible);
+    expect(keel.screen().match(/Create .*long\.txt \(40 lines\)/g)).toHaveLength(1);
+
+    keel.send("Enter");
+    await keel.waitFor(/Written\./, "the answer after the write");
+    expect(readFileSync(join(project, "long.txt"), "utf8")).toBe(content);
   });
 });

@@ -1,5 +1,6 @@
 // The prompt line as a person types in it, in the real `keel` under tmux against a scripted model that
-// echoes each prompt back: fast backspaces, cursor and word keys, multi-line input, bracketed paste,
+// echoes each prompt back: fast backspaces, cursor and word keys, multi-line input (Shift+Enter as the
+// kitty keyboard protocol reports it, \ then Enter, Alt+Enter, Ctrl+J), bracketed paste,
 // history across sessions, Shift+Tab mode cycling, Ctrl-C and Ctrl-D.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -90,6 +91,14 @@ describe.skipIf(!hasTmux)("the prompt line (keel in tmux)", () => {
     expect(await submit()).toBe("first line\nsecond\nthird\nfourth");
   });
 
+  it("Shift+Enter as a kitty-protocol terminal sends it (ESC [13;2u) starts a new line", async () => {
+    keel.type("upper");
+    keel.type("\u001b[13;2u");
+    keel.type("lower");
+    await keel.waitFor(/ {2}lower/, "the second line in the prompt box", () => keel.bottom(10));
+    expect(await submit()).toBe("upper\nlower");
+  });
+
   it("a multi-line paste stays one prompt until Enter", async () => {
     keel.type("look: ");
     keel.paste("line a\nline b\nline c");
@@ -114,7 +123,7 @@ describe.skipIf(!hasTmux)("the prompt line (keel in tmux)", () => {
     keel.send("Up");
     await keel.waitFor(/> look: line a/, "the last prompt", () => keel.bottom(10));
     keel.send("Up");
-    await keel.waitFor(/> first line/, "the one before", () => keel.bottom(10));
+    await keel.waitFor(/> upper/, "the one before", () => keel.bottom(10));
     keel.send("Down", "Down", "Down", "Down", "Down", "Down");
     await keel.waitFor(/> a draft/, "the draft back", () => keel.bottom(10));
     keel.send("C-c");

@@ -88,7 +88,7 @@ function model(host: SlashHost, args: string): void {
 
 /** The keys, as /help lists them below the commands. */
 export const KEY_HELP: readonly string[] = [
-  "Enter sends the prompt. Shift+Enter, Alt+Enter, Ctrl+J or \\ then Enter start a new line; a paste stays one prompt.",
+  "Enter sends the prompt. \\ then Enter, Alt+Enter, Ctrl+J (or Shift+Enter, where the terminal reports it) start a new line; a paste stays one prompt.",
   "Left/Right, Home/End (Ctrl+A/E), Alt+B/F or Ctrl+Left/Right by word; Ctrl+W, Ctrl+U, Ctrl+K delete.",
   "Up/Down (Ctrl+P/N) recall earlier prompts of this project (kept in ~/.keel/history.jsonl).",
   "Shift+Tab cycles the permission mode: default, acceptEdits, plan.",

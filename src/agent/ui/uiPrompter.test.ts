@@ -39,7 +39,9 @@ function request(signal = new AbortController().signal): ApprovalRequest {
 
 /** The question appears once its preview is ready (a microtask or a file read away). */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  // A deadline only so that a broken prompter fails the test; a busy machine may take a while.
+  const deadline = Date.now() + 10_000;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   if (!condition()) throw new Error("the question never appeared");
 }
 

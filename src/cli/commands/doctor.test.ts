@@ -46,7 +46,7 @@ describe("keel doctor", () => {
     const w = keelWorld();
     const file = write(
       join(w.project, ".claude", "settings.json"),
-      '{\n  "permisions": {},\n  "permissions": {"deny": ["Raed"]}\n}\n',
+      '{\n  "permisions": {},\n  "permissions": {"deny": ["Raed"]},\n  "hooks": {"PreToolUs": []}\n}\n',
     );
     const result = await doctor(w);
     expect(result.code).toBe(0);
@@ -62,6 +62,13 @@ describe("keel doctor", () => {
         summary: expect.stringMatching(
           /settings\.json:3:28: rule "Raed": no tool is named "Raed".*did you mean "Read"/,
         ),
+      }),
+    );
+    // The project is not trusted, so its hooks would not run; the typo is reported all the same.
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({
+        status: "warn",
+        summary: `${file}:4:13: unknown hook event "PreToolUs" (ignored); did you mean "PreToolUse"?`,
       }),
     );
     expect(result.stdout).toContain("fix: Correct the name; Keel ignores what it does not know.");

@@ -1,7 +1,6 @@
 // `keel doctor`: what a session here would need, checked and explained, each problem with its fix.
 // Exit 1 when something is broken (a settings file, an MCP server, a missing sandbox that settings turn
 // on...), 0 when there are only warnings.
-import { resolve } from "node:path";
 import type { Command } from "commander";
 import { lspOptionsFromSettings } from "../../lsp/servers.ts";
 import { builtinTools } from "../../tools/index.ts";
@@ -15,6 +14,7 @@ import {
 import { checkMcpServers, checkProvider, checkSettingsFiles, checkTrust } from "../doctor/configChecks.ts";
 import { EXIT } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
+import { projectDirFrom } from "../projectDir.ts";
 import { loadCliSettings } from "../session.ts";
 
 interface DoctorFlags {
@@ -27,7 +27,7 @@ const MARK = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
 
 async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; findings: Finding[] }> {
   const env = process.env;
-  const projectRoot = resolve(flags.cwd ?? process.cwd());
+  const projectRoot = projectDirFrom(flags);
   const tools = builtinTools();
   const findings: Finding[] = [...checkNode(env), ...(await checkRipgrep())];
   findings.push(...checkSettingsFiles(projectRoot, env, tools));

@@ -1,6 +1,5 @@
 // `keel hook install|uninstall|status`, for a person: which file changed and how, where the previous
 // version was kept, and where Keel's hook is installed now.
-import { resolve } from "node:path";
 import {
   defaultHookCommand,
   hookStatus,
@@ -14,6 +13,7 @@ import {
 } from "../../agentHooks/install.ts";
 import { AGENTS, type AgentName } from "../../agentHooks/types.ts";
 import { CliError } from "../exitCodes.ts";
+import { projectDirFrom } from "../projectDir.ts";
 
 export interface ScopeFlags {
   user?: boolean;
@@ -48,7 +48,7 @@ function describe(result: InstallResult, verb: string): string[] {
 export function install(agent: AgentName, flags: ScopeFlags): void {
   const scopes = chosenScopes(flags);
   if (scopes.length > 1) throw new CliError("choose one of --user, --project, --local");
-  const project = resolve(flags.cwd ?? process.cwd());
+  const project = projectDirFrom(flags);
   let lines: string[];
   try {
     const place = placeOf(agent, scopes[0] ?? "user", project);
@@ -61,7 +61,7 @@ export function install(agent: AgentName, flags: ScopeFlags): void {
 }
 
 export function uninstall(agent: AgentName, flags: ScopeFlags): void {
-  const project = resolve(flags.cwd ?? process.cwd());
+  const project = projectDirFrom(flags);
   const scopes = chosenScopes(flags);
   let places: Place[];
   let lines: string[];
@@ -84,7 +84,7 @@ export function uninstall(agent: AgentName, flags: ScopeFlags): void {
 }
 
 export function status(flags: { cwd?: string; json?: boolean }): void {
-  const project = resolve(flags.cwd ?? process.cwd());
+  const project = projectDirFrom(flags);
   const report = AGENTS.flatMap((agent) => placesOf(agent, project).map((place) => hookStatus(place)));
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -225,6 +225,20 @@ describe("Claude Code's flags", () => {
     );
   });
 
+  it("-p after a list flag ends the list, as in Claude Code: `--allowedTools Read Edit -p task`", async () => {
+    const w = keelWorld();
+    const { file, script } = editScript(w);
+    const server = await serve(script);
+    const result = await runKeel(
+      [...cliProviderArgs(server), "--allowedTools", "Read", "Edit", "-p", "fix the notes"],
+      w,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(JSON.stringify(server.requests[0]!.body.messages)).toContain("fix the notes");
+    expect(readFileSync(file, "utf8")).toBe("new line\n");
+  });
+
   it("the task eaten by a list flag gets a hint", async () => {
     const w = keelWorld();
     const server = await serve([{ blocks: [text("never")] }]);

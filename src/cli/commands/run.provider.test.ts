@@ -65,4 +65,18 @@ describe("keel run: the provider is chosen, never guessed from a URL", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set/);
   });
+
+  it("a base URL without /v1 for an OpenAI-compatible server: the 404 says to check --base-url", async () => {
+    const w = keelWorld();
+    const server = await serve("openai");
+    const result = await runKeel(
+      ["run", "--provider", "openai", "--base-url", server.url, "--model", "llama3", "hi"],
+      w,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^keel: stopped \(error\): The OpenAI-compatible endpoint at http:\/\/127\.0\.0\.1:\d+ answered 404 \(not found\)\. Check --base-url \(OpenAI-compatible servers usually end in \/v1\)/,
+    );
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
 });

@@ -33,7 +33,6 @@ const CASES: Array<[string, string, Partial<Key>, PromptAction[]]> = [
   ["Enter", "\r", { return: true }, [{ type: "submit" }]],
   ["Shift+Enter (kitty protocol)", "\r", { return: true, shift: true }, [{ type: "newline" }]],
   ["Alt+Enter", "\r", { return: true, meta: true }, [{ type: "newline" }]],
-  ["Shift+Enter (xterm modifyOtherKeys)", "[27;2;13~", {}, [{ type: "newline" }]],
   ["an unknown function key is not text", "[99;9~", {}, []],
   ["Ctrl+J", "\n", {}, [{ type: "newline" }]],
   ["Backspace", "", { backspace: true }, [edit("backspace")]],

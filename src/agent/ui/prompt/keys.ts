@@ -57,8 +57,6 @@ const META_ACTIONS: Record<string, PromptAction> = {
   d: { type: "edit", action: "deleteWordForward" },
 };
 
-/** Shift+Enter as terminals send it without the kitty protocol (xterm modifyOtherKeys; Ink strips the ESC). */
-const SHIFT_ENTER_SEQUENCES = new Set(["[27;2;13~", "[13;2u"]);
 /** What is left of a function key Ink does not know: never typed text. */
 const UNKNOWN_SEQUENCE = /^\[[0-9;]*[~u]$/;
 
@@ -96,6 +94,11 @@ function textActions(input: string): PromptAction[] {
   return actions;
 }
 
+/**
+ * Shift+Enter is told from Enter only where the terminal reports it: the kitty keyboard protocol (which
+ * Ink turns on where the terminal has it) sends ESC [13;2u, which Ink reads as return with shift. Other
+ * terminals (and tmux) send a plain Enter; \ then Enter, Alt+Enter and Ctrl+J work everywhere.
+ */
 export function keyActions(input: string, key: Key): PromptAction[] {
   if (key.return) {
     if (key.shift || key.meta) return [{ type: "newline" }];
@@ -121,7 +124,6 @@ export function keyActions(input: string, key: Key): PromptAction[] {
     return action ? [action] : [];
   }
   if (key.tab || key.pageUp || key.pageDown) return [];
-  if (SHIFT_ENTER_SEQUENCES.has(input)) return [{ type: "newline" }];
   if (UNKNOWN_SEQUENCE.test(input)) return [];
   return textActions(input);
 }

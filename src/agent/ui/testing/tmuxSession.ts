@@ -27,8 +27,19 @@ export class TmuxKeel {
     return execFileSync("tmux", ["-L", this.#socket, ...args], { encoding: "utf8" });
   }
 
-  /** Starts keel in `project` in a tmux session named "keel" (ending the one before, if any). */
-  start(options: { project: string; home: string; server: ScriptedServer }): void {
+  /**
+   * Starts keel in `project` in a tmux session named "keel" (ending the one before, if any): by default
+   * the sources on this Node; `program` runs another start (a node binary and bin/keel.js).
+   */
+  start(options: {
+    project: string;
+    home: string;
+    server: ScriptedServer;
+    size?: { columns: number; rows: number };
+    program?: string[];
+    /** Words after the provider flags (a subcommand's task). */
+    args?: string[];
+  }): void {
     const env = [
       `PATH=${quote(process.env.PATH ?? "")}`,
       `HOME=${quote(options.home)}`,
@@ -37,12 +48,16 @@ export class TmuxKeel {
       `ANTHROPIC_API_KEY=${TEST_KEY}`,
       "TERM=xterm-256color",
     ].join(" ");
-    const command = `cd ${quote(options.project)} && env -i ${env} ${quote(process.execPath)} ${quote(ENTRY)} --provider anthropic --base-url ${options.server.url} --model claude-test; echo "EXITED $?"; sleep 60`;
+    const program = (options.program ?? [process.execPath, ENTRY]).map(quote).join(" ");
+    const args = (options.args ?? []).map(quote).join(" ");
+    // The shell outlives a Ctrl-C that reaches the whole foreground group (keel run), to say how keel ended.
+    const command = `trap true INT; cd ${quote(options.project)} && env -i ${env} ${program} --provider anthropic --base-url ${options.server.url} --model claude-test ${args}; echo "EXITED $?"; sleep 60`;
     // A fresh tmux server each time (its own socket: a server still shutting down cannot be reused),
     // so nothing of an earlier run is left on the screen.
     if (this.#starts > 0) this.kill();
     this.#socket = `keel-${this.#name}-${process.pid}-${this.#starts++}`;
-    this.tmux("new-session", "-d", "-s", "keel", "-x", "110", "-y", "45", command);
+    const { columns, rows } = options.size ?? { columns: 110, rows: 45 };
+    this.tmux("new-session", "-d", "-s", "keel", "-x", String(columns), "-y", String(rows), command);
   }
 
   /** Keys as tmux names them ("Enter", "BSpace", "C-a", "M-f", "BTab") or literal text. */
@@ -82,7 +97,10 @@ export class TmuxKeel {
 
   async waitFor(pattern: RegExp, what: string, read: () => string = () => this.screen()): Promise<string> {
     let last = "";
-    for (let i = 0; i < 200; i++) {
+    // A deadline only so that a test fails with the screen instead of hanging; on a busy machine a
+    // start from source can take several seconds.
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
       last = read();
       if (pattern.test(last)) return last;
       if (/EXITED \d+/.test(last) && !pattern.test("EXITED 0")) break;

@@ -1,0 +1,12 @@
+// The project folder a command works in: --cwd, or the current folder.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { CliError } from "./exitCodes.ts";
+
+/** --cwd must name an existing folder: a typo would otherwise load no settings and ask about everything. */
+export function projectDirFrom(flags: { cwd?: string | undefined }): string {
+  const dir = resolve(flags.cwd ?? process.cwd());
+  if (flags.cwd !== undefined && !statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError(`--cwd ${flags.cwd}: no such folder. Give the project folder to work in.`);
+  return dir;
+}
