@@ -1,10 +1,10 @@
 // Running one shell command: bash with stdin closed, in its own process group, output written
 // straight to a file (so any output size costs no memory and a daemon holding the output open never
 // blocks us), the final cwd reported on fd 3, the whole group killed on timeout, abort or stop.
+// The few file operations around a command are synchronous: each is one system call on a tiny file,
+// where a trip through libuv's thread pool costs more than the call itself.
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
-import { readFile, rm } from "node:fs/promises";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathWithRipgrep } from "./bundledRipgrep.ts";
@@ -65,6 +65,44 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
 
 // Set before the user's command, on the same line, so the command's line numbers are unchanged.
 const CWD_TRAP = "trap '{ pwd -P >&3; } 2>/dev/null' EXIT; ";
+
+let cwdReportDir: string | undefined;
+let cwdReports = 0;
+
+/** Creates a fresh file for one command's cwd report, in a private folder made once per process. */
+function createCwdReport(): { path: string; fd: number } {
+  for (let attempt = 0; ; attempt++) {
+    if (cwdReportDir === undefined) {
+      const dir = mkdtempSync(join(tmpdir(), "keel-cwd-"));
+      process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+      cwdReportDir = dir;
+    }
+    const path = join(cwdReportDir, String(++cwdReports));
+    try {
+      return { path, fd: openSync(path, "w") };
+    } catch (error) {
+      // The folder was removed under us (a temp cleaner): make a new one, once.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
+      cwdReportDir = undefined;
+    }
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {}
+}
+
+/** The last line of the cwd report, or undefined when the shell wrote none (killed, exec'd away). */
+function readCwdReport(path: string): string | undefined {
+  let reported = "";
+  try {
+    reported = readFileSync(path, "utf8").trim();
+  } catch {}
+  removeQuietly(path);
+  return reported ? reported.split("\n").at(-1) : undefined;
+}
 
 /** Commands still running, killed if this process exits (commands die with their caller). */
 const liveGroups = new Set<number>();
@@ -142,14 +180,16 @@ const plainBash: CommandLauncher = {
 export async function startShellCommand(options: ShellCommandOptions): Promise<ShellProcess> {
   const launcher = options.launcher ?? plainBash;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const cwdPath = join(tmpdir(), `keel-cwd-${randomBytes(8).toString("hex")}`);
+  let cwdPath: string | undefined;
   const started = Date.now();
   let child: ChildProcess;
   try {
     const { argv, env } = await launcher.prepare(CWD_TRAP + options.command, options.cwd);
     const outputFd = openSync(options.outputPath, "w");
     try {
-      const cwdFd = openSync(cwdPath, "w");
+      const cwdReport = createCwdReport();
+      cwdPath = cwdReport.path;
+      const cwdFd = cwdReport.fd;
       try {
         const childEnv = { ...env, ...NON_INTERACTIVE_ENV, ...options.env };
         const path = pathWithRipgrep(childEnv.PATH);
@@ -169,14 +209,14 @@ export async function startShellCommand(options: ShellCommandOptions): Promise<S
     }
   } catch (error) {
     launcher.release?.();
-    await rm(cwdPath, { force: true });
+    if (cwdPath !== undefined) removeQuietly(cwdPath);
     throw error;
   }
   const exited = waitForExit(child);
   const pid = child.pid;
   if (pid === undefined) {
     launcher.release?.();
-    await rm(cwdPath, { force: true });
+    if (cwdPath !== undefined) removeQuietly(cwdPath);
     const error = await exited.then(
       () => new Error("bash did not start"),
       (cause: unknown) => cause,
@@ -207,13 +247,12 @@ export async function startShellCommand(options: ShellCommandOptions): Promise<S
     // Left-over daemons of a command that exited normally keep running on purpose (`server &`).
     liveGroups.delete(pid);
     launcher.release?.();
-    const reported = (await readFile(cwdPath, "utf8").catch(() => "")).trim();
-    await rm(cwdPath, { force: true });
+    const finalCwd = cwdPath === undefined ? undefined : readCwdReport(cwdPath);
     return {
       exitCode: code,
       signal,
       ...(interrupted ? { interrupted } : {}),
-      ...(reported ? { finalCwd: reported.split("\n").at(-1) } : {}),
+      ...(finalCwd ? { finalCwd } : {}),
       durationMs: Date.now() - started,
     };
   })();

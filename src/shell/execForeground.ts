@@ -1,10 +1,16 @@
 // One command run to its end: output to a file in the results folder, progress while it runs, and
 // a bounded summary when it is done. The file is kept only when the model cannot see it all.
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdirSync, unlinkSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type CommandLauncher, type ShellExit, startShellCommand } from "./exec.ts";
-import { BASH_MAX_OUTPUT_CHARS, type OutputSummary, readLatestLines, summarizeOutputFile } from "./output.ts";
+import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
+import {
+  BASH_MAX_OUTPUT_CHARS,
+  type OutputSummary,
+  readLatestLines,
+  summarizeOutputFileSync,
+} from "./output.ts";
 
 export interface CommandProgress {
   /** The latest lines of output, ANSI stripped. */
@@ -70,18 +76,38 @@ function startProgress(outputPath: string, options: ForegroundOptions): () => vo
   };
 }
 
+/** Output folders already made by this process: made once, and again only if removed since. */
+const madeDirs = new Set<string>();
+
+async function startInOutputDir(options: ForegroundOptions, outputPath: string): Promise<ShellProcess> {
+  const start = () =>
+    startShellCommand({
+      command: options.command,
+      cwd: options.cwd,
+      outputPath,
+      timeoutMs: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.launcher ? { launcher: options.launcher } : {}),
+      ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
+    });
+  if (!madeDirs.has(options.outputDir)) {
+    mkdirSync(options.outputDir, { recursive: true });
+    madeDirs.add(options.outputDir);
+    return start();
+  }
+  try {
+    return await start();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    // The folder (or the working directory) went away: make the folder again and let a second try say which.
+    mkdirSync(options.outputDir, { recursive: true });
+    return start();
+  }
+}
+
 export async function runForegroundCommand(options: ForegroundOptions): Promise<ForegroundResult> {
-  await mkdir(options.outputDir, { recursive: true });
   const outputPath = join(options.outputDir, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
-  const shell = await startShellCommand({
-    command: options.command,
-    cwd: options.cwd,
-    outputPath,
-    timeoutMs: options.timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.launcher ? { launcher: options.launcher } : {}),
-    ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
-  });
+  const shell = await startInOutputDir(options, outputPath);
   const stopProgress = startProgress(outputPath, options);
   let exit: ShellExit;
   try {
@@ -89,11 +115,13 @@ export async function runForegroundCommand(options: ForegroundOptions): Promise<
   } finally {
     stopProgress();
   }
-  const summary = await summarizeOutputFile(outputPath, {
+  const summary = summarizeOutputFileSync(outputPath, {
     maxChars: options.maxChars ?? BASH_MAX_OUTPUT_CHARS,
     savedPath: outputPath,
   });
   if (summary.truncated || summary.binary) return { exit, summary, outputPath };
-  await rm(outputPath, { force: true });
+  try {
+    unlinkSync(outputPath);
+  } catch {}
   return { exit, summary };
 }

@@ -1,6 +1,7 @@
 // What a model sees of a command's output: the output lives whole in a file on disk; only a bounded
 // head and tail window is ever read back, ANSI-stripped, binary summarized, capped with a note.
-import { open, stat } from "node:fs/promises";
+// Reads are synchronous: at most two windows of a local file, cheaper than thread-pool round trips.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import stripAnsi from "strip-ansi";
 import { groupThousands } from "../tool/format.ts";
 
@@ -29,16 +30,16 @@ export interface OutputRange {
   end?: number;
 }
 
-async function readBytes(path: string, start: number, length: number): Promise<Buffer> {
+function readBytes(fd: number, start: number, length: number): Buffer {
   if (length <= 0) return Buffer.alloc(0);
-  const handle = await open(path, "r");
-  try {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(buffer, 0, length, start);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+  const buffer = Buffer.allocUnsafe(length);
+  let filled = 0;
+  while (filled < length) {
+    const read = readSync(fd, buffer, filled, length - filled, start + filled);
+    if (read === 0) break;
+    filled += read;
   }
+  return buffer.subarray(0, filled);
 }
 
 /** NUL bytes or many non-text control bytes mean binary; valid UTF-8 text with ANSI codes is text. */
@@ -110,15 +111,35 @@ export async function summarizeOutputFile(
   path: string,
   options: { maxChars?: number; range?: OutputRange; savedPath?: string } = {},
 ): Promise<OutputSummary> {
+  return summarizeOutputFileSync(path, options);
+}
+
+/** summarizeOutputFile without a promise, for a caller that reads right after the command ended. */
+export function summarizeOutputFileSync(
+  path: string,
+  options: { maxChars?: number; range?: OutputRange; savedPath?: string } = {},
+): OutputSummary {
+  const fd = openSync(path, "r");
+  try {
+    return summarizeOpenFile(fd, options);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function summarizeOpenFile(
+  fd: number,
+  options: { maxChars?: number; range?: OutputRange; savedPath?: string },
+): OutputSummary {
   const maxChars = options.maxChars ?? BASH_MAX_OUTPUT_CHARS;
   const start = options.range?.start ?? 0;
-  const end = options.range?.end ?? (await stat(path)).size;
+  const end = options.range?.end ?? fstatSync(fd).size;
   const totalBytes = Math.max(0, end - start);
   if (totalBytes === 0) return { text: "", totalBytes, truncated: false, binary: false };
 
   const whole = totalBytes <= 2 * WINDOW_BYTES;
-  const head = await readBytes(path, start, whole ? totalBytes : WINDOW_BYTES);
-  const tail = whole ? head : await readBytes(path, end - WINDOW_BYTES, WINDOW_BYTES);
+  const head = readBytes(fd, start, whole ? totalBytes : WINDOW_BYTES);
+  const tail = whole ? head : readBytes(fd, end - WINDOW_BYTES, WINDOW_BYTES);
   const binary =
     looksBinary(head.subarray(0, BINARY_SAMPLE_BYTES)) || looksBinary(tail.subarray(-BINARY_SAMPLE_BYTES));
   if (binary) {
@@ -145,13 +166,19 @@ export async function summarizeOutputFile(
 
 /** The last few non-empty lines of an output file, for progress reports. */
 export async function readLatestLines(path: string, maxLines = 5, maxBytes = 4096): Promise<string> {
+  let bytes: Buffer;
   let size: number;
   try {
-    size = (await stat(path)).size;
+    const fd = openSync(path, "r");
+    try {
+      size = fstatSync(fd).size;
+      bytes = readBytes(fd, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return "";
   }
-  const bytes = await readBytes(path, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
   if (looksBinary(bytes)) return `[binary output: ${formatBytes(size)} so far]`;
   const lines = cleanTerminalText(bytes.toString("utf8"))
     .split("\n")

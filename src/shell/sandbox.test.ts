@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -204,6 +204,60 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
       .split("\n")
       .filter((line) => line.trim() === "sleep 73.25");
     expect(survivors).toEqual([]);
+  });
+
+  it("runs the script as `bash -c` would, with nothing of how it was carried left in its environment", async () => {
+    const launcher = await createSandboxLauncher(sandboxedContext());
+    const script = [
+      `printf '%s|' "$0" "it's" '!x' "$((6 * 7))" "\${KEEL_SANDBOX_SCRIPT-unset}"`,
+      "echo",
+      String.raw`echo "two  spaces" '\' back`,
+      "no_such_command_xyz",
+      "exit 3",
+    ].join("\n");
+    const { exit, output } = await run(script, launcher);
+    expect(output).toContain("|it's|!x|42|unset|\n");
+    expect(output).toContain("two  spaces \\ back\n");
+    expect(output).toMatch(/line 4: no_such_command_xyz: command not found/);
+    expect(exit.exitCode).toBe(3);
+  });
+
+  it("denies a file a read-deny glob matches that appeared after the previous command", async () => {
+    const context = addRules(sandboxedContext(), "deny", "project", ["Read(*.secret)"]);
+    expect((await run("true", await createSandboxLauncher(context))).exit.exitCode).toBe(0);
+    await mkdir(join(root, "later"), { recursive: true });
+    await writeFile(join(root, "later", "new.secret"), "HIDDEN-VALUE\n");
+    const read = await run("cat later/new.secret; echo done", await createSandboxLauncher(context));
+    expect(read.output).not.toContain("HIDDEN-VALUE");
+    expect(read.output).toContain("done");
+  });
+
+  it("protects a file the protected-file scan finds that appeared after the previous command", async () => {
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      const launcher = () => createSandboxLauncher(sandboxedContext());
+      expect((await run("true", await launcher())).exit.exitCode).toBe(0);
+      await mkdir(join(root, "nested"), { recursive: true });
+      await writeFile(join(root, "nested", ".bashrc"), "# mine\n");
+      const write = await run("echo evil >> nested/.bashrc", await launcher());
+      expect(write.exit.exitCode).not.toBe(0);
+      expect(await readFile(join(root, "nested", ".bashrc"), "utf8")).toBe("# mine\n");
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("leaves no mount points in the project, also when commands run side by side", async () => {
+    const before = readdirSync(root).sort();
+    const [a, b] = await Promise.all([
+      run("sleep 0.3; echo a", await createSandboxLauncher(sandboxedContext())),
+      run("echo b", await createSandboxLauncher(sandboxedContext())),
+    ]);
+    expect([a.output, b.output]).toEqual(["a\n", "b\n"]);
+    expect(readdirSync(root).sort()).toEqual(before);
+    for (const name of [".keel", ".claude", ".mcp.json", ".gitmodules"])
+      expect(existsSync(join(root, name))).toBe(false);
   });
 
   it("reports the final cwd from inside the sandbox", async () => {

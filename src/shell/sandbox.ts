@@ -11,7 +11,17 @@ import { resolveSymlinks } from "../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
 import type { CommandLauncher } from "./exec.ts";
+import { globRoot } from "./sandboxFingerprint.ts";
 import { sandboxStarted, sandboxStopped } from "./sandboxLifecycle.ts";
+import {
+  environmentKey,
+  forgetTemplates,
+  mountPointsToCreate,
+  removePlaceholder,
+  type TemplatedCommand,
+  type TemplateSource,
+  templatedCommand,
+} from "./sandboxTemplates.ts";
 
 type SandboxRuntime = typeof import("@anthropic-ai/sandbox-runtime");
 
@@ -23,12 +33,16 @@ let loaded: { runtime: SandboxRuntime; rgPath: string } | undefined;
  * node-forge, about 90 ms at startup that sessions which never sandbox a command should not pay.
  * Synchronous (require of ES modules) because the availability check is.
  */
-function sandboxRuntime(): { SandboxManager: SandboxRuntime["SandboxManager"]; rgPath: string } {
+function sandboxRuntime(): {
+  SandboxManager: SandboxRuntime["SandboxManager"];
+  runtime: SandboxRuntime;
+  rgPath: string;
+} {
   loaded ??= {
     runtime: requireLazily("@anthropic-ai/sandbox-runtime") as SandboxRuntime,
     rgPath: (requireLazily("@vscode/ripgrep") as typeof import("@vscode/ripgrep")).rgPath,
   };
-  return { SandboxManager: loaded.runtime.SandboxManager, rgPath: loaded.rgPath };
+  return { SandboxManager: loaded.runtime.SandboxManager, runtime: loaded.runtime, rgPath: loaded.rgPath };
 }
 
 export interface SandboxPolicy {
@@ -128,8 +142,6 @@ export function sandboxPolicy(context: ToolPermissionContext): SandboxPolicy {
 
 // The runtime is a process-wide singleton: started once, its network lists swapped live per call.
 let starting: Promise<void> | undefined;
-/** Sandboxed commands running now: placeholders are removed only when none is (a running one needs them). */
-let running = 0;
 
 function baseConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
   return {
@@ -170,6 +182,7 @@ async function ensureStarted(policy: SandboxPolicy): Promise<void> {
     starting = SandboxManager.initialize(baseConfig(policy)).catch(async (error: unknown) => {
       starting = undefined;
       sandboxStopped();
+      forgetTemplates();
       await SandboxManager.reset().catch(() => {});
       throw unavailable(error instanceof Error ? error.message : String(error));
     });
@@ -188,41 +201,141 @@ async function ensureStarted(policy: SandboxPolicy): Promise<void> {
   }
 }
 
+function filesystemOf(policy: SandboxPolicy): NonNullable<SandboxRuntimeConfig["filesystem"]> {
+  return { denyRead: policy.denyRead, allowWrite: policy.allowWrite, denyWrite: policy.denyWrite };
+}
+
+function networkOf(policy: SandboxPolicy): SandboxRuntimeConfig["network"] {
+  return { allowedDomains: policy.allowedDomains, deniedDomains: policy.deniedDomains };
+}
+
+/** The names the runtime always protects in the process's cwd (its mandatory deny list), to watch. */
+const RUNTIME_PROTECTED_NAMES = [
+  ".gitconfig",
+  ".gitmodules",
+  ".bashrc",
+  ".bash_profile",
+  ".zshrc",
+  ".zprofile",
+  ".profile",
+  ".ripgreprc",
+  ".mcp.json",
+  ".vscode",
+  ".idea",
+  ".claude/commands",
+  ".claude/agents",
+  ".git/hooks",
+  ".git/config",
+];
+
+/** `dir/**` reads as `dir` (the runtime strips it); what is left with a wildcard is expanded on disk. */
+const withoutTrailingGlobstar = (path: string) => path.replace(/\/\*\*$/, "");
+const hasWildcard = (path: string) => /[*?[\]{}]/.test(path);
+
+/** What a template for this policy depends on, and how to wrap and release it (Linux). */
+function templateSource(policy: SandboxPolicy): TemplateSource {
+  const { SandboxManager, runtime } = sandboxRuntime();
+  const reads = policy.denyRead.map(withoutTrailingGlobstar);
+  const cwd = process.cwd();
+  return {
+    key: JSON.stringify([policy, environmentKey()]),
+    chains: [
+      ...policy.allowWrite,
+      ...policy.denyWrite,
+      ...reads.filter((path) => !hasWildcard(path)),
+      ...RUNTIME_PROTECTED_NAMES.map((name) => join(cwd, name)),
+      ...runtime.getDefaultWritePaths(),
+    ],
+    globRoots: reads.flatMap((path) => globRoot(path) ?? []),
+    wrap: (command) =>
+      SandboxManager.wrapWithSandboxArgv(
+        command,
+        "bash",
+        { filesystem: filesystemOf(policy), network: networkOf(policy) },
+        undefined,
+        cwd,
+      ),
+    releaseWrap: () => SandboxManager.cleanupAfterCommand(),
+  };
+}
+
+/** One wrap per command, as the runtime documents it (platforms without templates). */
+function perCommandLauncher(policy: SandboxPolicy): CommandLauncher {
+  const { SandboxManager } = sandboxRuntime();
+  let wraps = 0;
+  return {
+    prepare: async (script, cwd) => {
+      const wrapped = await SandboxManager.wrapWithSandboxArgv(
+        script,
+        "bash",
+        { filesystem: filesystemOf(policy), network: networkOf(policy) },
+        undefined,
+        cwd,
+      );
+      wraps++;
+      return wrapped;
+    },
+    // Removes the mount-point placeholders bubblewrap leaves on the host for denied paths.
+    release: () => {
+      for (; wraps > 0; wraps--) SandboxManager.cleanupAfterCommand();
+    },
+  };
+}
+
 /** A launcher that runs commands inside the sandbox; throws `sandbox_unavailable` when it cannot. */
 export async function createSandboxLauncher(context: ToolPermissionContext): Promise<CommandLauncher> {
   const policy = sandboxPolicy(context);
   await ensureStarted(policy);
-  const { SandboxManager } = sandboxRuntime();
-  let counted = false;
+  const launcher = process.platform === "linux" ? templateLauncher(policy) : perCommandLauncher(policy);
   return {
     prepare: async (script, cwd) => {
       try {
-        if (!counted) running++;
-        counted = true;
-        return await SandboxManager.wrapWithSandboxArgv(
-          script,
-          "bash",
-          {
-            filesystem: {
-              denyRead: policy.denyRead,
-              allowWrite: policy.allowWrite,
-              denyWrite: policy.denyWrite,
-            },
-            network: { allowedDomains: policy.allowedDomains, deniedDomains: policy.deniedDomains },
-          },
-          undefined,
-          cwd,
-        );
+        return await launcher.prepare(script, cwd);
       } catch (error) {
         throw unavailable(error instanceof Error ? error.message : String(error));
       }
     },
-    // Removes the mount-point placeholders bubblewrap leaves on the host for denied paths.
+    release: () => launcher.release?.(),
+  };
+}
+
+/**
+ * The runtime's own command line for `script` (one wrap, no template): what a sandboxed command
+ * costs at the least, for benchmarks. `afterRun` removes the mount points a run left on the host
+ * (as the runtime's cleanup after each command would); `release` once done with it.
+ */
+export async function bareSandboxCommand(
+  context: ToolPermissionContext,
+  script: string,
+  cwd: string,
+): Promise<{ argv: string[]; env: NodeJS.ProcessEnv; afterRun: () => void; release: () => void }> {
+  const policy = sandboxPolicy(context);
+  await ensureStarted(policy);
+  const launcher = perCommandLauncher(policy);
+  const { argv, env } = await launcher.prepare(script, cwd);
+  const mountPoints = mountPointsToCreate(argv);
+  return {
+    argv,
+    env,
+    afterRun: () => {
+      for (const path of mountPoints) removePlaceholder(path);
+    },
+    release: () => launcher.release?.(),
+  };
+}
+
+/** Commands through a reused wrap (sandboxTemplates.ts). */
+function templateLauncher(policy: SandboxPolicy): CommandLauncher {
+  const source = templateSource(policy);
+  const commands: TemplatedCommand[] = [];
+  return {
+    prepare: async (script) => {
+      const command = await templatedCommand(source, script);
+      commands.push(command);
+      return { argv: command.argv, env: command.env };
+    },
     release: () => {
-      if (!counted) return;
-      counted = false;
-      running--;
-      if (running === 0) SandboxManager.cleanupAfterCommand();
+      for (const command of commands.splice(0)) command.release();
     },
   };
 }
@@ -233,6 +346,7 @@ export async function stopSandbox(): Promise<void> {
   const started = starting;
   starting = undefined;
   sandboxStopped();
+  forgetTemplates();
   // A start still under way is waited for, so that what it opens is closed too.
   await started.catch(() => {});
   await sandboxRuntime().SandboxManager.reset();
