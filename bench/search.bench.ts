@@ -5,6 +5,8 @@
 //    medians. Target: <= 1.3x. Files mode and Glob also order by mtime (newest first), which plain rg
 //    does not; rg doing that itself (`--sortr modified`) is shown as a second reference.
 // 2. Whole process: `node bin/keel.js tool Grep ...` vs `rg ...`. Target: <= 200 ms extra.
+// 3. Small tree (2,000 files, smallTreeMeasure.ts): Glob and Grep vs rg producing the same list in the
+//    same order, interleaved, medians. Target: <= 1.1x.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,7 +17,8 @@ import { GlobTool } from "../src/tools/glob/GlobTool.ts";
 import { GrepTool } from "../src/tools/grep/GrepTool.ts";
 import { type GrepInput, grepArgs } from "../src/tools/grep/searchContents.ts";
 import { ripgrepPath } from "../src/tools/search-shared/ripgrep.ts";
-import { printTable, summarize } from "./stats.ts";
+import { measureSmallTree } from "./smallTreeMeasure.ts";
+import { printTable, ratio, summarize } from "./stats.ts";
 
 const projectRoot = join(import.meta.dirname, "..");
 const tools = [GrepTool, GlobTool] as Tool[];
@@ -301,6 +304,22 @@ function wholeProcess(rg: string, nodeModules: string): void {
   ]);
 }
 
+// --- small tree ---------------------------------------------------------------------------------
+
+async function smallTree(): Promise<void> {
+  const rows = await measureSmallTree();
+  process.stdout.write("\nSmall tree (2,000 files), in process through runToolUse, interleaved medians\n");
+  printTable(
+    rows.map((row) => ({
+      search: row.name,
+      "keel ms": row.medianMs,
+      "rg ms": row.referenceMs,
+      "keel/rg": ratio(row.medianMs, row.referenceMs),
+      target: `<= ${row.target.toFixed(1)}x`,
+    })),
+  );
+}
+
 // --- main ---------------------------------------------------------------------------------------
 
 const rg = await ripgrepPath();
@@ -316,3 +335,5 @@ await inProcess(
 );
 // SEARCH_BENCH_WHOLE=0 skips the whole-process Grep comparison (quick runs of the in-process rows).
 if (process.env.SEARCH_BENCH_WHOLE !== "0") wholeProcess(rg, nodeModules);
+// SEARCH_BENCH_SMALL=0 skips the small-tree rows.
+if (process.env.SEARCH_BENCH_SMALL !== "0") await smallTree();

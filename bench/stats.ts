@@ -29,3 +29,11 @@ export function printTable(rows: Array<Record<string, string | number>>): void {
       `${keys.map((key, i) => String(cell(row[key] ?? "")).padEnd(widths[i]!)).join("  ")}\n`,
     );
 }
+
+/** One comparison for the startup bench's summary: a median against its reference, and the ratio aimed at. */
+export interface MeasureRow {
+  name: string;
+  medianMs: number;
+  referenceMs: number;
+  target: number;
+}

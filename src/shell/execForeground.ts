@@ -1,6 +1,5 @@
 // One command run to its end: output to a file in the results folder, progress while it runs, and
 // a bounded summary when it is done. The file is kept only when the model cannot see it all.
-import { randomBytes } from "node:crypto";
 import { mkdirSync, unlinkSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -76,6 +75,13 @@ function startProgress(outputPath: string, options: ForegroundOptions): () => vo
   };
 }
 
+let outputFiles = 0;
+
+/** A name no other command of this or another process uses (time, process id, counter; no entropy to draw). */
+function outputFileName(): string {
+  return `bash-${Date.now()}-${process.pid}-${++outputFiles}.log`;
+}
+
 /** Output folders already made by this process: made once, and again only if removed since. */
 const madeDirs = new Set<string>();
 
@@ -106,7 +112,7 @@ async function startInOutputDir(options: ForegroundOptions, outputPath: string):
 }
 
 export async function runForegroundCommand(options: ForegroundOptions): Promise<ForegroundResult> {
-  const outputPath = join(options.outputDir, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+  const outputPath = join(options.outputDir, outputFileName());
   const shell = await startInOutputDir(options, outputPath);
   const stopProgress = startProgress(outputPath, options);
   let exit: ShellExit;

@@ -2,8 +2,7 @@
 // would override .gitignore (a gitignored file a glob names would be searched); an ignore file has
 // the lowest precedence, so .gitignore still wins. The file lives in a temp folder for one rg run
 // (rg cannot read it from /dev/stdin: Node gives children sockets, which /dev/stdin cannot open).
-import { rmSync } from "node:fs";
-import { mkdtemp, unlink, writeFile } from "node:fs/promises";
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -22,15 +21,31 @@ export function globsAsIgnoreFile(globs: readonly string[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-let folder: Promise<string> | undefined;
+let folder: string | undefined;
 let counter = 0;
 
-function tempFolder(): Promise<string> {
-  folder ??= mkdtemp(join(tmpdir(), "keel-rg-")).then((path) => {
+function tempFolder(): string {
+  if (folder === undefined) {
+    const path = mkdtempSync(join(tmpdir(), "keel-rg-"));
     process.once("exit", () => rmSync(path, { recursive: true, force: true }));
-    return path;
-  });
+    folder = path;
+  }
   return folder;
+}
+
+/** Writes the ignore file (synchronously: a few lines, one system call or two). */
+function writeIgnoreFile(text: string): string {
+  for (let attempt = 0; ; attempt++) {
+    const path = join(tempFolder(), `globs-${process.pid}-${++counter}.ignore`);
+    try {
+      writeFileSync(path, text);
+      return path;
+    } catch (error) {
+      // The folder was removed under us (a temp cleaner): make a new one, once.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
+      folder = undefined;
+    }
+  }
 }
 
 /** Runs `use` with the path of an ignore file holding `globs`; no globs, no file. */
@@ -39,11 +54,12 @@ export async function withGlobIgnoreFile<T>(
   use: (ignoreFileArgs: string[]) => Promise<T>,
 ): Promise<T> {
   if (globs.length === 0) return use([]);
-  const path = join(await tempFolder(), `globs-${process.pid}-${++counter}.ignore`);
-  await writeFile(path, globsAsIgnoreFile(globs));
+  const path = writeIgnoreFile(globsAsIgnoreFile(globs));
   try {
     return await use([`--ignore-file=${path}`]);
   } finally {
-    await unlink(path).catch(() => {});
+    try {
+      unlinkSync(path);
+    } catch {}
   }
 }
