@@ -4,9 +4,9 @@
 // Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
 //   HOOK_BENCH_RUNS=31 node bench/hook.bench.ts
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { makeBenchProject } from "./benchProject.ts";
 import { printTable, summarize } from "./stats.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
@@ -21,38 +21,7 @@ const builtAt = statSync(join(REPO, "dist/cli-bundle/main.js")).mtimeMs;
 if (statSync(join(REPO, "src/agentHooks/decide.ts")).mtimeMs > builtAt)
   process.stdout.write("(warning: src/ is newer than dist/; `npm run build` to measure the current code)\n");
 
-const base = mkdtempSync(join(tmpdir(), "keel-hook-bench-"));
-const project = join(base, "project");
-const home = join(base, "home");
-mkdirSync(join(project, "src"), { recursive: true });
-mkdirSync(join(home, ".claude"), { recursive: true });
-writeFileSync(join(project, "README.md"), "# bench\n");
-writeFileSync(join(project, "src", "app.ts"), "export const x = 1;\n");
-// A realistic policy in the files Claude Code reads: every rule family is checked on each call.
-writeFileSync(
-  join(home, ".claude", "settings.json"),
-  JSON.stringify({
-    permissions: {
-      allow: ["Bash(npm test:*)", "Glob"],
-      deny: ["Read(./.env)", "Bash(rm:*)", "WebFetch(domain:evil.example)"],
-      ask: ["Bash(git push:*)", "Write(./secrets/**)"],
-    },
-  }),
-);
-const env = { ...process.env, KEEL_HOME: home, HOME: home, KEEL_MANAGED_SETTINGS: join(base, "none.json") };
-
-function event(toolName: string, toolInput: Record<string, unknown>): string {
-  return JSON.stringify({
-    session_id: "bench",
-    transcript_path: join(base, "transcript.jsonl"),
-    cwd: project,
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name: toolName,
-    tool_input: toolInput,
-    tool_use_id: "toolu_bench",
-  });
-}
+const { base, project, env, hookEvent: event } = makeBenchProject("keel-hook-bench-");
 
 const CASES = [
   { name: "Read in the project (allow)", stdin: event("Read", { file_path: join(project, "README.md") }) },

@@ -7,10 +7,10 @@
 // Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
 //   STARTUP_BENCH_RUNS=21 node bench/startup.bench.ts        STARTUP_BENCH_INPROCESS=0 skips the ratios
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
+import { makeBenchProject } from "./benchProject.ts";
 import { printTable, summarize } from "./stats.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
@@ -24,39 +24,7 @@ if (!existsSync(join(REPO, "dist/cli-bundle/main.js"))) {
 if (statSync(join(REPO, "src/cli/main.ts")).mtimeMs > statSync(join(REPO, "dist/cli-bundle/main.js")).mtimeMs)
   process.stdout.write("(warning: src/ is newer than dist/; `npm run build` to measure the current code)\n");
 
-// A home and a project of their own, so the user's settings and audit log play no part.
-const base = mkdtempSync(join(tmpdir(), "keel-startup-bench-"));
-const project = join(base, "project");
-const home = join(base, "home");
-mkdirSync(join(project, "src"), { recursive: true });
-mkdirSync(join(home, ".claude"), { recursive: true });
-writeFileSync(join(project, "README.md"), "# bench\n\nbuildTool is declared once.\n");
-for (let i = 0; i < 50; i++)
-  writeFileSync(join(project, "src", `m${i}.ts`), `export const buildTool${i} = ${i};\n// buildTool\n`);
-writeFileSync(
-  join(home, ".claude", "settings.json"),
-  JSON.stringify({
-    permissions: {
-      allow: ["Bash(npm test:*)", "Glob"],
-      deny: ["Read(./.env)", "Bash(rm:*)", "WebFetch(domain:evil.example)"],
-      ask: ["Bash(git push:*)", "Write(./secrets/**)"],
-    },
-  }),
-);
-const env = { ...process.env, KEEL_HOME: home, HOME: home, KEEL_MANAGED_SETTINGS: join(base, "none.json") };
-
-function hookEvent(toolName: string, toolInput: Record<string, unknown>): string {
-  return JSON.stringify({
-    session_id: "bench",
-    transcript_path: join(base, "transcript.jsonl"),
-    cwd: project,
-    permission_mode: "default",
-    hook_event_name: "PreToolUse",
-    tool_name: toolName,
-    tool_input: toolInput,
-    tool_use_id: "toolu_bench",
-  });
-}
+const { base, project, env, hookEvent } = makeBenchProject("keel-startup-bench-", 50);
 
 interface Case {
   name: string;
