@@ -72,6 +72,8 @@ function buildKeel(): string | undefined {
   spawnSync(process.execPath, [join(REPO, "scripts/bundle-cli.mjs"), out], { cwd: REPO, stdio: "inherit" });
   mkdirSync(join(cache, "bin"));
   cpSync(join(REPO, "bin/keel.js"), launcher);
+  // Keel reads its version from the package.json beside dist/, as in an installed package.
+  cpSync(join(REPO, "package.json"), join(cache, "package.json"));
   return launcher;
 }
 

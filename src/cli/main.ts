@@ -47,7 +47,7 @@ function newProgram(): Command {
         '\nClaude Code\'s `claude -p "task"` works as `keel -p "task"` (the same as `keel run "task"`).\n' +
           "Node: Keel needs Node >= 22. Started by an older node, bin/keel.js runs itself again on the Node 24\n" +
           "that `npm install` put in node_modules: one more Node start on every command (Debian's Node 20:\n" +
-          "about 0.16 s). Put a Node >= 22 first on PATH to skip it.",
+          "about 0.1 s). Put a Node >= 22 first on PATH to skip it.",
       )
       .exitOverride()
       // Parse errors are printed by main() as one line that names the command's --help.

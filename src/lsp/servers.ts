@@ -211,14 +211,19 @@ function notConfigured(extension: string): Error {
 
 /** The server for a file: a configured one first, then a built-in one; a clear error when there is none. */
 export function definitionFor(path: string, options: LspOptions): LanguageServerDefinition {
+  const definition = findDefinitionFor(path, options);
+  if (!definition) throw notConfigured(extname(path).toLowerCase());
+  return definition;
+}
+
+/** The server for a file, or undefined when none serves its extension (no error built: a read asks on every call). */
+export function findDefinitionFor(path: string, options: LspOptions): LanguageServerDefinition | undefined {
   const extension = extname(path).toLowerCase();
   for (const entry of options.servers ?? []) {
     const definition = definitionFromSettings(entry);
     if (extension in definition.extensionToLanguage) return definition;
   }
-  const builtin = BUILTIN_SERVERS.find((definition) => extension in definition.extensionToLanguage);
-  if (builtin) return builtin;
-  throw notConfigured(extension);
+  return BUILTIN_SERVERS.find((definition) => extension in definition.extensionToLanguage);
 }
 
 /** The LSP languageId of a file for a server. */

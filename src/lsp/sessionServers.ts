@@ -8,7 +8,13 @@ import { ToolError } from "../tool/errors.ts";
 import { onSessionEnd } from "../tool/sessionEnd.ts";
 import type { LanguageServer } from "./languageServer.ts";
 import { LSP_ERROR, lspError } from "./launch.ts";
-import { definitionFor, type LanguageServerDefinition, type LspOptions, languageIdOf } from "./servers.ts";
+import {
+  definitionFor,
+  findDefinitionFor,
+  type LanguageServerDefinition,
+  type LspOptions,
+  languageIdOf,
+} from "./servers.ts";
 
 interface Slot {
   definition: LanguageServerDefinition;
@@ -162,6 +168,8 @@ export function startingServerForFile(
 
 /** Starts a file's server in the background (for diagnostics after later edits); errors are kept for the next call. */
 export function warmServerForFile(context: ToolUseContext, path: string): void {
+  // Most files read have no server: say so without building (and catching) an error on every read.
+  if (!findDefinitionFor(path, lspOptionsOf(context))) return;
   try {
     const slot = slotFor(context, path, true);
     if (!slot || slot.running || slot.starting || slot.failures > 0) return;
