@@ -18,7 +18,7 @@ import { GrepTool } from "../src/tools/grep/GrepTool.ts";
 import { type GrepInput, grepArgs } from "../src/tools/grep/searchContents.ts";
 import { ripgrepPath } from "../src/tools/search-shared/ripgrep.ts";
 import { measureSmallTree } from "./smallTreeMeasure.ts";
-import { printTable, ratio, summarize } from "./stats.ts";
+import { printTable, ratio, seededRandom, summarize } from "./stats.ts";
 
 const projectRoot = join(import.meta.dirname, "..");
 const tools = [GrepTool, GlobTool] as Tool[];
@@ -50,11 +50,7 @@ function generateTree(root: string): void {
     "widget",
   ];
   const extensions = [".ts", ".js", ".md", ".json", ".py"];
-  let seed = 42;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
+  const random = seededRandom(42);
   let made = 0;
   for (let a = 0; a < 20; a++) {
     for (let b = 0; b < 50; b++) {

@@ -12,7 +12,7 @@ import type { Tool } from "../src/tool/Tool.ts";
 import { GlobTool } from "../src/tools/glob/GlobTool.ts";
 import { GrepTool } from "../src/tools/grep/GrepTool.ts";
 import { ripgrepPath } from "../src/tools/search-shared/ripgrep.ts";
-import { type MeasureRow, summarize } from "./stats.ts";
+import { type MeasureRow, seededRandom, summarize } from "./stats.ts";
 
 export type { MeasureRow } from "./stats.ts";
 
@@ -29,11 +29,7 @@ export function generateSmallTree(root: string): void {
   rmSync(root, { recursive: true, force: true });
   rmSync(marker, { force: true });
   const extensions = [".ts", ".js", ".md", ".json", ".py"];
-  let seed = 7;
-  const random = () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
+  const random = seededRandom(7);
   let made = 0;
   for (let a = 0; a < 10; a++) {
     for (let b = 0; b < 10; b++) {

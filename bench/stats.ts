@@ -37,3 +37,12 @@ export interface MeasureRow {
   referenceMs: number;
   target: number;
 }
+
+/** A repeatable pseudo-random sequence in [0, 1] (the generated trees are the same in every run). */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
+}
