@@ -220,7 +220,6 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
   return { context, services, settings, tools, builtins, close };
 }
 
-/** Connects the configured MCP servers (settings, trusted `.mcp.json`, `--mcp-config`); none configured: undefined. */
 /** The MCP servers the settings, .mcp.json and --mcp-config name; a broken configuration is a CliError. */
 export async function configuredMcpServers(
   settings: LoadedSettings,
@@ -239,6 +238,7 @@ export async function configuredMcpServers(
   }
 }
 
+/** Connects the configured MCP servers (settings, trusted `.mcp.json`, `--mcp-config`); none configured: undefined. */
 export async function connectConfiguredMcp(
   settings: LoadedSettings,
   flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,

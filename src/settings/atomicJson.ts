@@ -2,6 +2,7 @@
 // (temp file in the same folder, then rename) so a crash never leaves half a file.
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { uniqueName } from "../tool/uniqueName.ts";
 import { JsonSyntaxError, parseJsonWithPositions } from "./jsonPositions.ts";
 
 /** The object in a JSON file; {} when the file is missing. Throws when it holds something else. */
@@ -51,7 +52,7 @@ export function atomicWriteJson(linkOrPath: string, value: unknown, newFileMode 
   } catch {
     // A new file.
   }
-  const temp = join(dirname(path), `.${tempSuffix()}.tmp`);
+  const temp = join(dirname(path), `.${uniqueName()}.tmp`);
   try {
     writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: "wx" });
     renameSync(temp, path);
@@ -59,11 +60,4 @@ export function atomicWriteJson(linkOrPath: string, value: unknown, newFileMode 
     rmSync(temp, { force: true });
     throw error;
   }
-}
-
-let written = 0;
-
-/** Unique among writers: the process id tells processes apart, the counter this process's writes (no crypto to load). */
-function tempSuffix(): string {
-  return `${process.pid.toString(36)}-${Date.now().toString(36)}-${(written++).toString(36)}`;
 }

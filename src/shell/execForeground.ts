@@ -3,6 +3,7 @@
 import { mkdirSync, unlinkSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { uniqueName } from "../tool/uniqueName.ts";
 import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
 import {
   BASH_MAX_OUTPUT_CHARS,
@@ -75,13 +76,6 @@ function startProgress(outputPath: string, options: ForegroundOptions): () => vo
   };
 }
 
-let outputFiles = 0;
-
-/** A name no other command of this or another process uses (time, process id, counter; no entropy to draw). */
-function outputFileName(): string {
-  return `bash-${Date.now()}-${process.pid}-${++outputFiles}.log`;
-}
-
 /** Output folders already made by this process: made once, and again only if removed since. */
 const madeDirs = new Set<string>();
 
@@ -112,7 +106,7 @@ async function startInOutputDir(options: ForegroundOptions, outputPath: string):
 }
 
 export async function runForegroundCommand(options: ForegroundOptions): Promise<ForegroundResult> {
-  const outputPath = join(options.outputDir, outputFileName());
+  const outputPath = join(options.outputDir, `bash-${uniqueName()}.log`);
   const shell = await startInOutputDir(options, outputPath);
   const stopProgress = startProgress(outputPath, options);
   let exit: ShellExit;
