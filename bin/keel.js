@@ -12,6 +12,31 @@ const { existsSync } = module.createRequire(import.meta.url)("node:fs");
 // with 1, an error they show without blocking the person's work.
 const cannotStart = process.argv[2] === "hook" ? 1 : 2;
 
+// Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
+// without it (or with the cache folder unwritable) still runs.
+try {
+  module.enableCompileCache?.();
+} catch {}
+
+// The bundled CLI (scripts/bundle-cli.mjs) loads a few files instead of hundreds; the plain compiled
+// modules are the same program, used when the bundle was not built.
+const bundled = new URL("../dist/cli-bundle/main.js", import.meta.url);
+const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cli/main.js", import.meta.url);
+const built = existsSync(fileURLToPath(entry));
+const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLToPath(entry) };
+
+// `keel hook <agent>` and `keel check <Name> <json>` are first offered to this user's warm decision
+// server (src/cli/decisionServer/): it answers in a few milliseconds what a new process needs ~0.1 s
+// to load for. Without one, the command runs here as always, and a server is started for next time.
+let server = {};
+if (built && (process.argv[2] === "hook" || process.argv[2] === "check")) {
+  try {
+    const { answerThroughServer } = await import("../dist/cli/decisionServer/client.js");
+    server = await answerThroughServer(process.argv.slice(2), launcher);
+  } catch {}
+  if (server.exitCode !== undefined) process.exit(server.exitCode);
+}
+
 const major = Number(process.versions.node.split(".")[0]);
 if (major < 22) {
   // One more Node start; signals are passed on and this process ends as the child does (relaunch.js).
@@ -23,12 +48,6 @@ if (major < 22) {
   await new Promise(() => {}); // the child's exit ends this process
 }
 
-// Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
-// without it (or with the cache folder unwritable) still runs.
-try {
-  module.enableCompileCache?.();
-} catch {}
-
 // A long-lived MCP server allocates per call; a larger young generation means fewer, cheaper minor GCs.
 if (process.argv[2] === "mcp") {
   try {
@@ -37,15 +56,17 @@ if (process.argv[2] === "mcp") {
   } catch {}
 }
 
-// The bundled CLI (scripts/bundle-cli.mjs) loads a few files instead of hundreds; the plain compiled
-// modules are the same program, used when the bundle was not built.
-const bundled = new URL("../dist/cli-bundle/main.js", import.meta.url);
-const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cli/main.js", import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
+if (!built) {
   process.stderr.write(
     "keel is not built yet: run `npm install` (or `npm run build`) in the keel folder first.\n",
   );
   process.exit(cannotStart);
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+if (process.argv[2] === "--keel-decision-server") {
+  const { serveDecisions } = await import(entry.href);
+  await serveDecisions(process.argv[3], process.argv[4], launcher.entryFile);
+} else {
+  const { main } = await import(entry.href);
+  process.exitCode = await main(process.argv.slice(2));
+  server.start?.();
+}

@@ -117,6 +117,7 @@ beforeAll(() => {
   process.env.KEEL_MANAGED_SETTINGS = join(home, "no-managed-settings.json");
   env = {
     PATH: process.env.PATH,
+    KEEL_DECISION_SERVER: "off",
     HOME: home,
     KEEL_HOME: home,
     KEEL_MANAGED_SETTINGS: process.env.KEEL_MANAGED_SETTINGS,

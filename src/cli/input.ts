@@ -1,15 +1,23 @@
 // A tool's JSON input from the command line: an argument, `-` for stdin, or stdin when piped.
 import { readFileSync } from "node:fs";
+import { givenStdin } from "./decisionServer/givenStdin.ts";
 import { CliError } from "./exitCodes.ts";
 
 export function readJsonInput(arg: string | undefined): unknown {
   let text: string;
   if (arg === undefined || arg === "-") {
-    if (arg === undefined && process.stdin.isTTY) return {};
-    try {
-      text = readFileSync(0, "utf8");
-    } catch (error) {
-      throw new CliError(`Could not read the tool input from stdin: ${(error as Error).message}`);
+    const given = givenStdin();
+    if (given !== undefined) {
+      if ("problem" in given)
+        throw new CliError(`Could not read the tool input from stdin: ${given.problem}`);
+      text = given.text;
+    } else {
+      if (arg === undefined && process.stdin.isTTY) return {};
+      try {
+        text = readFileSync(0, "utf8");
+      } catch (error) {
+        throw new CliError(`Could not read the tool input from stdin: ${(error as Error).message}`);
+      }
     }
   } else text = arg;
   if (text.trim() === "") return {};

@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   hook: async () => (await import("./commands/hook.ts")).register,
   trust: async () => (await import("./commands/trust.ts")).register,
   doctor: async () => (await import("./commands/doctor.ts")).register,
+  daemon: async () => (await import("./commands/daemon.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
     return (program, runtime) => register(program, runtime);
@@ -196,4 +197,16 @@ export async function main(givenArgv: readonly string[]): Promise<number> {
     // The sandbox's proxies would keep the process running after its command is done.
     await stopSandboxIfStarted().catch(() => {});
   }
+}
+
+/**
+ * `bin/keel.js --keel-decision-server SOCKET BUILD`: the warm process that answers `keel hook` and
+ * `keel check` for the launcher (see decisionServer/server.ts).
+ */
+export async function serveDecisions(socket: string, build: string, entryFile: string): Promise<void> {
+  const [{ serveDecisions: serve }, { warmUpDecisions }] = await Promise.all([
+    import("./decisionServer/server.ts"),
+    import("./decisionServer/warmUp.ts"),
+  ]);
+  await serve({ socket, build, entryFile, run: main, warmUp: warmUpDecisions });
 }

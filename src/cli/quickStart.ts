@@ -3,7 +3,15 @@
 import { z } from "zod";
 import { preferQuickWasmStart } from "../shell/parse.ts";
 
+let longLived = false;
+
+/** The decision server runs those commands for hours: it keeps the optimisations. */
+export function keepLongLivedDefaults(): void {
+  longLived = true;
+}
+
 export function preferQuickStart(): void {
+  if (longLived) return;
   // zod compiles a parser per object schema on first use (new Function); parsing one input is faster
   // without it.
   z.config({ jitless: true });

@@ -33,6 +33,7 @@ beforeAll(() => {
   writeFileSync(join(project, ".env"), "TOKEN=abc\n");
   env = {
     PATH: process.env.PATH,
+    KEEL_DECISION_SERVER: "off",
     HOME: join(root, "home"),
     KEEL_HOME: join(root, "home"),
     KEEL_MANAGED_SETTINGS: join(root, "none.json"),
@@ -188,6 +189,7 @@ describe("the same kind of project, not trusted", () => {
       const home = join(untrustedRoot, "home");
       const untrustedEnv = {
         PATH: process.env.PATH,
+        KEEL_DECISION_SERVER: "off",
         HOME: home,
         KEEL_HOME: home,
         KEEL_MANAGED_SETTINGS: join(untrustedRoot, "none.json"),

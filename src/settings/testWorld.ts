@@ -23,6 +23,7 @@ export function createTestWorld(): TestWorld {
   const managed = join(root, "etc", "managed-settings.json");
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
+    KEEL_DECISION_SERVER: "off",
     HOME: home,
     KEEL_HOME: home,
     KEEL_MANAGED_SETTINGS: managed,

@@ -69,6 +69,7 @@ export function createHookWorld(settings: WorldSettings = {}): HookWorld {
   if (settings.keelUser) writeJson(join(home, ".keel", "settings.json"), settings.keelUser);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
+    KEEL_DECISION_SERVER: "off",
     HOME: home,
     KEEL_HOME: home,
     KEEL_MANAGED_SETTINGS: join(base, "no-managed-settings.json"),

@@ -28,6 +28,7 @@ beforeEach(() => {
   mkdirSync(home);
   env = {
     PATH: process.env.PATH,
+    KEEL_DECISION_SERVER: "off",
     HOME: home,
     KEEL_HOME: home,
     KEEL_MANAGED_SETTINGS: join(root, "managed.json"),

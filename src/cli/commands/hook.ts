@@ -3,8 +3,9 @@
 // settings. The event path loads only what deciding one call needs; it never exits with 2, which
 // agents read as "block": bad input is no opinion, a one-line note and exit 0.
 import type { Command } from "commander";
-import { readEvent } from "../../agentHooks/readEvent.ts";
+import { type EventRead, parseEvent, readEvent } from "../../agentHooks/readEvent.ts";
 import { AGENTS, type AgentName, isAgentName } from "../../agentHooks/types.ts";
+import { givenStdin } from "../decisionServer/givenStdin.ts";
 import { CliError } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
 import type { ScopeFlags } from "./hookInstall.ts";
@@ -49,7 +50,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         runtime.setExitCode(HOOK_UNUSABLE);
         return;
       }
-      if (process.stdin.isTTY) {
+      if (givenStdin() === undefined && process.stdin.isTTY) {
         process.stderr.write(
           `keel hook ${agent} answers one hook event given on stdin by the agent; to set it up, run \`keel hook install ${agent}\`\n`,
         );
@@ -110,8 +111,8 @@ function checkedAgent(agent: string): AgentName {
 }
 
 async function answerEvent(agent: AgentName, strict: boolean, ignored: string[]): Promise<void> {
-  // The event is read while the deciding modules load.
-  const reading = readEvent(process.stdin);
+  // The event is read while the deciding modules load (or was read already: see decisionServer/).
+  const reading = eventFromStdin();
   (await import("../quickStart.ts")).preferQuickStart();
   const { handleHookEvent } = await import("../../agentHooks/handle.ts");
   const reply = await handleHookEvent(agent, await reading, { strict });
@@ -121,4 +122,10 @@ async function answerEvent(agent: AgentName, strict: boolean, ignored: string[])
     ...(reply.note ? [reply.note] : []),
   ];
   for (const note of notes) process.stderr.write(`${note}\n`);
+}
+
+function eventFromStdin(): Promise<EventRead> {
+  const given = givenStdin();
+  if (given === undefined) return readEvent(process.stdin);
+  return Promise.resolve("text" in given ? parseEvent(given.text) : { ok: false, problem: given.problem });
 }

@@ -58,6 +58,7 @@ function keel(args: string[]): Promise<{ code: number | null; stdout: string; st
       cwd: project,
       env: {
         PATH: process.env.PATH,
+        KEEL_DECISION_SERVER: "off",
         HOME: home,
         KEEL_HOME: home,
         KEEL_MANAGED_SETTINGS: join(root, "none.json"),

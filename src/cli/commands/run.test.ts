@@ -33,6 +33,7 @@ function world(): World {
     home,
     env: {
       PATH: process.env.PATH,
+      KEEL_DECISION_SERVER: "off",
       HOME: home,
       KEEL_HOME: home,
       KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),

@@ -34,6 +34,7 @@ export function keelWorld(): KeelWorld {
     home,
     env: {
       PATH: process.env.PATH,
+      KEEL_DECISION_SERVER: "off",
       HOME: home,
       KEEL_HOME: home,
       KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),

@@ -76,6 +76,7 @@ describe.skipIf(process.platform !== "linux")("LSP in keel run", () => {
     cleanups.push(() => server.close());
     const env = {
       PATH: process.env.PATH,
+      KEEL_DECISION_SERVER: "off",
       HOME: home,
       KEEL_HOME: home,
       KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),

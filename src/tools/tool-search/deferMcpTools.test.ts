@@ -121,6 +121,7 @@ describe("a deferred MCP tool in keel run", () => {
       cwd: project,
       env: {
         PATH: process.env.PATH,
+        KEEL_DECISION_SERVER: "off",
         HOME: home,
         KEEL_HOME: home,
         KEEL_MANAGED_SETTINGS: join(root, "none.json"),

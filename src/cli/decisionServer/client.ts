@@ -1,0 +1,236 @@
+// The fast path of `keel hook <agent>` and `keel check <Name> <json>`: hand the command to this user's
+// warm decision server (server.ts) and print its answer. Anything short of a full answer (no server,
+// another build, a server that fails) returns nothing to print, and the command runs in this process
+// as before: the server only ever saves time, it never decides differently.
+import { createRequire } from "node:module";
+import type { Socket } from "node:net";
+import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS } from "../../agentHooks/readEvent.ts";
+import { AGENTS } from "../../agentHooks/types.ts";
+import { buildId, serverDir, serverEnabled, socketPath } from "./address.ts";
+import { setGivenStdin } from "./givenStdin.ts";
+import { type GivenStdin, PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
+
+// Built-ins through require(): their ES facades cost a start several milliseconds (fs's loads its streams).
+const require = createRequire(import.meta.url);
+const { closeSync, openSync, read, statSync, unlinkSync, writeSync } =
+  require("node:fs") as typeof import("node:fs");
+const { connect } = require("node:net") as typeof import("node:net");
+const { isatty } = require("node:tty") as typeof import("node:tty");
+
+export interface Launcher {
+  /** bin/keel.js, which starts a server with `--keel-decision-server`. */
+  binFile: string;
+  /** The CLI entry the launcher runs (its build identifies the server). */
+  entryFile: string;
+}
+
+export interface ServerOutcome {
+  /** The server answered: its exit code (stdout and stderr are written). */
+  exitCode?: number;
+  /** No server was listening: start one after this process has answered. */
+  start?: () => void;
+}
+
+/** A server answer may take as long as a decision that connects MCP servers; past this, decide here. */
+const REPLY_TIMEOUT_MS = 60_000;
+
+const HELP_FLAGS = new Set(["-h", "--help"]);
+
+/** The commands a server answers: one hook event from stdin, or one check with its input given. */
+export function servedCommand(argv: readonly string[]): "hook" | "check" | undefined {
+  if (argv.some((arg) => HELP_FLAGS.has(arg))) return undefined;
+  const [command, first, second] = argv;
+  if (command === "hook" && first !== undefined && (AGENTS as readonly string[]).includes(first))
+    return isatty(0) ? undefined : "hook";
+  if (command === "check" && first !== undefined && second !== undefined) {
+    if (first.startsWith("-") || second.startsWith("-")) return undefined;
+    return "check";
+  }
+  return undefined;
+}
+
+/**
+ * The environment this command runs with. Started by Node < 22, the command itself will run relaunched
+ * with KEEL_RELAUNCHED_FROM set (bin/relaunch.js), and so will the server it starts.
+ */
+function commandEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  if (Number(process.versions.node.split(".")[0]) < 22) env.KEEL_RELAUNCHED_FROM = process.version;
+  return env;
+}
+
+export async function answerThroughServer(
+  argv: readonly string[],
+  launcher: Launcher,
+): Promise<ServerOutcome> {
+  const command = servedCommand(argv);
+  if (command === undefined) return {};
+  const env = commandEnv();
+  if (!serverEnabled(env)) return {};
+  const dir = serverDir(env);
+  if (dir === undefined) return {};
+  let build: string;
+  try {
+    build = buildId(launcher.entryFile);
+  } catch {
+    return {};
+  }
+  const socket = socketPath(dir, build, env);
+  if (socket === undefined) return {};
+  const connection = await connectTo(socket);
+  if ("missing" in connection)
+    return connection.missing ? { start: () => startServer(launcher, dir, socket, build) } : {};
+  // Read only once a server listens: without one, the command reads its input itself (a relaunch on
+  // an older Node must find stdin unread).
+  const stdin = command === "hook" ? await readStdin() : undefined;
+  const request: ServerRequest = {
+    type: "run",
+    version: PROTOCOL_VERSION,
+    build,
+    argv: [...argv],
+    cwd: process.cwd(),
+    env,
+    // Asked of the descriptors: process.stdin and friends would build streams (~5 ms) for nothing.
+    tty: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
+    ...(stdin ? { stdin } : {}),
+  };
+  const reply = await exchange(connection.socket, request);
+  if (reply?.type === "done") {
+    writeAll(1, reply.stdout);
+    writeAll(2, reply.stderr);
+    return { exitCode: reply.exitCode };
+  }
+  // Decided here after all, with the input already read.
+  if (stdin) setGivenStdin(stdin);
+  return {};
+}
+
+/** Synchronous, so the answer is out before the process exits. */
+function writeAll(fd: number, text: string): void {
+  let buffer = Buffer.from(text);
+  while (buffer.length > 0) {
+    try {
+      buffer = buffer.subarray(writeSync(fd, buffer));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
+      return;
+    }
+  }
+}
+
+type Connection = { socket: Socket } | { missing: boolean };
+
+function connectTo(path: string): Promise<Connection> {
+  return new Promise((resolve) => {
+    const socket = connect(path);
+    socket.once("connect", () => resolve({ socket }));
+    socket.once("error", (error: NodeJS.ErrnoException) =>
+      resolve({ missing: error.code === "ENOENT" || error.code === "ECONNREFUSED" }),
+    );
+  });
+}
+
+/** Sends the request; the reply, or undefined when none came whole. */
+export function exchange(socket: Socket, request: ServerRequest): Promise<ServerReply | undefined> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    const finish = (reply: ServerReply | undefined) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(reply);
+    };
+    const timer = setTimeout(() => finish(undefined), REPLY_TIMEOUT_MS);
+    socket.on("data", (chunk: Buffer) => parts.push(chunk));
+    socket.on("error", () => finish(undefined));
+    socket.on("close", () => {
+      const text = Buffer.concat(parts).toString("utf8");
+      const line = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
+      try {
+        finish(line === "" ? undefined : (JSON.parse(line) as ServerReply));
+      } catch {
+        finish(undefined);
+      }
+    });
+    socket.end(`${JSON.stringify(request)}\n`);
+  });
+}
+
+/** The hook event on stdin, bounded as readEvent bounds it (same limits, same words). */
+function readStdin(): Promise<GivenStdin> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (given: GivenStdin) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(given);
+    };
+    const timer = setTimeout(
+      () => finish({ problem: `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s` }),
+      STDIN_TIMEOUT_MS,
+    );
+    const next = () => {
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      read(0, buffer, 0, buffer.length, null, (error, bytes) => {
+        if (done) return;
+        if (error) {
+          if (error.code === "EAGAIN") return void setTimeout(next, 5);
+          return finish({ problem: `stdin failed: ${error.message}` });
+        }
+        if (bytes === 0) return finish({ text: Buffer.concat(parts).toString("utf8") });
+        size += bytes;
+        if (size > MAX_EVENT_BYTES)
+          return finish({ problem: `the event is larger than ${MAX_EVENT_BYTES} bytes; not read` });
+        parts.push(Buffer.from(buffer.subarray(0, bytes)));
+        next();
+      });
+    };
+    next();
+  });
+}
+
+/** How long a start may take before another process may try again. */
+const START_LOCK_MS = 20_000;
+
+/**
+ * Starts a server in the background, detached from this process (which exits at once). One at a time:
+ * a lock file beside the socket keeps parallel first calls from starting several.
+ */
+export function startServer(launcher: Launcher, dir: string, socket: string, build: string): void {
+  const lock = `${socket}.starting`;
+  if (!takeLock(lock)) return;
+  try {
+    const { spawn } = require("node:child_process") as typeof import("node:child_process");
+    spawn(process.execPath, [launcher.binFile, "--keel-decision-server", socket, build], {
+      cwd: dir,
+      detached: true,
+      stdio: "ignore",
+      env: process.env,
+    }).unref();
+  } catch {
+    try {
+      unlinkSync(lock);
+    } catch {}
+  }
+}
+
+function takeLock(lock: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(lock, "wx", 0o600));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return false;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs < START_LOCK_MS) return false;
+        unlinkSync(lock);
+      } catch {
+        return false;
+      }
+    }
+  }
+  return false;
+}

@@ -1,0 +1,341 @@
+// The decision server as users meet it: bin/keel.js and the built CLI (dist/, which `npm install` builds),
+// real processes, a real socket in a private folder of the test's own. A served answer must be the answer
+// the command gives in its own process (KEEL_DECISION_SERVER=off), for every shared bash case, with
+// settings read afresh, in the caller's folder; anything the server cannot vouch for is decided locally.
+import { spawn } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { trustFolder } from "../../settings/trust.ts";
+import { type BashCase, loadBashCases, SHARED_CASES_FILE } from "../../shell/testing/bashExtraCases.ts";
+import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
+import { keyedEnv, serverDir } from "./address.ts";
+import { exchange } from "./client.ts";
+import { listServers, type ServerStatus, stopServers } from "./control.ts";
+import { PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
+
+const repo = join(import.meta.dirname, "../../..");
+const LAUNCHER = join(repo, "bin/keel.js");
+
+let base: string;
+let project: TestProject;
+let env: NodeJS.ProcessEnv;
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function launch(args: string[], options: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return new Promise<Outcome>((resolve, reject) => {
+    const child = spawn(process.execPath, [LAUNCHER, ...args], {
+      cwd: options.cwd ?? project.root,
+      env: options.env ?? env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin ?? "");
+  });
+}
+
+/** The same command decided in its own process. */
+function launchLocally(args: string[], options: { cwd?: string; stdin?: string } = {}) {
+  return launch(args, { ...options, env: { ...env, KEEL_DECISION_SERVER: "off" } });
+}
+
+async function waitForServer(
+  predicate: (server: ServerStatus) => boolean = () => true,
+): Promise<ServerStatus> {
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const found = (await listServers(env)).find(predicate);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error("no decision server started within 30 s");
+}
+
+async function theServer(): Promise<ServerStatus> {
+  const servers = await listServers(env);
+  expect(servers).toHaveLength(1);
+  return servers[0] as ServerStatus;
+}
+
+function hookEvent(command: string, options: { cwd?: string; mode?: string } = {}): string {
+  return JSON.stringify({
+    session_id: "served",
+    transcript_path: join(base, "transcript.jsonl"),
+    cwd: options.cwd ?? project.root,
+    permission_mode: options.mode ?? "default",
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command },
+    tool_use_id: "toolu_served",
+  });
+}
+
+function writeRules(root: string, rules: { allow?: readonly string[]; deny?: readonly string[] }): void {
+  writeFileSync(
+    join(root, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { allow: rules.allow ?? [], deny: rules.deny ?? [] } }),
+  );
+}
+
+function auditLines(): number {
+  const dir = join(env.HOME as string, ".keel", "audit");
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir)
+    .map((name) => readFileSync(join(dir, name), "utf8").split("\n").filter(Boolean).length)
+    .reduce((a, b) => a + b, 0);
+}
+
+async function stopAll(): Promise<void> {
+  for (const server of await listServers(env)) {
+    try {
+      process.kill(server.pid, "SIGKILL");
+    } catch {}
+  }
+  await stopServers(env);
+}
+
+beforeAll(() => {
+  if (!existsSync(join(repo, "dist/cli/decisionServer/client.js")))
+    throw new Error("dist/ is not built: run `npm run build` (npm install does it) before these tests");
+  base = realpathSync(mkdtempSync(join(tmpdir(), "keel-decision-server-")));
+  const runtime = join(base, "run");
+  const home = join(base, "home");
+  mkdirSync(runtime, { mode: 0o700 });
+  mkdirSync(home);
+  project = createTestProject();
+  env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    KEEL_HOME: home,
+    KEEL_MANAGED_SETTINGS: join(base, "no-managed-settings.json"),
+    // The servers of this file listen in its own private folder, never in the user's.
+    XDG_RUNTIME_DIR: runtime,
+    KEEL_DECISION_SERVER_IDLE_MS: "300000",
+  };
+  trustFolder(project.root, env);
+});
+
+afterAll(async () => {
+  await stopAll();
+  project.cleanup();
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe("the decision server", () => {
+  afterEach(async () => {
+    writeRules(project.root, {});
+  });
+
+  it("is started by the first call, which decides itself; later calls are answered by it", async () => {
+    expect(await listServers(env)).toEqual([]);
+    const input = JSON.stringify({ file_path: join(project.root, "README.md") });
+    const first = await launch(["check", "Read", input]);
+    expect(first.code).toBe(0);
+    const server = await waitForServer();
+    expect(server.requests).toBe(0);
+    expect(server.socket.startsWith(join(env.XDG_RUNTIME_DIR as string, "keel"))).toBe(true);
+    const second = await launch(["check", "Read", input]);
+    expect(second).toEqual(first);
+    expect((await theServer()).requests).toBe(1);
+  });
+
+  it("gives every shared bash case the answer the hook gives in its own process", {
+    timeout: 240_000,
+  }, async () => {
+    await waitForServer();
+    const cases = loadBashCases(SHARED_CASES_FILE).filter((testCase: BashCase) => !testCase.needs_fs);
+    expect(cases.length).toBeGreaterThan(50);
+    const before = (await theServer()).requests;
+    const auditBefore = auditLines();
+    for (const testCase of cases) {
+      writeRules(project.root, { allow: testCase.context.allow_rules, deny: testCase.context.deny_rules });
+      const command = testCase.command.split(testCase.context.cwd_root ?? "/project").join(project.root);
+      const event = hookEvent(command, { mode: testCase.context.mode ?? "default" });
+      const [served, local] = await Promise.all([
+        launch(["hook", "claude-code"], { stdin: event }),
+        launchLocally(["hook", "claude-code"], { stdin: event }),
+      ]);
+      expect({ id: testCase.id, ...served }).toEqual({ id: testCase.id, ...local });
+    }
+    // Every one was served (none fell back), and each decision was recorded once by each side.
+    expect((await theServer()).requests - before).toBe(cases.length);
+    expect(auditLines() - auditBefore).toBe(2 * cases.length);
+  });
+
+  it("reads the settings afresh for every request", async () => {
+    await waitForServer();
+    const input = JSON.stringify({ command: "git status" });
+    expect((await launch(["check", "Bash", input])).code).toBe(0);
+    writeRules(project.root, { deny: ["Bash(git status:*)"] });
+    const denied = await launch(["check", "Bash", input]);
+    expect(denied.code).toBe(3);
+    expect(denied.stdout).toContain("Bash(git status:*)");
+  });
+
+  it("decides in the caller's folder, with its project's settings", async () => {
+    await waitForServer();
+    const other = createTestProject();
+    try {
+      trustFolder(other.root, env);
+      writeRules(other.root, { deny: ["Bash(rm:*)"] });
+      const input = JSON.stringify({ command: "rm foo.txt" });
+      const before = (await theServer()).requests;
+      const here = await launch(["check", "Bash", input]);
+      const there = await launch(["check", "Bash", input], { cwd: other.root });
+      expect(here.code).toBe(1);
+      expect(there.code).toBe(3);
+      expect(there).toEqual(await launchLocally(["check", "Bash", input], { cwd: other.root }));
+      expect((await theServer()).requests - before).toBe(2);
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it("answers bad hook input as the hook does in its own process", async () => {
+    await waitForServer();
+    for (const stdin of ["not json", "", "[1, 2]", JSON.stringify({ hook_event_name: "PreToolUse" })]) {
+      const served = await launch(["hook", "claude-code"], { stdin });
+      expect(served).toEqual(await launchLocally(["hook", "claude-code"], { stdin }));
+      expect(served.code).toBe(0);
+      expect(served.stderr).toMatch(/no opinion/);
+    }
+    const huge = `{"x": "${"a".repeat(17 * 1024 * 1024)}"}`;
+    const served = await launch(["hook", "claude-code"], { stdin: huge });
+    expect(served.code).toBe(0);
+    expect(served.stderr).toContain("is larger than");
+  });
+
+  it("declines requests from another environment or build, and a stale server stops", async () => {
+    const server = await waitForServer();
+    const request = (change: Partial<Extract<ServerRequest, { type: "run" }>>) =>
+      ask(server.socket, {
+        type: "run",
+        version: PROTOCOL_VERSION,
+        build: server.build,
+        argv: ["check", "Read", "{}"],
+        cwd: project.root,
+        env: { ...(env as Record<string, string>) },
+        tty: { stdin: false, stdout: false, stderr: false },
+        ...change,
+      });
+    const otherEnv = await request({ env: { ...(env as Record<string, string>), EXTRA: "1" } });
+    expect(otherEnv).toEqual({ type: "declined", reason: "another environment" });
+    // The per-directory variables are the request's own, not part of the server's environment.
+    const moved = await request({ env: { ...(env as Record<string, string>), PWD: "/elsewhere" } });
+    expect(moved?.type).toBe("done");
+    const otherBuild = await request({ build: "another" });
+    expect(otherBuild).toEqual({ type: "declined", reason: "another build" });
+    for (let waited = 0; existsSync(server.socket) && waited < 5_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(server.socket)).toBe(false);
+  });
+
+  it("after a server dies, the next call decides itself and starts another", async () => {
+    await launch(["check", "Read", "{}"]);
+    const dead = await waitForServer();
+    process.kill(dead.pid, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const input = JSON.stringify({ command: "ls" });
+    const call = await launch(["check", "Bash", input]);
+    expect(call.code).toBe(0);
+    const next = await waitForServer((server) => server.pid !== dead.pid);
+    expect(next.requests).toBe(0);
+  });
+
+  it("keel daemon status and stop", async () => {
+    const server = await waitForServer();
+    const status = await launch(["daemon", "status"]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(`pid ${server.pid}`);
+    const stopped = await launch(["daemon", "stop"]);
+    expect(stopped.stdout).toBe("Stopped 1 decision server(s).\n");
+    for (let waited = 0; existsSync(server.socket) && waited < 5_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await launch(["daemon", "status"])).stdout).toBe("No decision server is running.\n");
+  });
+
+  it("is not used or started when KEEL_DECISION_SERVER=off", async () => {
+    await stopAll();
+    const local = await launchLocally(["check", "Read", "{}"]);
+    expect(local.code).not.toBe(null);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await listServers(env)).toEqual([]);
+  });
+});
+
+function ask(socket: string, request: ServerRequest): Promise<ServerReply | undefined> {
+  return new Promise((resolve) => {
+    const connection = connect(socket);
+    connection.once("connect", () => resolve(exchange(connection, request)));
+    connection.once("error", () => resolve(undefined));
+  });
+}
+
+describe("the server's folder", () => {
+  const uid = process.getuid?.() as number;
+  let root: string;
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "keel-server-dir-")));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is $XDG_RUNTIME_DIR/keel when that folder is private", () => {
+    const runtime = join(root, "runtime");
+    mkdirSync(runtime, { mode: 0o700 });
+    expect(serverDir({ XDG_RUNTIME_DIR: runtime })).toBe(join(runtime, "keel"));
+  });
+
+  it("is <tmp>/keel-<uid> when $XDG_RUNTIME_DIR is missing or open to others", () => {
+    const tmp = join(root, "tmp1");
+    mkdirSync(tmp);
+    const open = join(root, "open");
+    mkdirSync(open, { mode: 0o755 });
+    chmodSync(open, 0o755);
+    expect(serverDir({ TMPDIR: tmp })).toBe(join(tmp, `keel-${uid}`));
+    expect(serverDir({ TMPDIR: tmp, XDG_RUNTIME_DIR: open })).toBe(join(tmp, `keel-${uid}`));
+  });
+
+  it("is none when the folder is a symlink or others may enter it", () => {
+    const linked = join(root, "tmp2");
+    mkdirSync(linked);
+    mkdirSync(join(root, "elsewhere"), { mode: 0o700 });
+    symlinkSync(join(root, "elsewhere"), join(linked, `keel-${uid}`));
+    expect(serverDir({ TMPDIR: linked })).toBeUndefined();
+    const shared = join(root, "tmp3");
+    mkdirSync(join(shared, `keel-${uid}`), { recursive: true, mode: 0o777 });
+    chmodSync(join(shared, `keel-${uid}`), 0o777);
+    expect(serverDir({ TMPDIR: shared })).toBeUndefined();
+  });
+
+  it("names a server by everything but the per-directory variables", () => {
+    expect(keyedEnv({ A: "1", PWD: "/x", OLDPWD: "/y" })).toBe(keyedEnv({ A: "1", PWD: "/z" }));
+    expect(keyedEnv({ A: "1" })).not.toBe(keyedEnv({ A: "2" }));
+  });
+});
