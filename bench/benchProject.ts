@@ -1,13 +1,22 @@
 // The project and home the whole-process benches run keel in: a policy in the files Claude Code reads
 // (every rule family checked on each call), so the user's own settings and audit log play no part.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { listServers, stopServers } from "../src/cli/decisionServer/control.ts";
 
 export interface BenchProject {
   base: string;
   project: string;
+  /** Calls may be answered by a decision server (its socket in the bench's own private folder). */
   env: NodeJS.ProcessEnv;
+  /** Every call decides in its own process (KEEL_DECISION_SERVER=off): what a first call costs. */
+  localEnv: NodeJS.ProcessEnv;
+  /** Starts this bench's decision server (by one call) and waits until it answers. */
+  startServer(launcher: string): Promise<void>;
+  /** Stops the bench's decision servers and removes its folder. */
+  cleanup(): Promise<void>;
   /** A Claude Code PreToolUse event for this project, as `keel hook claude-code` reads it. */
   hookEvent(toolName: string, toolInput: Record<string, unknown>): string;
 }
@@ -31,7 +40,17 @@ export function makeBenchProject(prefix: string, sourceFiles = 1): BenchProject 
       },
     }),
   );
-  const env = { ...process.env, KEEL_HOME: home, HOME: home, KEEL_MANAGED_SETTINGS: join(base, "none.json") };
+  const runtime = join(base, "run");
+  mkdirSync(runtime, { mode: 0o700 });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    KEEL_HOME: home,
+    HOME: home,
+    KEEL_MANAGED_SETTINGS: join(base, "none.json"),
+    XDG_RUNTIME_DIR: runtime,
+  };
+  delete env.KEEL_DECISION_SERVER;
+  const localEnv = { ...env, KEEL_DECISION_SERVER: "off" };
   const hookEvent = (toolName: string, toolInput: Record<string, unknown>) =>
     JSON.stringify({
       session_id: "bench",
@@ -43,5 +62,17 @@ export function makeBenchProject(prefix: string, sourceFiles = 1): BenchProject 
       tool_input: toolInput,
       tool_use_id: "toolu_bench",
     });
-  return { base, project, env, hookEvent };
+  const startServer = async (launcher: string) => {
+    spawnSync(process.execPath, [launcher, "check", "Read", "{}", "--cwd", project], { env, cwd: project });
+    for (let waited = 0; waited < 30_000; waited += 100) {
+      if ((await listServers(env)).length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error("the decision server did not start within 30 s");
+  };
+  const cleanup = async () => {
+    await stopServers(env);
+    rmSync(base, { recursive: true, force: true });
+  };
+  return { base, project, env, localEnv, hookEvent, startServer, cleanup };
 }

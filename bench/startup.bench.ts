@@ -7,7 +7,7 @@
 // Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
 //   STARTUP_BENCH_RUNS=21 node bench/startup.bench.ts        STARTUP_BENCH_INPROCESS=0 skips the ratios
 import { spawnSync } from "node:child_process";
-import { existsSync, rmSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { makeBenchProject } from "./benchProject.ts";
@@ -24,7 +24,8 @@ if (!existsSync(join(REPO, "dist/cli-bundle/main.js"))) {
 if (statSync(join(REPO, "src/cli/main.ts")).mtimeMs > statSync(join(REPO, "dist/cli-bundle/main.js")).mtimeMs)
   process.stdout.write("(warning: src/ is newer than dist/; `npm run build` to measure the current code)\n");
 
-const { base, project, env, hookEvent } = makeBenchProject("keel-startup-bench-", 50);
+const bench = makeBenchProject("keel-startup-bench-", 50);
+const { project, env, localEnv, hookEvent } = bench;
 
 interface Case {
   name: string;
@@ -34,66 +35,79 @@ interface Case {
   target?: number;
   /** Exit codes that mean the command did its job (keel check exits 1 for ask). */
   okCodes?: number[];
+  /** Decided in its own process (KEEL_DECISION_SERVER=off), as a first call is: no decision server. */
+  local?: boolean;
 }
 
 const grepArgs = JSON.stringify({ pattern: "buildTool", path: project });
 const CASES: Case[] = [
   { name: "keel --version", argv: [LAUNCHER, "--version"] },
   { name: "keel tools", argv: [LAUNCHER, "tools"] },
-  {
-    name: "keel check Bash (git status && git diff)",
-    argv: [
-      LAUNCHER,
-      "check",
-      "Bash",
-      JSON.stringify({ command: "git status && git diff" }),
-      "--cwd",
-      project,
-    ],
-    target: 50,
-  },
-  {
-    name: "keel check Read",
-    argv: [
-      LAUNCHER,
-      "check",
-      "Read",
-      JSON.stringify({ file_path: join(project, "README.md") }),
-      "--cwd",
-      project,
-    ],
-    target: 50,
-  },
-  {
-    name: "keel hook claude-code (Bash)",
-    argv: [LAUNCHER, "hook", "claude-code"],
-    stdin: hookEvent("Bash", { command: "git status && git diff" }),
-    target: 50,
-  },
-  {
-    name: "keel hook claude-code (Read)",
-    argv: [LAUNCHER, "hook", "claude-code"],
-    stdin: hookEvent("Read", { file_path: join(project, "README.md") }),
-    target: 50,
-  },
-  {
-    name: "keel tool Read",
-    argv: [
-      LAUNCHER,
-      "tool",
-      "Read",
-      JSON.stringify({ file_path: join(project, "README.md") }),
-      "--cwd",
-      project,
-    ],
-    target: 80,
-  },
-  { name: "keel tool Grep", argv: [LAUNCHER, "tool", "Grep", grepArgs, "--cwd", project], target: 80 },
+  ...decisionCases(),
 ];
 
-function timeRun(command: string, argv: string[], stdin = "", okCodes = [0]): number {
+/**
+ * `keel check`, `keel hook` and read-only `keel tool` calls, answered by the decision server (what every
+ * call after the first costs) and run in their own process (the first call, or KEEL_DECISION_SERVER=off).
+ */
+function decisionCases(): Case[] {
+  const calls: Array<Omit<Case, "target">> = [
+    {
+      name: "keel check Bash (git status && git diff)",
+      argv: [
+        LAUNCHER,
+        "check",
+        "Bash",
+        JSON.stringify({ command: "git status && git diff" }),
+        "--cwd",
+        project,
+      ],
+    },
+    {
+      name: "keel check Read",
+      argv: [
+        LAUNCHER,
+        "check",
+        "Read",
+        JSON.stringify({ file_path: join(project, "README.md") }),
+        "--cwd",
+        project,
+      ],
+    },
+    {
+      name: "keel hook claude-code (Bash)",
+      argv: [LAUNCHER, "hook", "claude-code"],
+      stdin: hookEvent("Bash", { command: "git status && git diff" }),
+    },
+    {
+      name: "keel hook claude-code (Read)",
+      argv: [LAUNCHER, "hook", "claude-code"],
+      stdin: hookEvent("Read", { file_path: join(project, "README.md") }),
+    },
+  ];
+  calls.push(
+    {
+      name: "keel tool Read",
+      argv: [
+        LAUNCHER,
+        "tool",
+        "Read",
+        JSON.stringify({ file_path: join(project, "README.md") }),
+        "--cwd",
+        project,
+      ],
+    },
+    { name: "keel tool Grep", argv: [LAUNCHER, "tool", "Grep", grepArgs, "--cwd", project] },
+  );
+  return [
+    ...calls.map((call) => ({ ...call, target: call.name.startsWith("keel tool") ? 80 : 50 })),
+    ...calls.map((call) => ({ ...call, name: `${call.name}, own process`, local: true })),
+  ];
+}
+
+function timeRun(command: string, argv: string[], stdin = "", okCodes = [0], runEnv = localEnv): number {
   const started = performance.now();
-  const run = spawnSync(command, argv, { input: stdin, env, cwd: project, encoding: "utf8" });
+  const run = spawnSync(command, argv, { input: stdin, env: runEnv, cwd: project, encoding: "utf8" });
   const ms = performance.now() - started;
   if (!okCodes.includes(run.status ?? -1))
     throw new Error(`${argv.join(" ")} exited ${run.status ?? run.signal}: ${run.stderr}`);
@@ -102,15 +116,17 @@ function timeRun(command: string, argv: string[], stdin = "", okCodes = [0]): nu
 
 const node = process.execPath;
 const rgArgs = ["--files-with-matches", "buildTool", project];
+const envOf = (c: Case) => (c.local || c.target === undefined ? localEnv : env);
+await bench.startServer(LAUNCHER);
 // One warm-up of each: Node writes its compile cache on the first start.
-for (const c of CASES) timeRun(node, c.argv, c.stdin, [0, 1]);
+for (const c of CASES) timeRun(node, c.argv, c.stdin, [0, 1], envOf(c));
 const reference: number[] = [];
 const rgTimes: number[] = [];
 const samples = new Map<string, number[]>(CASES.map((c) => [c.name, []]));
 for (let run = 0; run < RUNS; run++) {
   for (const c of CASES) {
     reference.push(timeRun(node, ["-e", "0"]));
-    samples.get(c.name)?.push(timeRun(node, c.argv, c.stdin, [0, 1]));
+    samples.get(c.name)?.push(timeRun(node, c.argv, c.stdin, [0, 1], envOf(c)));
   }
   rgTimes.push(timeRun(rgPath, rgArgs));
 }
@@ -143,11 +159,12 @@ for (const c of CASES) {
   });
 }
 process.stdout.write(
-  `whole-process wall time, ${RUNS} runs each, taking turns with node -e 0 (Node ${process.version})\n`,
+  `whole-process wall time, ${RUNS} runs each, taking turns with node -e 0 (Node ${process.version});\n` +
+    "check, hook and tool answered by the decision server, and (own process) alone, as a first call runs\n",
 );
 printTable(rows);
 relaunchCost();
-rmSync(base, { recursive: true, force: true });
+await bench.cleanup();
 
 /**
  * Started by an older Node (Debian's 20), the launcher runs itself again on the pinned Node 24: it should

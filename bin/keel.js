@@ -25,11 +25,12 @@ const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cl
 const built = existsSync(fileURLToPath(entry));
 const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLToPath(entry) };
 
-// `keel hook <agent>` and `keel check <Name> <json>` are first offered to this user's warm decision
-// server (src/cli/decisionServer/): it answers in a few milliseconds what a new process needs ~0.1 s
-// to load for. Without one, the command runs here as always, and a server is started for next time.
+// `keel hook <agent>`, `keel check <Name> <json>` and read-only `keel tool` calls are first offered to
+// this user's warm decision server (src/cli/decisionServer/): it answers in a few milliseconds what a new
+// process needs ~0.1 s to load for. Without one, the command runs here as always, and a server is
+// started for next time.
 let server = {};
-if (built && (process.argv[2] === "hook" || process.argv[2] === "check")) {
+if (built && ["hook", "check", "tool"].includes(process.argv[2])) {
   try {
     const { answerThroughServer } = await import("../dist/cli/decisionServer/client.js");
     server = await answerThroughServer(process.argv.slice(2), launcher);

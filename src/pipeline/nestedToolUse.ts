@@ -1,7 +1,7 @@
 // One tool call made on the session's behalf outside the model's turn (a custom command's `!` lines
 // and `@file` includes): the same pipeline, services and audit, with extra allow rules for this call
 // only. The rules never reach the session: state the call writes back is stripped of them.
-import { randomBytes } from "node:crypto";
+
 import {
   type AppState,
   addRules,
@@ -12,6 +12,7 @@ import {
   type ToolPermissionContext,
   type ToolUseContext,
 } from "../tool/context.ts";
+import { randomBytes } from "../tool/lazyCrypto.ts";
 import { resultText } from "../tool/messages.ts";
 import { type ResultEvent, runToolUse } from "./runToolUse.ts";
 import type { PipelineServices } from "./services.ts";

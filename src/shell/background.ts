@@ -1,8 +1,9 @@
 // Background tasks: a per-session registry of work that runs on after the call that started it returned
 // (Bash commands, sub-agents). Output streams to a file that stays after the task (and the session) ends.
-import { randomBytes } from "node:crypto";
+
 import { mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { randomBytes } from "../tool/lazyCrypto.ts";
 import { onSessionEnd } from "../tool/sessionEnd.ts";
 import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
 import { interpretExitCode } from "./execSemantics.ts";

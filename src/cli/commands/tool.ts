@@ -1,7 +1,8 @@
 // `keel tool <Name> [json|-]`: one call through the whole pipeline, printing what the model would see.
-import { randomUUID } from "node:crypto";
+
 import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
+import { randomUUID } from "../../tool/lazyCrypto.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { JSONL_EXAMPLE, readJsonInput } from "../input.ts";

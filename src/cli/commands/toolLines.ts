@@ -2,11 +2,12 @@
 // (`{"name": "Read", "input": {...}, "id"?: "..."}`, or an Anthropic `tool_use` block), one result per
 // stdout line, in order. One session means what Edit and Write need from an earlier Read (the read
 // state), a Bash `cd` and other context changes carry from call to call.
-import { randomUUID } from "node:crypto";
+
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import { runToolCalls } from "../../pipeline/orchestrate.ts";
 import type { ResultEvent } from "../../pipeline/runToolUse.ts";
+import { randomUUID } from "../../tool/lazyCrypto.ts";
 import type { ToolUseBlock } from "../../tool/messages.ts";
 import { EXIT } from "../exitCodes.ts";
 import { JSONL_EXAMPLE } from "../input.ts";

@@ -1,5 +1,6 @@
-// The fast path of `keel hook <agent>` and `keel check <Name> <json>`: hand the command to this user's
-// warm decision server (server.ts) and print its answer. Anything short of a full answer (no server,
+// The fast path of `keel hook <agent>`, `keel check <Name> <json>` and, outside a terminal, `keel tool`
+// calls of the read-only search and read tools: hand the command to this user's warm decision server
+// (server.ts) and print its answer. Anything short of a full answer (no server,
 // another build, a server that fails) returns nothing to print, and the command runs in this process
 // as before: the server only ever saves time, it never decides differently.
 import { createRequire } from "node:module";
@@ -34,18 +35,27 @@ export interface ServerOutcome {
 /** A server answer may take as long as a decision that connects MCP servers; past this, decide here. */
 const REPLY_TIMEOUT_MS = 60_000;
 
-const HELP_FLAGS = new Set(["-h", "--help"]);
+const HELP_FLAGS = new Set(["-h", "--help", "--jsonl"]);
 
-/** The commands a server answers: one hook event from stdin, or one check with its input given. */
-export function servedCommand(argv: readonly string[]): "hook" | "check" | undefined {
+/**
+ * Keel's tools that only read: a server may run them. Not from a terminal, where a call that needs
+ * approval asks the person (a server cannot), and never the tools that change files or run commands.
+ */
+const SERVED_TOOLS: ReadonlySet<string> = new Set(["Read", "Grep", "Glob", "LS"]);
+
+/**
+ * The commands a server answers: one hook event from stdin, one check with its input given, one call
+ * of a read-only tool with its input given and no terminal to ask on.
+ */
+export function servedCommand(argv: readonly string[]): "hook" | "check" | "tool" | undefined {
   if (argv.some((arg) => HELP_FLAGS.has(arg))) return undefined;
   const [command, first, second] = argv;
   if (command === "hook" && first !== undefined && (AGENTS as readonly string[]).includes(first))
     return isatty(0) ? undefined : "hook";
-  if (command === "check" && first !== undefined && second !== undefined) {
-    if (first.startsWith("-") || second.startsWith("-")) return undefined;
-    return "check";
-  }
+  if (first === undefined || second === undefined || first.startsWith("-") || second.startsWith("-"))
+    return undefined;
+  if (command === "check") return "check";
+  if (command === "tool" && SERVED_TOOLS.has(first) && !(isatty(0) && isatty(2))) return "tool";
   return undefined;
 }
 

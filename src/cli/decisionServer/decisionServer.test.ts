@@ -23,7 +23,7 @@ import { trustFolder } from "../../settings/trust.ts";
 import { type BashCase, loadBashCases, SHARED_CASES_FILE } from "../../shell/testing/bashExtraCases.ts";
 import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
 import { keyedEnv, serverDir } from "./address.ts";
-import { exchange } from "./client.ts";
+import { exchange, servedCommand } from "./client.ts";
 import { listServers, type ServerStatus, stopServers } from "./control.ts";
 import { PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
 
@@ -76,6 +76,14 @@ async function waitForServer(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error("no decision server started within 30 s");
+}
+
+/** The running server, started by a call when there is none (so each test stands alone). */
+async function ensureServer(): Promise<ServerStatus> {
+  const running = await listServers(env);
+  if (running[0]) return running[0];
+  await launch(["check", "Read", "{}"]);
+  return waitForServer();
 }
 
 async function theServer(): Promise<ServerStatus> {
@@ -169,7 +177,7 @@ describe("the decision server", () => {
   it("gives every shared bash case the answer the hook gives in its own process", {
     timeout: 240_000,
   }, async () => {
-    await waitForServer();
+    await ensureServer();
     const cases = loadBashCases(SHARED_CASES_FILE).filter((testCase: BashCase) => !testCase.needs_fs);
     expect(cases.length).toBeGreaterThan(50);
     const before = (await theServer()).requests;
@@ -190,7 +198,7 @@ describe("the decision server", () => {
   });
 
   it("reads the settings afresh for every request", async () => {
-    await waitForServer();
+    await ensureServer();
     const input = JSON.stringify({ command: "git status" });
     expect((await launch(["check", "Bash", input])).code).toBe(0);
     writeRules(project.root, { deny: ["Bash(git status:*)"] });
@@ -200,7 +208,7 @@ describe("the decision server", () => {
   });
 
   it("decides in the caller's folder, with its project's settings", async () => {
-    await waitForServer();
+    await ensureServer();
     const other = createTestProject();
     try {
       trustFolder(other.root, env);
@@ -218,8 +226,34 @@ describe("the decision server", () => {
     }
   });
 
+  it("runs read-only tool calls as they run in their own process, and no others", async () => {
+    await ensureServer();
+    const before = (await theServer()).requests;
+    const calls = [
+      ["Read", { file_path: join(project.root, "README.md") }],
+      ["Read", { file_path: join(project.outside, "..", "elsewhere.txt") }],
+      ["Grep", { pattern: "export", path: project.root }],
+      ["Glob", { pattern: "**/*.ts" }],
+      ["LS", { path: project.root }],
+    ] as const;
+    for (const [name, input] of calls) {
+      const args = ["tool", name, JSON.stringify(input)];
+      const served = await launch(args);
+      expect({ name, ...served }).toEqual({ name, ...(await launchLocally(args)) });
+    }
+    expect((await theServer()).requests - before).toBe(calls.length);
+    const write = [
+      "tool",
+      "Write",
+      JSON.stringify({ file_path: join(project.root, "new.txt"), content: "x" }),
+    ];
+    expect((await launch([...write, "--allow", "Write"])).code).toBe(0);
+    expect(readFileSync(join(project.root, "new.txt"), "utf8")).toBe("x");
+    expect((await theServer()).requests - before).toBe(calls.length);
+  });
+
   it("answers bad hook input as the hook does in its own process", async () => {
-    await waitForServer();
+    await ensureServer();
     for (const stdin of ["not json", "", "[1, 2]", JSON.stringify({ hook_event_name: "PreToolUse" })]) {
       const served = await launch(["hook", "claude-code"], { stdin });
       expect(served).toEqual(await launchLocally(["hook", "claude-code"], { stdin }));
@@ -233,7 +267,7 @@ describe("the decision server", () => {
   });
 
   it("declines requests from another environment or build, and a stale server stops", async () => {
-    const server = await waitForServer();
+    const server = await ensureServer();
     const request = (change: Partial<Extract<ServerRequest, { type: "run" }>>) =>
       ask(server.socket, {
         type: "run",
@@ -258,8 +292,7 @@ describe("the decision server", () => {
   });
 
   it("after a server dies, the next call decides itself and starts another", async () => {
-    await launch(["check", "Read", "{}"]);
-    const dead = await waitForServer();
+    const dead = await ensureServer();
     process.kill(dead.pid, "SIGKILL");
     await new Promise((resolve) => setTimeout(resolve, 200));
     const input = JSON.stringify({ command: "ls" });
@@ -270,7 +303,7 @@ describe("the decision server", () => {
   });
 
   it("keel daemon status and stop", async () => {
-    const server = await waitForServer();
+    const server = await ensureServer();
     const status = await launch(["daemon", "status"]);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`pid ${server.pid}`);
@@ -297,6 +330,27 @@ function ask(socket: string, request: ServerRequest): Promise<ServerReply | unde
     connection.once("error", () => resolve(undefined));
   });
 }
+
+describe("which commands a server may answer", () => {
+  it.each([
+    [["check", "Bash", '{"command": "ls"}'], "check"],
+    [["check", "Bash", '{"command": "ls"}', "--json", "--cwd", "/x"], "check"],
+    [["check", "Bash", "-"], undefined],
+    [["check", "Bash"], undefined],
+    [["check", "--cwd", "/x", "Bash", "{}"], undefined],
+    [["check", "Bash", "{}", "--help"], undefined],
+    [["tool", "Read", '{"file_path": "/x"}'], "tool"],
+    [["tool", "Grep", "{}"], "tool"],
+    [["tool", "Write", "{}"], undefined],
+    [["tool", "Bash", '{"command": "ls"}'], undefined],
+    [["tool", "--jsonl"], undefined],
+    [["tools"], undefined],
+    [["run", "task"], undefined],
+    [["hook", "install", "claude-code"], undefined],
+  ] as const)("%j -> %s", (argv, expected) => {
+    expect(servedCommand(argv)).toBe(expected);
+  });
+});
 
 describe("the server's folder", () => {
   const uid = process.getuid?.() as number;

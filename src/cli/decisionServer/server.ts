@@ -83,11 +83,11 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
       return declined("another build");
     }
     const reply = await runRequest(request, options.run);
-    if (reply.type === "done") requests++;
     return reply;
   };
 
-  const server = createServer((socket) => {
+  // Half-open: the client ends its side with the request; the reply still has to go out on ours.
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
     touch();
     readRequest(socket, (request) => {
       const reply = queue.then(() => (request ? answer(request) : declined("unreadable request")));
@@ -96,7 +96,10 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
         .catch((error: unknown) => declined(`failed: ${(error as Error)?.message ?? String(error)}`))
         .then((result) => {
           touch();
-          socket.end(`${JSON.stringify(result)}\n`);
+          // Counted once the whole answer is handed to the client.
+          socket.end(`${JSON.stringify(result)}\n`, (error?: Error | null) => {
+            if (!error && result.type === "done") requests++;
+          });
         });
     });
   });

@@ -1,5 +1,5 @@
 // What the decision server loads before its first request: the answered commands, the tools they
-// judge, and the Bash grammar (compiled, and its lexer run once), so no request pays for them.
+// judge or run, and the Bash grammar (compiled, and its lexer run once), so no request pays for them.
 import { JUDGED_TOOLS } from "../../agentHooks/keelTools.ts";
 import { initBashParser, withBashTree } from "../../shell/parse.ts";
 import { catalogEntry } from "../../tools/catalog.ts";
@@ -10,6 +10,7 @@ export async function warmUpDecisions(): Promise<void> {
   await Promise.all([
     import("../commands/check.ts"),
     import("../commands/hook.ts"),
+    import("../commands/tool.ts"),
     import("../../agentHooks/handle.ts"),
     import("../../agentHooks/decide.ts"),
     import("../session.ts"),

@@ -1,8 +1,9 @@
 // Everything a sub-agent needs before its first request: its type, id, tools, context, prompt and, for
 // a fork, the parent's conversation; for `isolation: "worktree"`, its worktree.
-import { randomBytes } from "node:crypto";
+
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
+import { randomBytes } from "../../tool/lazyCrypto.ts";
 import type { Message, ToolUseBlock } from "../../tool/messages.ts";
 import { agentMemoryDir, agentMemorySection } from "./agentMemory.ts";
 import { type AgentType, DEFAULT_AGENT_TYPE, FORK_TYPE, findAgentType } from "./agentTypes.ts";

@@ -1,12 +1,13 @@
 // EnterWorktree: a new git worktree on a new branch (under `.keel/worktrees/` or the configured folder),
 // and the session moves into it: it becomes the project root and the shell's directory.
-import { randomBytes } from "node:crypto";
+
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { isPathWithin } from "../../permissions/paths.ts";
 import { ToolError } from "../../tool/errors.ts";
+import { randomBytes } from "../../tool/lazyCrypto.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { runGit } from "../shared/git.ts";

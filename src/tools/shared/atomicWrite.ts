@@ -1,9 +1,10 @@
 // Atomic file replacement: write a temporary file in the same folder, fsync it, rename it over the
 // target, fsync the folder. A crash at any point leaves either the old file or the new one, never a mix.
-import { randomBytes } from "node:crypto";
+
 import { constants } from "node:fs";
 import { chown, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { randomBytes } from "../../tool/lazyCrypto.ts";
 
 export interface AtomicWriteOptions {
   /** Permission bits for a new file (default 0o666 less the umask). An existing file keeps its own. */
