@@ -214,7 +214,9 @@ export function startServer(launcher: Launcher, dir: string, socket: string, bui
   if (!takeLock(lock)) return;
   try {
     const { spawn } = require("node:child_process") as typeof import("node:child_process");
-    spawn(process.execPath, [launcher.binFile, "--keel-decision-server", socket, build], {
+    // A small young generation: the same speed for one call at a time, ~100 MB less resident memory.
+    const args = ["--max-semi-space-size=1", launcher.binFile, "--keel-decision-server", socket, build];
+    spawn(process.execPath, args, {
       cwd: dir,
       detached: true,
       stdio: "ignore",
