@@ -19,6 +19,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { startAnthropicServer } from "../src/agent/testing/anthropicServer.ts";
+import { listServers, stopServers } from "../src/cli/decisionServer/control.ts";
 import {
   claudeEnv,
   installClaudeCode,
@@ -187,7 +188,17 @@ async function main(): Promise<void> {
         JSON.stringify(remaining) === JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }),
       `${uninstall.stdout} ${JSON.stringify(remaining)}`,
     );
+    // The hook's first call of each session decides in its own process and starts a decision server;
+    // later calls of the session are answered by it.
+    const servers = await listServers(claudeEnv(world, "http://127.0.0.1:9"));
+    const served = servers.reduce((sum, server) => sum + server.requests, 0);
+    check(
+      "Keel's decision server answered Claude Code's later hook calls",
+      served > 0,
+      `${servers.length} server(s), ${served} answers`,
+    );
   } finally {
+    await stopServers(claudeEnv(world, "http://127.0.0.1:9"));
     if (!process.env.KEEL_E2E_KEEP) rmSync(world.base, { recursive: true, force: true });
     else process.stdout.write(`kept ${world.base}\n`);
   }

@@ -70,6 +70,7 @@ export function makeWorld(prefix: string): World {
   const home = join(base, "home");
   const project = join(base, "project");
   mkdirSync(join(home, ".claude"), { recursive: true });
+  mkdirSync(join(base, "run"), { mode: 0o700 });
   mkdirSync(join(project, "src"), { recursive: true });
   mkdirSync(join(project, "build"));
   writeFileSync(join(project, "README.md"), "keel demo\nkeel hook\nclaude code\n");
@@ -94,6 +95,8 @@ export function claudeEnv(world: World, serverUrl: string): NodeJS.ProcessEnv {
     HOME: world.home,
     KEEL_HOME: world.home,
     KEEL_MANAGED_SETTINGS: join(world.base, "no-managed-settings.json"),
+    // Keel's decision servers (started by the hook's first call) listen in the world's own folder.
+    XDG_RUNTIME_DIR: join(world.base, "run"),
     ANTHROPIC_API_KEY: "dummy",
     ANTHROPIC_BASE_URL: serverUrl,
     DISABLE_AUTOUPDATER: "1",

@@ -30,7 +30,9 @@ export function register(program: Command, runtime: CliRuntime): void {
     .option("--json", 'print {"behavior", "reason", "decidedBy"} as JSON')
     .addHelpText(
       "after",
-      "\nExit codes: 0 allow, 1 ask, 2 usage error (bad JSON, unknown tool, bad flags), 3 deny.",
+      "\nExit codes: 0 allow, 1 ask, 2 usage error (bad JSON, unknown tool, bad flags), 3 deny.\n" +
+        "With the input given as an argument, the decision server answers after the first call (see keel\n" +
+        "daemon --help); the decision is the same either way.",
     )
     .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean }) => {
       const raw = readJsonInput(inputArg);

@@ -35,6 +35,9 @@ export function register(program: Command, runtime: CliRuntime): void {
         "  keel hook status                       where it is installed",
         "  keel hook uninstall claude-code        remove exactly Keel's entries",
         "  keel audit --summary                   allowed / denied / left to you, per tool",
+        "",
+        "Fast: after the first event, Keel's decision server answers (a Node start and a socket round trip;",
+        "see keel daemon --help). KEEL_DECISION_SERVER=off decides each event in its own process.",
       ].join("\n"),
     )
     .action(async (agent: string | undefined, options: { strict?: boolean }, command: Command) => {

@@ -53,7 +53,9 @@ export function register(program: Command, runtime: CliRuntime): void {
     .addHelpText(
       "after",
       "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.\n" +
-        "With --jsonl: the code of the first call that failed (0 when none did).\n\n" +
+        "With --jsonl: the code of the first call that failed (0 when none did).\n" +
+        "Read, Grep, Glob and LS with their input as an argument and no terminal to ask on are run by the\n" +
+        "decision server after the first call (see keel daemon --help).\n\n" +
         "Example (Edit needs the file read in the same session):\n" +
         `  printf '%s\\n' '${JSONL_EXAMPLE}' \\\n` +
         `    '{"name": "Edit", "input": {"file_path": "/abs/path", "old_string": "a", "new_string": "b"}}' | keel tool --jsonl --allow Edit`,
