@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listServers, stopServers } from "../src/cli/decisionServer/control.ts";
+import { stopServers, waitForServer } from "../src/cli/decisionServer/control.ts";
 
 export interface BenchProject {
   base: string;
@@ -64,11 +64,7 @@ export function makeBenchProject(prefix: string, sourceFiles = 1): BenchProject 
     });
   const startServer = async (launcher: string) => {
     spawnSync(process.execPath, [launcher, "check", "Read", "{}", "--cwd", project], { env, cwd: project });
-    for (let waited = 0; waited < 30_000; waited += 100) {
-      if ((await listServers(env)).length > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error("the decision server did not start within 30 s");
+    await waitForServer(env);
   };
   const cleanup = async () => {
     await stopServers(env);

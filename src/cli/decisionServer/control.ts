@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { serverDir } from "./address.ts";
 import { exchange } from "./client.ts";
-import { PROTOCOL_VERSION, type ServerReply } from "./protocol.ts";
+import { PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
 
 export interface ServerStatus {
   socket: string;
@@ -28,12 +28,17 @@ function sockets(env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-function ask(socket: string, type: "status" | "stop"): Promise<ServerReply | undefined> {
+/** One request to the server at `socket`: its reply, or undefined when none came. */
+export function askServer(socket: string, request: ServerRequest): Promise<ServerReply | undefined> {
   return new Promise((resolve) => {
     const connection = connect(socket);
-    connection.once("connect", () => resolve(exchange(connection, { type, version: PROTOCOL_VERSION })));
+    connection.once("connect", () => resolve(exchange(connection, request)));
     connection.once("error", () => resolve(undefined));
   });
+}
+
+function ask(socket: string, type: "status" | "stop"): Promise<ServerReply | undefined> {
+  return askServer(socket, { type, version: PROTOCOL_VERSION });
 }
 
 /** The servers that answer; sockets left by servers that died are removed. */
@@ -58,4 +63,18 @@ export async function stopServers(env: NodeJS.ProcessEnv = process.env): Promise
   let stopped = 0;
   for (const socket of sockets(env)) if ((await ask(socket, "stop"))?.type === "stopping") stopped++;
   return stopped;
+}
+
+/** Waits (up to `timeoutMs`) for a server the predicate accepts; the benches and tests start one by a call. */
+export async function waitForServer(
+  env: NodeJS.ProcessEnv,
+  predicate: (server: ServerStatus) => boolean = () => true,
+  timeoutMs = 30_000,
+): Promise<ServerStatus> {
+  for (let waited = 0; waited < timeoutMs; waited += 100) {
+    const found = (await listServers(env)).find(predicate);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no decision server started within ${timeoutMs / 1000} s`);
 }

@@ -2,7 +2,6 @@
 // real processes, a real socket in a private folder of the test's own. A served answer must be the answer
 // the command gives in its own process (KEEL_DECISION_SERVER=off), for every shared bash case, with
 // settings read afresh, in the caller's folder; anything the server cannot vouch for is decided locally.
-import { spawn } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -15,17 +14,17 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { trustFolder } from "../../settings/trust.ts";
 import { type BashCase, loadBashCases, SHARED_CASES_FILE } from "../../shell/testing/bashExtraCases.ts";
 import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
+import { runScript } from "../testing/keelProcess.ts";
 import { keyedEnv, serverDir } from "./address.ts";
-import { exchange, servedCommand } from "./client.ts";
-import { listServers, type ServerStatus, stopServers } from "./control.ts";
-import { PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
+import { servedCommand } from "./client.ts";
+import { askServer, listServers, type ServerStatus, stopServers, waitForServer } from "./control.ts";
+import { PROTOCOL_VERSION, type ServerRequest } from "./protocol.ts";
 
 const repo = join(import.meta.dirname, "../../..");
 const LAUNCHER = join(repo, "bin/keel.js");
@@ -34,31 +33,11 @@ let base: string;
 let project: TestProject;
 let env: NodeJS.ProcessEnv;
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function launch(args: string[], options: { cwd?: string; stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return new Promise<Outcome>((resolve, reject) => {
-    const child = spawn(process.execPath, [LAUNCHER, ...args], {
-      cwd: options.cwd ?? project.root,
-      env: options.env ?? env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on("error", () => {});
-    child.stdin.end(options.stdin ?? "");
+  return runScript(LAUNCHER, args, {
+    cwd: options.cwd ?? project.root,
+    env: options.env ?? env,
+    ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
   });
 }
 
@@ -67,23 +46,12 @@ function launchLocally(args: string[], options: { cwd?: string; stdin?: string }
   return launch(args, { ...options, env: { ...env, KEEL_DECISION_SERVER: "off" } });
 }
 
-async function waitForServer(
-  predicate: (server: ServerStatus) => boolean = () => true,
-): Promise<ServerStatus> {
-  for (let waited = 0; waited < 30_000; waited += 100) {
-    const found = (await listServers(env)).find(predicate);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("no decision server started within 30 s");
-}
-
 /** The running server, started by a call when there is none (so each test stands alone). */
 async function ensureServer(): Promise<ServerStatus> {
   const running = await listServers(env);
   if (running[0]) return running[0];
   await launch(["check", "Read", "{}"]);
-  return waitForServer();
+  return waitForServer(env);
 }
 
 async function theServer(): Promise<ServerStatus> {
@@ -166,7 +134,7 @@ describe("the decision server", () => {
     const input = JSON.stringify({ file_path: join(project.root, "README.md") });
     const first = await launch(["check", "Read", input]);
     expect(first.code).toBe(0);
-    const server = await waitForServer();
+    const server = await waitForServer(env);
     expect(server.requests).toBe(0);
     expect(server.socket.startsWith(join(env.XDG_RUNTIME_DIR as string, "keel"))).toBe(true);
     const second = await launch(["check", "Read", input]);
@@ -269,7 +237,7 @@ describe("the decision server", () => {
   it("declines requests from another environment or build, and a stale server stops", async () => {
     const server = await ensureServer();
     const request = (change: Partial<Extract<ServerRequest, { type: "run" }>>) =>
-      ask(server.socket, {
+      askServer(server.socket, {
         type: "run",
         version: PROTOCOL_VERSION,
         build: server.build,
@@ -298,7 +266,7 @@ describe("the decision server", () => {
     const input = JSON.stringify({ command: "ls" });
     const call = await launch(["check", "Bash", input]);
     expect(call.code).toBe(0);
-    const next = await waitForServer((server) => server.pid !== dead.pid);
+    const next = await waitForServer(env, (server) => server.pid !== dead.pid);
     expect(next.requests).toBe(0);
   });
 
@@ -322,14 +290,6 @@ describe("the decision server", () => {
     expect(await listServers(env)).toEqual([]);
   });
 });
-
-function ask(socket: string, request: ServerRequest): Promise<ServerReply | undefined> {
-  return new Promise((resolve) => {
-    const connection = connect(socket);
-    connection.once("connect", () => resolve(exchange(connection, request)));
-    connection.once("error", () => resolve(undefined));
-  });
-}
 
 describe("which commands a server may answer", () => {
   it.each([

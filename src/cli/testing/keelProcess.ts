@@ -45,10 +45,23 @@ export function keelWorld(): KeelWorld {
 
 /** Runs `keel args` in the world's project; `stdin` is written then closed (else stdin is empty). */
 export function runKeel(args: readonly string[], world: KeelWorld, stdin?: string): Promise<KeelResult> {
+  return runScript(ENTRY, args, {
+    cwd: world.project,
+    env: world.env,
+    ...(stdin === undefined ? {} : { stdin }),
+  });
+}
+
+/** Runs `script args` on this Node (the source entry, or bin/keel.js as users start it). */
+export function runScript(
+  script: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+): Promise<KeelResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd: world.project,
-      env: world.env,
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: options.cwd,
+      env: options.env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -59,7 +72,9 @@ export function runKeel(args: readonly string[], world: KeelWorld, stdin?: strin
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
     });
-    child.stdin.end(stdin ?? "");
+    // A command may exit before reading all of a large stdin.
+    child.stdin.on("error", () => {});
+    child.stdin.end(options.stdin ?? "");
     child.on("error", reject);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
