@@ -1,10 +1,10 @@
-// The decision server: a warm process that answers `keel hook <agent>` and `keel check <Name> <json>`
-// for one user, one Keel build and one environment, so a call costs a Node start and a socket round
-// trip instead of loading Keel and compiling the Bash grammar each time. Each request runs the same
-// main() the command would run in its own process, in the caller's folder, with the caller's
-// per-directory variables and standard input; settings, rules and trust are read afresh for every
-// request, as a new process would. Requests run one at a time. It exits after IDLE_EXIT_MS without
-// requests, or as soon as its socket is no longer its own.
+// The decision server: a warm process that answers `keel hook <agent>`, `keel check <Name> <json>`
+// and read-only `keel tool` calls (client.ts says which) for one user, one Keel build and one
+// environment, so a call costs a Node start and a socket round trip instead of loading Keel and
+// compiling the Bash grammar each time. Each request runs the same main() the command would run in its
+// own process, in the caller's folder, with the caller's per-directory variables and standard input;
+// settings, rules and trust are read afresh for every request, as a new process would. Requests run one
+// at a time. It exits after IDLE_EXIT_MS without requests, or as soon as its socket is no longer its own.
 import { chmodSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { buildId, keyedEnv, PER_REQUEST_ENV } from "./address.ts";
@@ -82,8 +82,7 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
       setImmediate(stop);
       return declined("another build");
     }
-    const reply = await runRequest(request, options.run);
-    return reply;
+    return runRequest(request, options.run);
   };
 
   // Half-open: the client ends its side with the request; the reply still has to go out on ours.
@@ -104,9 +103,15 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
     });
   });
   const temporary = `${options.socket}.${process.pid}`;
-  await listen(server, temporary);
-  chmodSync(temporary, 0o600);
-  renameSync(temporary, options.socket);
+  try {
+    await listen(server, temporary);
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, options.socket);
+  } catch {
+    // Cannot listen there: the next call starts another try; until then calls decide on their own.
+    releaseLock();
+    process.exit(1);
+  }
   inode = socketInode(options.socket);
   releaseLock();
   // Another server took the name (a parallel start): nobody will ask this one.
