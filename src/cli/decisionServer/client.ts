@@ -88,6 +88,12 @@ export async function answerThroughServer(
   }
   const socket = socketPath(dir, build, env);
   if (socket === undefined) return {};
+  let cwd: string;
+  try {
+    cwd = process.cwd();
+  } catch {
+    return {};
+  }
   const connection = await connectTo(socket);
   if ("missing" in connection)
     return connection.missing ? { start: () => startServer(launcher, dir, socket, build) } : {};
@@ -99,7 +105,7 @@ export async function answerThroughServer(
     version: PROTOCOL_VERSION,
     build,
     argv: [...argv],
-    cwd: process.cwd(),
+    cwd,
     env,
     // Asked of the descriptors: process.stdin and friends would build streams (~5 ms) for nothing.
     tty: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
