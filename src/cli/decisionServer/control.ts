@@ -1,5 +1,5 @@
 // `keel daemon status|stop`: the decision servers of this user, as their sockets name them.
-import { readdirSync, unlinkSync } from "node:fs";
+import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { serverDir } from "./address.ts";
@@ -58,8 +58,26 @@ export async function listServers(env: NodeJS.ProcessEnv = process.env): Promise
   return found;
 }
 
-/** Asks every server of this user to stop; resolves to how many agreed. */
+/** Start locks younger than this belong to a server still loading (client.ts gives a start 20 s). */
+const STARTING_MS = 20_000;
+
+/** Whether a server is still starting: it is stopped once it listens, not missed. */
+function starting(env: NodeJS.ProcessEnv): boolean {
+  const dir = serverDir(env);
+  if (dir === undefined) return false;
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".sock.starting"))
+      .some((name) => Date.now() - statSync(join(dir, name)).mtimeMs < STARTING_MS);
+  } catch {
+    return false;
+  }
+}
+
+/** Asks every server of this user to stop (waiting for one still starting); resolves to how many agreed. */
 export async function stopServers(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  for (let waited = 0; starting(env) && waited < STARTING_MS; waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   let stopped = 0;
   for (const socket of sockets(env)) if ((await ask(socket, "stop"))?.type === "stopping") stopped++;
   return stopped;

@@ -270,6 +270,14 @@ describe("the decision server", () => {
     expect(next.requests).toBe(0);
   });
 
+  it("keel daemon stop also stops a server that is still starting", async () => {
+    await stopAll();
+    await launch(["check", "Read", "{}"]);
+    // The first call has returned; its server is still loading.
+    expect((await launch(["daemon", "stop"])).stdout).toBe("Stopped 1 decision server(s).\n");
+    expect(await listServers(env)).toEqual([]);
+  });
+
   it("keel daemon status and stop", async () => {
     const server = await ensureServer();
     const status = await launch(["daemon", "status"]);
