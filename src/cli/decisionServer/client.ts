@@ -6,10 +6,10 @@
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS } from "../../agentHooks/readEvent.ts";
-import { AGENTS } from "../../agentHooks/types.ts";
 import { buildId, serverDir, serverEnabled, socketPath } from "./address.ts";
 import { setGivenStdin } from "./givenStdin.ts";
 import { type GivenStdin, PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
+import { servedCommand } from "./served.ts";
 
 // Built-ins through require(): their ES facades cost a start several milliseconds (fs's loads its streams).
 const require = createRequire(import.meta.url);
@@ -35,30 +35,6 @@ export interface ServerOutcome {
 /** A server answer may take as long as a decision that connects MCP servers; past this, decide here. */
 const REPLY_TIMEOUT_MS = 60_000;
 
-const HELP_FLAGS = new Set(["-h", "--help", "--jsonl"]);
-
-/**
- * Keel's tools that only read: a server may run them. Not from a terminal, where a call that needs
- * approval asks the person (a server cannot), and never the tools that change files or run commands.
- */
-const SERVED_TOOLS: ReadonlySet<string> = new Set(["Read", "Grep", "Glob", "LS"]);
-
-/**
- * The commands a server answers: one hook event from stdin, one check with its input given, one call
- * of a read-only tool with its input given and no terminal to ask on.
- */
-export function servedCommand(argv: readonly string[]): "hook" | "check" | "tool" | undefined {
-  if (argv.some((arg) => HELP_FLAGS.has(arg))) return undefined;
-  const [command, first, second] = argv;
-  if (command === "hook" && first !== undefined && (AGENTS as readonly string[]).includes(first))
-    return isatty(0) ? undefined : "hook";
-  if (first === undefined || second === undefined || first.startsWith("-") || second.startsWith("-"))
-    return undefined;
-  if (command === "check") return "check";
-  if (command === "tool" && SERVED_TOOLS.has(first) && !(isatty(0) && isatty(2))) return "tool";
-  return undefined;
-}
-
 /**
  * The environment this command runs with. Started by Node < 22, the command itself will run relaunched
  * with KEEL_RELAUNCHED_FROM set (bin/relaunch.js), and so will the server it starts.
@@ -74,7 +50,9 @@ export async function answerThroughServer(
   argv: readonly string[],
   launcher: Launcher,
 ): Promise<ServerOutcome> {
-  const command = servedCommand(argv);
+  // Asked of the descriptors: process.stdin and friends would build streams (~5 ms) for nothing.
+  const tty = { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) };
+  const command = servedCommand(argv, tty);
   if (command === undefined) return {};
   const env = commandEnv();
   if (!serverEnabled(env)) return {};
@@ -107,8 +85,7 @@ export async function answerThroughServer(
     argv: [...argv],
     cwd,
     env,
-    // Asked of the descriptors: process.stdin and friends would build streams (~5 ms) for nothing.
-    tty: { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) },
+    tty,
     ...(stdin ? { stdin } : {}),
   };
   const reply = await exchange(connection.socket, request);

@@ -22,9 +22,9 @@ import { type BashCase, loadBashCases, SHARED_CASES_FILE } from "../../shell/tes
 import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
 import { runScript } from "../testing/keelProcess.ts";
 import { keyedEnv, serverDir } from "./address.ts";
-import { servedCommand } from "./client.ts";
 import { askServer, listServers, type ServerStatus, stopServers, waitForServer } from "./control.ts";
 import { PROTOCOL_VERSION, type ServerRequest } from "./protocol.ts";
+import { servedCommand } from "./served.ts";
 
 const repo = join(import.meta.dirname, "../../..");
 const LAUNCHER = join(repo, "bin/keel.js");
@@ -247,6 +247,9 @@ describe("the decision server", () => {
         tty: { stdin: false, stdout: false, stderr: false },
         ...change,
       });
+    // Only the commands a client would send: never the agent, an MCP server or a writing tool.
+    for (const argv of [["run", "task"], ["mcp"], ["tool", "Write", "{}"], ["tool", "Read", "{}", "--jsonl"]])
+      expect(await request({ argv })).toEqual({ type: "declined", reason: "not a command a server runs" });
     const otherEnv = await request({ env: { ...(env as Record<string, string>), EXTRA: "1" } });
     expect(otherEnv).toEqual({ type: "declined", reason: "another environment" });
     // The per-directory variables are the request's own, not part of the server's environment.
@@ -316,7 +319,15 @@ describe("which commands a server may answer", () => {
     [["run", "task"], undefined],
     [["hook", "install", "claude-code"], undefined],
   ] as const)("%j -> %s", (argv, expected) => {
-    expect(servedCommand(argv)).toBe(expected);
+    expect(servedCommand(argv, { stdin: false, stderr: false })).toBe(expected);
+  });
+
+  it("leaves what may ask a person on a terminal to its own process", () => {
+    const input = '{"file_path": "/x"}';
+    expect(servedCommand(["tool", "Read", input], { stdin: true, stderr: true })).toBeUndefined();
+    expect(servedCommand(["tool", "Read", input], { stdin: true, stderr: false })).toBe("tool");
+    expect(servedCommand(["hook", "claude-code"], { stdin: true, stderr: false })).toBeUndefined();
+    expect(servedCommand(["check", "Read", input], { stdin: true, stderr: true })).toBe("check");
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type ServerRequest,
   type TtyFlags,
 } from "./protocol.ts";
+import { servedCommand } from "./served.ts";
 
 /** A server nobody asked for this long exits (`KEEL_DECISION_SERVER_IDLE_MS` overrides it). */
 export const IDLE_EXIT_MS = 10 * 60_000;
@@ -184,6 +185,16 @@ type Run = ServeOptions["run"];
 
 /** One command as its own process would run it: the caller's folder, variables, input and terminals. */
 async function runRequest(request: Extract<ServerRequest, { type: "run" }>, run: Run): Promise<ServerReply> {
+  const wellFormed =
+    Array.isArray(request.argv) &&
+    request.argv.every((arg) => typeof arg === "string") &&
+    typeof request.cwd === "string" &&
+    typeof request.env === "object" &&
+    request.env !== null &&
+    typeof request.tty === "object" &&
+    request.tty !== null;
+  if (!wellFormed) return declined("unreadable request");
+  if (servedCommand(request.argv, request.tty) === undefined) return declined("not a command a server runs");
   // Everything but the per-request variables must be what this server started with.
   if (keyedEnv(request.env) !== keyedEnv(process.env)) return declined("another environment");
   const home = process.cwd();
