@@ -1,7 +1,7 @@
 // `keel doctor` on real files and real programs: settings typos and broken files with file:line:col,
 // trust, the sandbox's programs, language servers and MCP servers, each problem with its fix, exit 1
 // only when something is broken.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type KeelWorld, keelWorld, runKeel } from "../testing/keelProcess.ts";
@@ -40,6 +40,23 @@ describe("keel doctor", () => {
       /^ok {4}lsp {6}TypeScript\/JavaScript: built-in language server installed/m,
     );
     expect(result.findings.filter((f) => f.status === "fail")).toEqual([]);
+  });
+
+  it("the decision server: off, or a warning with the fix when its folder is not private", async () => {
+    const w = keelWorld();
+    const off = await doctor(w);
+    expect(off.findings).toContainEqual(expect.objectContaining({ area: "daemon", status: "ok" }));
+    expect(off.stdout).toMatch(/^ok {4}daemon {3}off \(KEEL_DECISION_SERVER=off\)/m);
+    const tmp = join(w.root, "tmp");
+    const shared = join(tmp, `keel-${process.getuid?.()}`);
+    mkdirSync(shared, { recursive: true });
+    chmodSync(shared, 0o777);
+    const { KEEL_DECISION_SERVER: _off, ...on } = w.env;
+    const open = await doctor({ ...w, env: { ...on, TMPDIR: tmp } });
+    expect(open.code).toBe(0);
+    expect(open.findings).toContainEqual(
+      expect.objectContaining({ area: "daemon", status: "warn", fix: expect.stringContaining("mode 700") }),
+    );
   });
 
   it("settings typos are warnings with file:line:col and a guess; still exit 0", async () => {

@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { lspOptionsFromSettings } from "../../lsp/servers.ts";
 import { builtinTools } from "../../tools/index.ts";
 import {
+  checkDecisionServer,
   checkLanguageServers,
   checkNode,
   checkRipgrep,
@@ -29,7 +30,11 @@ async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; find
   const env = process.env;
   const projectRoot = projectDirFrom(flags);
   const tools = builtinTools();
-  const findings: Finding[] = [...checkNode(env), ...(await checkRipgrep())];
+  const findings: Finding[] = [
+    ...checkNode(env),
+    ...(await checkRipgrep()),
+    ...(await checkDecisionServer(env)),
+  ];
   findings.push(...checkSettingsFiles(projectRoot, env, tools));
   let settings: ReturnType<typeof loadCliSettings> | undefined;
   try {

@@ -181,3 +181,34 @@ export function checkLanguageServers(
   }
   return findings;
 }
+
+/** Whether `keel hook` / `keel check` can be answered by a decision server (decisionServer/). */
+export async function checkDecisionServer(env: NodeJS.ProcessEnv = process.env): Promise<Finding[]> {
+  const { serverDir, serverEnabled, SERVER_SWITCH } = await import("../decisionServer/address.ts");
+  if (!serverEnabled(env))
+    return [
+      ok(
+        "daemon",
+        `off (${SERVER_SWITCH}=${env[SERVER_SWITCH]}): hook and check calls decide in their own process`,
+      ),
+    ];
+  if (serverDir(env) === undefined)
+    return [
+      problem(
+        "daemon",
+        "warn",
+        "no private folder for the decision server's socket: every hook and check call loads Keel anew (~0.1 s)",
+        `Let $XDG_RUNTIME_DIR (or <tmp>/keel-${process.getuid?.() ?? "<uid>"}) be a folder only you own, mode 700; remove a keel-<uid> folder someone else made.`,
+      ),
+    ];
+  const { listServers } = await import("../decisionServer/control.ts");
+  const running = (await listServers(env)).length;
+  return [
+    ok(
+      "daemon",
+      running === 0
+        ? "decision server: none running (the next hook or check call starts one)"
+        : `decision server: ${running} running (keel daemon status)`,
+    ),
+  ];
+}
