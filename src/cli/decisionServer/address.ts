@@ -11,10 +11,22 @@ const { join } = require("node:path") as typeof import("node:path");
 export const SERVER_SWITCH = "KEEL_DECISION_SERVER";
 
 /**
- * Variables a shell sets per directory or per command. They are sent with each request and set for
- * it, instead of naming a server of their own (one server per folder a person visits would be waste).
+ * Variables that change from one folder, command or agent session to the next: sent with each request
+ * and set for it, instead of naming a server of their own (one server per folder visited, or per Claude
+ * Code session, would be waste). Keel reads them, if at all, while deciding, never once at start.
+ * Claude Code gives every hook of a session its session id, its pid and its messaging socket.
  */
-export const PER_REQUEST_ENV: readonly string[] = ["PWD", "OLDPWD", "_", "SHLVL"];
+export const PER_REQUEST_ENV: readonly string[] = [
+  "PWD",
+  "OLDPWD",
+  "_",
+  "SHLVL",
+  "CLAUDE_CODE_SESSION_ID",
+  "CLAUDE_PID",
+  "CLAUDE_CODE_MESSAGING_SOCKET",
+  "CLAUDE_CODE_MESSAGING_TOKEN",
+  "CLAUDE_CODE_CHILD_NOTES_DIR",
+];
 
 export function serverEnabled(env: NodeJS.ProcessEnv): boolean {
   const value = env[SERVER_SWITCH]?.trim().toLowerCase();

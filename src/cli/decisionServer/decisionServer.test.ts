@@ -255,6 +255,10 @@ describe("the decision server", () => {
     // The per-directory variables are the request's own, not part of the server's environment.
     const moved = await request({ env: { ...(env as Record<string, string>), PWD: "/elsewhere" } });
     expect(moved?.type).toBe("done");
+    const nextSession = await request({
+      env: { ...(env as Record<string, string>), CLAUDE_CODE_SESSION_ID: "another", CLAUDE_PID: "1" },
+    });
+    expect(nextSession?.type).toBe("done");
     const otherBuild = await request({ build: "another" });
     expect(otherBuild).toEqual({ type: "declined", reason: "another build" });
     for (let waited = 0; existsSync(server.socket) && waited < 5_000; waited += 50)
@@ -367,8 +371,18 @@ describe("the server's folder", () => {
     expect(serverDir({ TMPDIR: shared })).toBeUndefined();
   });
 
-  it("names a server by everything but the per-directory variables", () => {
+  it("names a server by everything but the per-directory and per-session variables", () => {
     expect(keyedEnv({ A: "1", PWD: "/x", OLDPWD: "/y" })).toBe(keyedEnv({ A: "1", PWD: "/z" }));
+    // What Claude Code gives the hooks of one session and not the next.
+    const session = (id: string) => ({
+      A: "1",
+      CLAUDE_CODE_SESSION_ID: id,
+      CLAUDE_PID: id,
+      CLAUDE_CODE_MESSAGING_SOCKET: `/tmp/${id}.sock`,
+      CLAUDE_CODE_MESSAGING_TOKEN: id,
+      CLAUDE_CODE_CHILD_NOTES_DIR: `/tmp/${id}`,
+    });
+    expect(keyedEnv(session("1"))).toBe(keyedEnv(session("2")));
     expect(keyedEnv({ A: "1" })).not.toBe(keyedEnv({ A: "2" }));
   });
 });
