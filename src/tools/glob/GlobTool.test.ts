@@ -87,6 +87,14 @@ describe("Glob", () => {
     expect(output.notes).toEqual([]);
   });
 
+  it("lists the same files in the same order when rg is asked line by line (a repeated small search)", async () => {
+    const context = searchContext(root);
+    // The first search is rg's default buffering; it remembers a small listing, so the next is line-buffered.
+    const first = await callToolText(GlobTool, { pattern: "**/*" }, context);
+    const second = await callToolText(GlobTool, { pattern: "**/*" }, context);
+    expect(second).toBe(first);
+  });
+
   it("matches a pattern without a slash at the top level only, as a shell glob does", async () => {
     expect((await glob({ pattern: "*.ts" })).filenames).toEqual([abs("a.ts")]);
     expect((await glob({ pattern: "*.md" })).filenames).toEqual([abs("README.md")]);

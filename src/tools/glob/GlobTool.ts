@@ -18,6 +18,7 @@ import {
 } from "../search-shared/searchRoot.ts";
 import { STAT_WORKERS } from "../search-shared/statPool.ts";
 import { globTarget, matchesEveryFile, patternMatcher, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
+import { bufferingArgs, rememberListingSize } from "./listingSize.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -122,8 +123,9 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
     });
     const filter = everyFile ? { args: [], needsIgnoreFile: false } : ripgrepFilter(target.pattern);
     const globs = filter.needsIgnoreFile ? [toRipgrepGlob(target.pattern)] : [];
+    const search = `${root.cwd}\0${root.target}\0${target.pattern}`;
     const run = await withGlobIgnoreFile(globs, (ignoreFileArgs) =>
-      runRipgrep(globArgs(root, [...filter.args, ...ignoreFileArgs]), {
+      runRipgrep(globArgs(root, [...bufferingArgs(search), ...filter.args, ...ignoreFileArgs]), {
         cwd: root.cwd,
         signal,
         onStdout: (chunk) => collector.push(chunk),
@@ -132,6 +134,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
     throwIfRipgrepFailed(run);
     if (signal.aborted) throw new ToolError("aborted", "The search was cancelled.");
     collector.finish();
+    rememberListingSize(search, collector.printed);
     await collector.settle();
     const page = collector.page(0, context.globLimits?.maxResults ?? DEFAULT_GLOB_MAX_RESULTS);
     return {

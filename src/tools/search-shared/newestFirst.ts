@@ -38,6 +38,7 @@ export class MtimeCollector {
   readonly #paths: string[] = [];
   #mtimes = new Float64Array(1024);
   #rest: Buffer | undefined;
+  #printed = 0;
 
   readonly #accept: ((relativePath: string) => boolean) | undefined;
   readonly #parallel: boolean;
@@ -64,6 +65,11 @@ export class MtimeCollector {
     return this.#paths.length;
   }
 
+  /** Paths rg printed, accepted or not. */
+  get printed(): number {
+    return this.#printed;
+  }
+
   /** Takes a chunk of rg's output; complete records are stat'ed now, a partial one waits for the next chunk. */
   push(chunk: Buffer): void {
     const data = this.#rest ? Buffer.concat([this.#rest, chunk]) : chunk;
@@ -81,6 +87,7 @@ export class MtimeCollector {
   }
 
   add(printedPath: string): void {
+    this.#printed++;
     const relativePath = printedPath.startsWith("./") ? printedPath.slice(2) : printedPath;
     if (this.#accept && !this.#accept(relativePath)) return;
     const absolute = joinRelative(this.#root, relativePath);
