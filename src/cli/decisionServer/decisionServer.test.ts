@@ -4,6 +4,7 @@
 // settings read afresh, in the caller's folder; anything the server cannot vouch for is decided locally.
 import {
   chmodSync,
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -12,6 +13,7 @@ import {
   realpathSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -295,6 +297,31 @@ describe("the decision server", () => {
     for (let waited = 0; existsSync(server.socket) && waited < 5_000; waited += 50)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await launch(["daemon", "status"])).stdout).toBe("No decision server is running.\n");
+  });
+
+  it("stops soon after Keel is rebuilt (its build is no longer the one clients name)", async () => {
+    await stopAll();
+    // A copy of the launcher and build, inside the repository so the external packages resolve.
+    const copy = join(repo, "node_modules/.cache", `keel-decision-server-test-${process.pid}`);
+    rmSync(copy, { recursive: true, force: true });
+    cpSync(join(repo, "bin"), join(copy, "bin"), { recursive: true });
+    cpSync(join(repo, "dist"), join(copy, "dist"), { recursive: true });
+    try {
+      const checking = { ...env, KEEL_DECISION_SERVER_CHECK_MS: "200" };
+      await runScript(join(copy, "bin/keel.js"), ["check", "Read", "{}"], {
+        cwd: project.root,
+        env: checking,
+      });
+      const server = await waitForServer(checking);
+      const entry = join(copy, "dist/cli-bundle/main.js");
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(entry, later, later);
+      for (let waited = 0; existsSync(server.socket) && waited < 10_000; waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(existsSync(server.socket)).toBe(false);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it("is not used or started when KEEL_DECISION_SERVER=off", async () => {

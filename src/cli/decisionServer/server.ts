@@ -4,7 +4,8 @@
 // compiling the Bash grammar each time. Each request runs the same main() the command would run in its
 // own process, in the caller's folder, with the caller's per-directory variables and standard input;
 // settings, rules and trust are read afresh for every request, as a new process would. Requests run one
-// at a time. It exits after IDLE_EXIT_MS without requests, or as soon as its socket is no longer its own.
+// at a time. It exits after IDLE_EXIT_MS without requests, and soon after its socket is no longer its own
+// or Keel was rebuilt.
 import { chmodSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { buildId, keyedEnv, PER_REQUEST_ENV } from "./address.ts";
@@ -115,15 +116,25 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
   }
   inode = socketInode(options.socket);
   releaseLock();
-  // Another server took the name (a parallel start): nobody will ask this one.
+  // Another server took the name (a parallel start): nobody will ask this one. Keel was rebuilt or
+  // upgraded: every client now names another server.
   setInterval(() => {
-    if (socketInode(options.socket) !== inode) stop();
-  }, OWNERSHIP_CHECK_MS).unref();
+    if (socketInode(options.socket) !== inode || safeBuildId(options.entryFile) !== options.build) stop();
+  }, checkEveryMs()).unref();
 }
 
 function idleExitMs(): number {
-  const given = Number(process.env.KEEL_DECISION_SERVER_IDLE_MS);
-  return Number.isFinite(given) && given > 0 ? given : IDLE_EXIT_MS;
+  return positiveEnvNumber("KEEL_DECISION_SERVER_IDLE_MS") ?? IDLE_EXIT_MS;
+}
+
+/** How often a server checks that its socket and its build are still current (tests shorten it). */
+function checkEveryMs(): number {
+  return positiveEnvNumber("KEEL_DECISION_SERVER_CHECK_MS") ?? OWNERSHIP_CHECK_MS;
+}
+
+function positiveEnvNumber(name: string): number | undefined {
+  const given = Number(process.env[name]);
+  return Number.isFinite(given) && given > 0 ? given : undefined;
 }
 
 function safeBuildId(entryFile: string): string | undefined {
