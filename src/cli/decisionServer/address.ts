@@ -83,6 +83,14 @@ export function buildId(entryFile: string): string {
   return `${entryFile}:${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }
 
+/** How long a server's start may hold its lock before another process may try again. */
+export const START_LOCK_MS = 20_000;
+
+/** The lock beside a socket while its server starts: parallel first calls start one server, not several. */
+export function startLockOf(socket: string): string {
+  return `${socket}.starting`;
+}
+
 /** Unix socket paths are limited to 107 bytes; a longer one means no server. */
 const MAX_SOCKET_PATH = 100;
 

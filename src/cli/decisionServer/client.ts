@@ -6,9 +6,15 @@
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS } from "../../agentHooks/readEvent.ts";
-import { buildId, serverDir, serverEnabled, socketPath } from "./address.ts";
+import { buildId, START_LOCK_MS, serverDir, serverEnabled, socketPath, startLockOf } from "./address.ts";
 import { setGivenStdin } from "./givenStdin.ts";
-import { type GivenStdin, PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
+import {
+  firstLineMessage,
+  type GivenStdin,
+  PROTOCOL_VERSION,
+  type ServerReply,
+  type ServerRequest,
+} from "./protocol.ts";
 import { servedCommand } from "./served.ts";
 
 // Built-ins through require(): their ES facades cost a start several milliseconds (fs's loads its streams).
@@ -136,15 +142,7 @@ export function exchange(socket: Socket, request: ServerRequest): Promise<Server
     const timer = setTimeout(() => finish(undefined), REPLY_TIMEOUT_MS);
     socket.on("data", (chunk: Buffer) => parts.push(chunk));
     socket.on("error", () => finish(undefined));
-    socket.on("close", () => {
-      const text = Buffer.concat(parts).toString("utf8");
-      const line = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n"));
-      try {
-        finish(line === "" ? undefined : (JSON.parse(line) as ServerReply));
-      } catch {
-        finish(undefined);
-      }
-    });
+    socket.on("close", () => finish(firstLineMessage(parts) as ServerReply | undefined));
     socket.end(`${JSON.stringify(request)}\n`);
   });
 }
@@ -185,15 +183,12 @@ function readStdin(): Promise<GivenStdin> {
   });
 }
 
-/** How long a start may take before another process may try again. */
-const START_LOCK_MS = 20_000;
-
 /**
  * Starts a server in the background, detached from this process (which exits at once). One at a time:
  * a lock file beside the socket keeps parallel first calls from starting several.
  */
 export function startServer(launcher: Launcher, dir: string, socket: string, build: string): void {
-  const lock = `${socket}.starting`;
+  const lock = startLockOf(socket);
   if (!takeLock(lock)) return;
   try {
     const { spawn } = require("node:child_process") as typeof import("node:child_process");

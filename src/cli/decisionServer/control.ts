@@ -2,7 +2,7 @@
 import { readdirSync, statSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { serverDir } from "./address.ts";
+import { START_LOCK_MS, serverDir, startLockOf } from "./address.ts";
 import { exchange } from "./client.ts";
 import { PROTOCOL_VERSION, type ServerReply, type ServerRequest } from "./protocol.ts";
 
@@ -16,16 +16,21 @@ export interface ServerStatus {
   idleExitMs: number;
 }
 
-function sockets(env: NodeJS.ProcessEnv): string[] {
+/** The server folder's entries, or none when there is no usable folder. */
+function entries(env: NodeJS.ProcessEnv): Array<{ name: string; path: string }> {
   const dir = serverDir(env);
   if (dir === undefined) return [];
   try {
-    return readdirSync(dir)
-      .filter((name) => /^decide-[0-9a-f]{16}\.sock$/.test(name))
-      .map((name) => join(dir, name));
+    return readdirSync(dir).map((name) => ({ name, path: join(dir, name) }));
   } catch {
     return [];
   }
+}
+
+function sockets(env: NodeJS.ProcessEnv): string[] {
+  return entries(env)
+    .filter(({ name }) => /^decide-[0-9a-f]{16}\.sock$/.test(name))
+    .map(({ path }) => path);
 }
 
 /** One request to the server at `socket`: its reply, or undefined when none came. */
@@ -58,25 +63,22 @@ export async function listServers(env: NodeJS.ProcessEnv = process.env): Promise
   return found;
 }
 
-/** Start locks younger than this belong to a server still loading (client.ts gives a start 20 s). */
-const STARTING_MS = 20_000;
-
-/** Whether a server is still starting: it is stopped once it listens, not missed. */
+/** Whether a server is still starting (a fresh start lock): it is stopped once it listens, not missed. */
 function starting(env: NodeJS.ProcessEnv): boolean {
-  const dir = serverDir(env);
-  if (dir === undefined) return false;
-  try {
-    return readdirSync(dir)
-      .filter((name) => name.endsWith(".sock.starting"))
-      .some((name) => Date.now() - statSync(join(dir, name)).mtimeMs < STARTING_MS);
-  } catch {
-    return false;
-  }
+  return entries(env)
+    .filter(({ name }) => name.endsWith(startLockOf(".sock")))
+    .some(({ path }) => {
+      try {
+        return Date.now() - statSync(path).mtimeMs < START_LOCK_MS;
+      } catch {
+        return false;
+      }
+    });
 }
 
 /** Asks every server of this user to stop (waiting for one still starting); resolves to how many agreed. */
 export async function stopServers(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  for (let waited = 0; starting(env) && waited < STARTING_MS; waited += 100)
+  for (let waited = 0; starting(env) && waited < START_LOCK_MS; waited += 100)
     await new Promise((resolve) => setTimeout(resolve, 100));
   let stopped = 0;
   for (const socket of sockets(env)) if ((await ask(socket, "stop"))?.type === "stopping") stopped++;

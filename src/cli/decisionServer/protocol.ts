@@ -35,3 +35,14 @@ export type ServerReply =
   /** `requests`: the commands it answered (declined ones not counted). */
   | { type: "status"; pid: number; build: string; startedAt: string; requests: number; idleExitMs: number }
   | { type: "stopping" };
+
+/** The message on the first line of what arrived; undefined when there is none or it is not JSON. */
+export function firstLineMessage(parts: readonly Buffer[]): unknown {
+  const text = Buffer.concat(parts).toString("utf8");
+  const end = text.indexOf("\n");
+  try {
+    return JSON.parse(end === -1 ? text : text.slice(0, end));
+  } catch {
+    return undefined;
+  }
+}

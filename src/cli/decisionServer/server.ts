@@ -8,9 +8,10 @@
 // or Keel was rebuilt.
 import { chmodSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { buildId, keyedEnv, PER_REQUEST_ENV } from "./address.ts";
+import { buildId, keyedEnv, PER_REQUEST_ENV, startLockOf } from "./address.ts";
 import { setGivenStdin } from "./givenStdin.ts";
 import {
+  firstLineMessage,
   MAX_REQUEST_BYTES,
   PROTOCOL_VERSION,
   type ServerReply,
@@ -35,7 +36,7 @@ export interface ServeOptions {
 }
 
 export async function serveDecisions(options: ServeOptions): Promise<void> {
-  const lock = `${options.socket}.starting`;
+  const lock = startLockOf(options.socket);
   const releaseLock = () => {
     try {
       unlinkSync(lock);
@@ -174,13 +175,7 @@ function readRequest(socket: Socket, then: (request: ServerRequest | undefined) 
   const finish = () => {
     if (done) return;
     done = true;
-    const text = Buffer.concat(parts).toString("utf8");
-    const end = text.indexOf("\n");
-    try {
-      then(JSON.parse(end === -1 ? text : text.slice(0, end)) as ServerRequest);
-    } catch {
-      then(undefined);
-    }
+    then(firstLineMessage(parts) as ServerRequest | undefined);
   };
   socket.on("data", (chunk: Buffer) => {
     size += chunk.length;

@@ -6,6 +6,8 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { definitionFor, definitionFromSettings, type LspServerEntry } from "../../lsp/servers.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { ripgrepPath } from "../../tools/search-shared/ripgrep.ts";
+import { SERVER_SWITCH, serverDir, serverEnabled } from "../decisionServer/address.ts";
+import { listServers } from "../decisionServer/control.ts";
 
 export type FindingStatus = "ok" | "warn" | "fail";
 
@@ -184,7 +186,6 @@ export function checkLanguageServers(
 
 /** Whether `keel hook` / `keel check` can be answered by a decision server (decisionServer/). */
 export async function checkDecisionServer(env: NodeJS.ProcessEnv = process.env): Promise<Finding[]> {
-  const { serverDir, serverEnabled, SERVER_SWITCH } = await import("../decisionServer/address.ts");
   if (!serverEnabled(env))
     return [
       ok(
@@ -201,7 +202,6 @@ export async function checkDecisionServer(env: NodeJS.ProcessEnv = process.env):
         `Let $XDG_RUNTIME_DIR (or <tmp>/keel-${process.getuid?.() ?? "<uid>"}) be a folder only you own, mode 700; remove a keel-<uid> folder someone else made.`,
       ),
     ];
-  const { listServers } = await import("../decisionServer/control.ts");
   const running = (await listServers(env)).length;
   return [
     ok(
