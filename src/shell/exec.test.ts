@@ -3,7 +3,7 @@ import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ShellProcess, startShellCommand } from "./exec.ts";
+import { mayChangeDirectory, type ShellProcess, startShellCommand } from "./exec.ts";
 
 let dir: string;
 const started: ShellProcess[] = [];
@@ -24,7 +24,7 @@ afterEach(async () => {
 
 async function run(
   command: string,
-  options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {},
+  options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string; env?: Record<string, string> } = {},
 ) {
   const outputPath = join(dir, `out-${started.length}.log`);
   const shell = await startShellCommand({
@@ -76,6 +76,23 @@ describe("startShellCommand", () => {
   it("reports the directory the shell ended in", async () => {
     const { exit } = await run("mkdir -p sub/deeper && cd sub/deeper");
     expect(exit.finalCwd).toBe(join(dir, "sub", "deeper"));
+  });
+
+  it("asks no report of a command that cannot change directory", async () => {
+    const { exit, output } = await run("echo hi");
+    expect(output).toBe("hi\n");
+    expect(exit.finalCwd).toBeUndefined();
+  });
+
+  it("follows an exported function that changes directory", async () => {
+    const { exit } = await run("mkdir -p sub; go", { env: { "BASH_FUNC_go%%": "() {  cd sub\n}" } });
+    expect(exit.finalCwd).toBe(join(dir, "sub"));
+  });
+
+  it("gives each command a report of its own: a daemon an earlier one left cannot write into it", async () => {
+    await run("cd . ; (sleep 0.3; cd /; pwd -P >&3) &");
+    const { exit } = await run("mkdir -p sub; cd sub; sleep 0.6");
+    expect(exit.finalCwd).toBe(join(dir, "sub"));
   });
 
   it("keeps the command's own line numbers and exit status despite the cwd report", async () => {
@@ -136,5 +153,42 @@ describe("startShellCommand", () => {
     expect(output).toBe("done\n");
     // Not a timing assertion on speed: only that it did not wait for the 30 s daemon.
     expect(Date.now() - began).toBeLessThan(20_000);
+  });
+});
+
+describe("mayChangeDirectory", () => {
+  it.each([
+    "cd sub",
+    "pushd sub",
+    "popd",
+    "echo a && cd /tmp",
+    "source env.sh",
+    ". env.sh",
+    "x; . ./env.sh",
+    'eval "$NEXT"',
+    "'c'd /tmp",
+    '"c"d /tmp',
+    "c\\d /tmp",
+    "{cd,/tmp}",
+    "$DIR_CHANGER /tmp",
+    "`echo cd` /tmp",
+    "c? /tmp",
+    "mapfile -C go x < list",
+    "enable -f ./lib.so cd2",
+  ])("%s: may", (command) => {
+    expect(mayChangeDirectory(command)).toBe(true);
+  });
+
+  it.each(["echo hi", "ls -la | grep x", "./run.sh", "git status", "npm test -- --run", "make -C build"])(
+    "%s: cannot",
+    (command) => {
+      expect(mayChangeDirectory(command)).toBe(false);
+    },
+  );
+
+  it("may when the environment brings code: an exported function or BASH_ENV", () => {
+    expect(mayChangeDirectory("go", { "BASH_FUNC_go%%": "() { cd /; }" })).toBe(true);
+    expect(mayChangeDirectory("true", { BASH_ENV: "/etc/x" })).toBe(true);
+    expect(mayChangeDirectory("go", { OTHER: "1" })).toBe(false);
   });
 });

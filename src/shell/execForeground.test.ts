@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CommandProgress, runForegroundCommand } from "./execForeground.ts";
 
@@ -38,6 +38,35 @@ describe("runForegroundCommand", () => {
     expect(result.summary.truncated).toBe(true);
     expect(result.summary.text.length).toBeLessThanOrEqual(30_000);
     expect(result.summary.text).toContain(result.outputPath);
+    expect(result.outputPath && statSync(result.outputPath).size).toBe(588_895);
+  });
+
+  it("gives commands run back to back each an output of their own", async () => {
+    const run = (command: string) =>
+      runForegroundCommand({ command, cwd: dir, timeoutMs: 10_000, outputDir: outputDir() });
+    // The first leaves a daemon holding its output; later output of the daemon is not the next command's.
+    expect((await run("echo first; (sleep 0.3; echo late) &")).summary.text).toBe("first\n");
+    expect((await run("echo second; sleep 0.6")).summary.text).toBe("second\n");
+    const third = await run("seq 1 100000");
+    expect(third.outputPath && statSync(third.outputPath).size).toBe(588_895);
+    expect((await run("echo fourth")).summary.text).toBe("fourth\n");
+    expect(readdirSync(outputDir())).toEqual([basename(third.outputPath ?? "")]);
+  });
+
+  it("keeps the whole output even when the output folder was removed while the command ran", async () => {
+    const first = await runForegroundCommand({
+      command: "true",
+      cwd: dir,
+      timeoutMs: 10_000,
+      outputDir: outputDir(),
+    });
+    expect(first.exit.exitCode).toBe(0);
+    const result = await runForegroundCommand({
+      command: `rm -rf '${outputDir()}'; seq 1 100000`,
+      cwd: dir,
+      timeoutMs: 10_000,
+      outputDir: outputDir(),
+    });
     expect(result.outputPath && statSync(result.outputPath).size).toBe(588_895);
   });
 

@@ -13,6 +13,9 @@ const NOTE_ROOM_CHARS = 1_000;
 /** Bytes read from each end of a large output: bounded memory whatever the output size. */
 const WINDOW_BYTES = 256 * 1024;
 const BINARY_SAMPLE_BYTES = 8 * 1024;
+/** First read of a whole output: reused, since the summary's text is made from it at once. */
+const FIRST_READ_BYTES = 64 * 1024;
+const firstReadBuffer = Buffer.allocUnsafe(FIRST_READ_BYTES);
 
 export interface OutputSummary {
   /** Model-facing text: ANSI stripped, at most `maxChars` characters including the truncation note. */
@@ -127,19 +130,38 @@ export function summarizeOutputFileSync(
   }
 }
 
-function summarizeOpenFile(
+/** summarizeOutputFileSync for a file the caller has open for reading. */
+export function summarizeOpenFile(
   fd: number,
   options: { maxChars?: number; range?: OutputRange; savedPath?: string },
 ): OutputSummary {
-  const maxChars = options.maxChars ?? BASH_MAX_OUTPUT_CHARS;
+  if (options.range === undefined) {
+    // One read answers most commands, whose whole output is shorter than this: no size asked first.
+    const read = readSync(fd, firstReadBuffer, 0, FIRST_READ_BYTES, 0);
+    if (read < FIRST_READ_BYTES) {
+      const whole = firstReadBuffer.subarray(0, read);
+      return summarizeWindows(whole, whole, read, true, options);
+    }
+  }
   const start = options.range?.start ?? 0;
   const end = options.range?.end ?? fstatSync(fd).size;
   const totalBytes = Math.max(0, end - start);
-  if (totalBytes === 0) return { text: "", totalBytes, truncated: false, binary: false };
-
   const whole = totalBytes <= 2 * WINDOW_BYTES;
   const head = readBytes(fd, start, whole ? totalBytes : WINDOW_BYTES);
   const tail = whole ? head : readBytes(fd, end - WINDOW_BYTES, WINDOW_BYTES);
+  return summarizeWindows(head, tail, totalBytes, whole, options);
+}
+
+/** The summary of an output from its head and tail windows (the same bytes when `whole`). */
+function summarizeWindows(
+  head: Buffer,
+  tail: Buffer,
+  totalBytes: number,
+  whole: boolean,
+  options: { maxChars?: number; savedPath?: string },
+): OutputSummary {
+  if (totalBytes === 0) return { text: "", totalBytes, truncated: false, binary: false };
+  const maxChars = options.maxChars ?? BASH_MAX_OUTPUT_CHARS;
   const binary =
     looksBinary(head.subarray(0, BINARY_SAMPLE_BYTES)) || looksBinary(tail.subarray(-BINARY_SAMPLE_BYTES));
   if (binary) {
@@ -164,17 +186,17 @@ function summarizeOpenFile(
   return { text, totalBytes, truncated: true, binary };
 }
 
-/** The last few non-empty lines of an output file, for progress reports. */
-export async function readLatestLines(path: string, maxLines = 5, maxBytes = 4096): Promise<string> {
+/** The last few non-empty lines of an output file (a path, or a descriptor open for reading), for progress reports. */
+export async function readLatestLines(file: string | number, maxLines = 5, maxBytes = 4096): Promise<string> {
   let bytes: Buffer;
   let size: number;
   try {
-    const fd = openSync(path, "r");
+    const fd = typeof file === "number" ? file : openSync(file, "r");
     try {
       size = fstatSync(fd).size;
       bytes = readBytes(fd, Math.max(0, size - maxBytes), Math.min(size, maxBytes));
     } finally {
-      closeSync(fd);
+      if (typeof file !== "number") closeSync(fd);
     }
   } catch {
     return "";

@@ -128,7 +128,8 @@ function persistCwd(
   finalCwd: string | undefined,
   cwd: string,
 ): { cwd: string; note?: string } {
-  if (finalCwd === undefined) return { cwd };
+  // Where it started (a folder allowed at the start): nothing to check or change.
+  if (finalCwd === undefined || finalCwd === cwd) return { cwd };
   const permissionContext = context.getAppState().toolPermissionContext;
   if (isInWorkingDirectories(finalCwd, permissionContext)) {
     context.setAppState((state) => ({ ...state, cwd: finalCwd }));
