@@ -1,5 +1,6 @@
 // One command run to its end: output to a file in the results folder, progress while it runs, and
-// a bounded summary when it is done. The file is kept only when the model cannot see it all.
+// a bounded summary when it is done. The file is kept only when the model cannot see it all; until
+// then it has no name (where the system allows), so there is nothing to remove or to leave behind.
 import { closeSync, fstatSync, mkdirSync, openSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { uniqueName } from "../tool/uniqueName.ts";
