@@ -179,7 +179,8 @@ function openCwdReport(): number {
   return openUnlinkedInPrivateDir();
 }
 
-function removeQuietly(path: string): void {
+/** Removes a file, if it is still there. */
+export function removeQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch {}

@@ -1,11 +1,17 @@
 // One command run to its end: output to a file in the results folder, progress while it runs, and
 // a bounded summary when it is done. The file is kept only when the model cannot see it all; until
 // then it has no name (where the system allows), so there is nothing to remove or to leave behind.
-import { closeSync, fstatSync, mkdirSync, openSync, unlinkSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { uniqueName } from "../tool/uniqueName.ts";
 import { openAnonymousFile, saveAnonymousFile } from "./anonymousFile.ts";
-import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
+import {
+  type CommandLauncher,
+  removeQuietly,
+  type ShellExit,
+  type ShellProcess,
+  startShellCommand,
+} from "./exec.ts";
 import { BASH_MAX_OUTPUT_CHARS, type OutputSummary, readLatestLines, summarizeOpenFile } from "./output.ts";
 
 export interface CommandProgress {
@@ -124,7 +130,7 @@ function saveOutputFile(output: OutputFile, outputDir: string): void {
 /** Gives up the output file: closed, and its name (if it has one) removed. */
 function discardOutputFile(output: OutputFile): void {
   closeSync(output.fd);
-  if (output.named) unlinkQuietly(output.path);
+  if (output.named) removeQuietly(output.path);
 }
 
 /**
@@ -172,12 +178,6 @@ async function startInOutputDir(
   }
 }
 
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {}
-}
-
 export async function runForegroundCommand(options: ForegroundOptions): Promise<ForegroundResult> {
   const outputPath = join(options.outputDir, `bash-${uniqueName()}.log`);
   const { shell, output } = await startInOutputDir(options, outputPath);
@@ -207,6 +207,6 @@ export async function runForegroundCommand(options: ForegroundOptions): Promise<
   } finally {
     // A named file stays only when it is kept; a nameless one is gone with its descriptor.
     closeSync(output.fd);
-    if (output.named && !kept) unlinkQuietly(outputPath);
+    if (output.named && !kept) removeQuietly(outputPath);
   }
 }
