@@ -114,14 +114,6 @@ export async function summarizeOutputFile(
   path: string,
   options: { maxChars?: number; range?: OutputRange; savedPath?: string } = {},
 ): Promise<OutputSummary> {
-  return summarizeOutputFileSync(path, options);
-}
-
-/** summarizeOutputFile without a promise, for a caller that reads right after the command ended. */
-export function summarizeOutputFileSync(
-  path: string,
-  options: { maxChars?: number; range?: OutputRange; savedPath?: string } = {},
-): OutputSummary {
   const fd = openSync(path, "r");
   try {
     return summarizeOpenFile(fd, options);
@@ -130,7 +122,7 @@ export function summarizeOutputFileSync(
   }
 }
 
-/** summarizeOutputFileSync for a file the caller has open for reading. */
+/** summarizeOutputFile for a file the caller has open for reading (and closes). */
 export function summarizeOpenFile(
   fd: number,
   options: { maxChars?: number; range?: OutputRange; savedPath?: string },
