@@ -18,7 +18,7 @@ import { GrepTool } from "../src/tools/grep/GrepTool.ts";
 import { type GrepInput, grepArgs } from "../src/tools/grep/searchContents.ts";
 import { ripgrepPath } from "../src/tools/search-shared/ripgrep.ts";
 import { measureSmallTree } from "./smallTreeMeasure.ts";
-import { printTable, ratio, seededRandom, summarize } from "./stats.ts";
+import { printTable, ratio, seededRandom, summarize, verdict } from "./stats.ts";
 
 const projectRoot = join(import.meta.dirname, "..");
 const tools = [GrepTool, GlobTool] as Tool[];
@@ -311,7 +311,7 @@ async function smallTree(): Promise<void> {
       "keel ms": row.medianMs,
       "rg ms": row.referenceMs,
       "keel/rg": ratio(row.medianMs, row.referenceMs),
-      target: `<= ${row.target.toFixed(1)}x`,
+      target: verdict(row),
     })),
   );
 }

@@ -11,7 +11,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { rgPath } from "@vscode/ripgrep";
 import { makeBenchProject } from "./benchProject.ts";
-import { printTable, summarize } from "./stats.ts";
+import { printTable, summarize, verdict } from "./stats.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
 const LAUNCHER = join(REPO, "bin/keel.js");
@@ -211,7 +211,7 @@ if (process.env.STARTUP_BENCH_INPROCESS !== "0") {
       median_ms: row.medianMs,
       reference_ms: row.referenceMs,
       ratio: `${(row.medianMs / row.referenceMs).toFixed(2)}x`,
-      target: `${row.target.toFixed(2)}x: ${row.medianMs / row.referenceMs <= row.target ? "met" : "not met"}`,
+      target: verdict(row),
     })),
   );
 }

@@ -35,7 +35,15 @@ export interface MeasureRow {
   name: string;
   medianMs: number;
   referenceMs: number;
-  target: number;
+  /** Absent: printed for information, not judged. */
+  target?: number;
+}
+
+/** "1.04x: met", or "information" for a row without a target. */
+export function verdict(row: MeasureRow): string {
+  if (row.target === undefined) return "information";
+  const value = row.medianMs / row.referenceMs;
+  return `${row.target.toFixed(2)}x: ${value <= row.target ? "met" : "not met"}`;
 }
 
 /** A repeatable pseudo-random sequence in [0, 1] (the generated trees are the same in every run). */

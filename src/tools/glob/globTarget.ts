@@ -73,10 +73,22 @@ export function matchesEveryFile(pattern: string): boolean {
   return /^\*\*(\/\*\*)*(\/\*)?$/.test(pattern);
 }
 
+const MATCHERS_KEPT = 64;
+const matchers = new Map<string, (relativePath: string) => boolean>();
+
 /**
  * The exact check on what rg lists: a path an ignore file re-includes (`!name` in .gitignore) passes
- * the ignore file above whatever the pattern says.
+ * the ignore file above whatever the pattern says. Compiled once per pattern (a compile costs about
+ * as much as checking a few hundred paths); the last 64 patterns are kept.
  */
 export function patternMatcher(pattern: string): (relativePath: string) => boolean {
-  return picomatch(pattern, { dot: true });
+  let matcher = matchers.get(pattern);
+  if (matcher) {
+    matchers.delete(pattern);
+  } else {
+    matcher = picomatch(pattern, { dot: true });
+    if (matchers.size >= MATCHERS_KEPT) matchers.delete(matchers.keys().next().value as string);
+  }
+  matchers.set(pattern, matcher);
+  return matcher;
 }

@@ -63,10 +63,13 @@ describe("MtimeCollector", () => {
     const all = collector.page(0, undefined).paths;
     expect(all).toHaveLength(43);
     expect(all.at(-1)).toBe(`${dir}/é ü.txt`);
-    // 3 of 43 takes the threshold path (wanted * 4 < total); 20 of 43 the full sort.
+    // A page short of the total takes the threshold cut; all of them the full sort. The cut after one
+    // path falls between two files with the same mtime (t1, t2): the path decides.
+    expect(collector.page(0, 1).paths).toEqual([`${dir}/t1.txt`]);
     expect(collector.page(0, 3).paths).toEqual(all.slice(0, 3));
     expect(collector.page(5, 3).paths).toEqual(all.slice(5, 8));
     expect(collector.page(0, 20).paths).toEqual(all.slice(0, 20));
+    expect(collector.page(0, 42).paths).toEqual(all.slice(0, 42));
   });
 
   it("reassembles paths split across chunks, multi-byte characters included", () => {

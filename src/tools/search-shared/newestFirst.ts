@@ -169,7 +169,7 @@ export class MtimeCollector {
     if (wanted <= 0) return [];
     const mtimes = this.#mtimes.subarray(0, total);
     let candidates: number[];
-    if (wanted * 4 >= total) {
+    if (wanted >= total) {
       candidates = Array.from({ length: total }, (_, index) => index);
     } else {
       // Everything at or above the wanted-th newest mtime; ties may add a few extra candidates.
