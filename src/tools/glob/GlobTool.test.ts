@@ -15,7 +15,7 @@ import {
   writeTree,
 } from "../search-shared/testing.ts";
 import { GlobTool, globArgs } from "./GlobTool.ts";
-import { globTarget, matchesEveryFile, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
+import { globTarget, matchesEveryFile, patternMatcher, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
 
 let root: string;
 let outside: string;
@@ -291,5 +291,23 @@ describe("Glob", () => {
     expect(GlobTool.isReadOnly({ pattern: "*" })).toBe(true);
     expect(GlobTool.isConcurrencySafe({ pattern: "*" })).toBe(true);
     expect(GlobTool.permissionRuleNames).toEqual(["Read"]);
+  });
+
+  it("compiles a pattern once, and a pattern dropped from the kept ones is compiled again alike", () => {
+    const first = patternMatcher("src/**/*.ts");
+    expect(patternMatcher("src/**/*.ts")).toBe(first);
+    for (let i = 0; i < 70; i++) patternMatcher(`other${i}/*.md`);
+    const again = patternMatcher("src/**/*.ts");
+    expect(again).not.toBe(first);
+    for (const matcher of [first, again]) {
+      expect(matcher("src/a/b.ts")).toBe(true);
+      expect(matcher("src/.hidden/b.ts")).toBe(true);
+      expect(matcher("lib/b.ts")).toBe(false);
+    }
+    // The one used last stays: 70 later patterns drop the oldest first.
+    for (let i = 0; i < 70; i++) {
+      patternMatcher(`more${i}/*.md`);
+      expect(patternMatcher("src/**/*.ts")).toBe(again);
+    }
   });
 });
