@@ -2,6 +2,7 @@
 // compound statements, in code strings given to shells (bash -c, eval, env -S, heredocs to sh),
 // behind wrappers, and after find -exec / fd -x. Deny and ask rules and the safety checks use this.
 import type { Node } from "web-tree-sitter";
+import { LruMap } from "../tool/lruMap.ts";
 import { commandFormsForDenyRules, resolvedForms } from "./denyForms.ts";
 import { extractEveryCommand } from "./everyCommand.ts";
 import { segmentRegex } from "./expand.ts";
@@ -162,7 +163,7 @@ function collect(source: string, depth: number, into: DeepScan): void {
   );
 }
 
-const cache = new Map<string, DeepScan>();
+const cache = new LruMap<string, DeepScan>(256);
 
 /**
  * All commands and rule forms of a bash string (cached; the parser must be initialised). A caller
@@ -182,7 +183,6 @@ export function deepScan(
   // bash removes backslash-newline before splitting words; the grammar does not, so scan both.
   if (source.includes("\\\n")) collect(source.replace(/\\\n/g, ""), 0, scan);
   scan.forms.push(...resolvedForms(scan));
-  if (cache.size >= 256) cache.delete(cache.keys().next().value as string);
   cache.set(source, scan);
   return scan;
 }

@@ -1,5 +1,6 @@
 // What a call knows: the session's permission policy (deeply immutable) and one call's backpack.
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import { LruMap } from "./lruMap.ts";
 import type { Message } from "./messages.ts";
 import type { Tools } from "./Tool.ts";
 
@@ -151,29 +152,18 @@ export interface FileReadRecord {
 
 /** A small LRU keyed by absolute path. */
 export class FileStateCache {
-  readonly #entries = new Map<string, FileReadRecord>();
-  readonly #maxEntries: number;
+  readonly #entries: LruMap<string, FileReadRecord>;
 
   constructor(maxEntries = 100) {
-    this.#maxEntries = maxEntries;
+    this.#entries = new LruMap(maxEntries);
   }
 
   get(path: string): FileReadRecord | undefined {
-    const entry = this.#entries.get(path);
-    if (entry) {
-      this.#entries.delete(path);
-      this.#entries.set(path, entry);
-    }
-    return entry;
+    return this.#entries.get(path);
   }
 
   set(path: string, record: FileReadRecord): void {
-    this.#entries.delete(path);
     this.#entries.set(path, record);
-    while (this.#entries.size > this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
   }
 
   delete(path: string): void {

@@ -3,6 +3,7 @@
 import { isAbsolute } from "node:path";
 import picomatch from "picomatch";
 import { expandHome } from "../../permissions/paths.ts";
+import { LruMap } from "../../tool/lruMap.ts";
 
 export interface GlobTarget {
   /** The search root as the input gives it (undefined: the current directory). */
@@ -73,8 +74,7 @@ export function matchesEveryFile(pattern: string): boolean {
   return /^\*\*(\/\*\*)*(\/\*)?$/.test(pattern);
 }
 
-const MATCHERS_KEPT = 64;
-const matchers = new Map<string, (relativePath: string) => boolean>();
+const matchers = new LruMap<string, (relativePath: string) => boolean>(64);
 
 /**
  * The exact check on what rg lists: a path an ignore file re-includes (`!name` in .gitignore) passes
@@ -83,12 +83,9 @@ const matchers = new Map<string, (relativePath: string) => boolean>();
  */
 export function patternMatcher(pattern: string): (relativePath: string) => boolean {
   let matcher = matchers.get(pattern);
-  if (matcher) {
-    matchers.delete(pattern);
-  } else {
+  if (!matcher) {
     matcher = picomatch(pattern, { dot: true });
-    if (matchers.size >= MATCHERS_KEPT) matchers.delete(matchers.keys().next().value as string);
+    matchers.set(pattern, matcher);
   }
-  matchers.set(pattern, matcher);
   return matcher;
 }
