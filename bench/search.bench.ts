@@ -7,24 +7,17 @@
 // 2. Whole process: `node bin/keel.js tool Grep ...` vs `rg ...`. Target: <= 200 ms extra.
 // 3. Small tree (2,000 files, smallTreeMeasure.ts): Glob and Grep vs rg producing the same list in the
 //    same order, interleaved, medians. Target: <= 1.1x.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runToolUse } from "../src/pipeline/runToolUse.ts";
 import { createToolUseContext } from "../src/tool/createContext.ts";
-import type { Tool } from "../src/tool/Tool.ts";
-import { GlobTool } from "../src/tools/glob/GlobTool.ts";
-import { GrepTool } from "../src/tools/grep/GrepTool.ts";
 import { type GrepInput, grepArgs } from "../src/tools/grep/searchContents.ts";
 import { ripgrepPath } from "../src/tools/search-shared/ripgrep.ts";
-import { measureSmallTree } from "./smallTreeMeasure.ts";
+import { BASE_FLAGS, measureSmallTree, rgRun, runSearchTool, searchTools, VCS } from "./smallTreeMeasure.ts";
 import { printTable, ratio, seededRandom, summarize, verdict } from "./stats.ts";
 
 const projectRoot = join(import.meta.dirname, "..");
-const tools = [GrepTool, GlobTool] as Tool[];
 const RUNS = Number(process.env.SEARCH_BENCH_RUNS ?? 7);
-const BASE_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--color=never"];
-const VCS = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"].map((folder) => `--glob=!${folder}`);
 
 // --- the generated tree -------------------------------------------------------------------------
 
@@ -76,33 +69,17 @@ function generateTree(root: string): void {
 
 // --- the two ways of searching --------------------------------------------------------------------
 
-let callId = 0;
-
 async function keelCall(cwd: string, name: string, input: Record<string, unknown>): Promise<number> {
-  const context = createToolUseContext({ tools, cwd: projectRoot });
+  const context = createToolUseContext({ tools: searchTools, cwd: projectRoot });
   context.setAppState((state) => ({ ...state, cwd }));
   const started = performance.now();
-  let failed: string | undefined;
-  for await (const event of runToolUse({ type: "tool_use", id: `b${++callId}`, name, input }, context)) {
-    if (event.type === "result" && event.isError) failed = JSON.stringify(event.block.content).slice(0, 300);
-  }
-  const elapsed = performance.now() - started;
-  if (failed) throw new Error(`${name} failed: ${failed}`);
-  return elapsed;
+  await runSearchTool(context, name, input);
+  return performance.now() - started;
 }
 
 async function rgCall(rg: string, cwd: string, args: readonly string[]): Promise<number> {
   const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
-    const chunks: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.on("error", reject);
-    child.on("close", () => {
-      Buffer.concat(chunks).toString("utf8");
-      resolve();
-    });
-  });
+  await rgRun(rg, cwd, args);
   return performance.now() - started;
 }
 

@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runToolUse } from "../src/pipeline/runToolUse.ts";
+import type { ToolUseContext } from "../src/tool/context.ts";
 import { createToolUseContext } from "../src/tool/createContext.ts";
 import type { Tool } from "../src/tool/Tool.ts";
 import { GlobTool } from "../src/tools/glob/GlobTool.ts";
@@ -26,8 +27,9 @@ export type { MeasureRow } from "./stats.ts";
 const TREE_VERSION = "2";
 export const SMALL_TREE_FILES = 2_000;
 const TARGET = 1.1;
-const BASE_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--color=never"];
-const VCS = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"].map((folder) => `--glob=!${folder}`);
+/** rg flags every Keel search passes (searchArgs.ts), for the references. */
+export const BASE_FLAGS = ["--no-config", "--hidden", "--no-require-git", "--color=never"];
+export const VCS = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"].map((folder) => `--glob=!${folder}`);
 /** What the tree's .gitignore leaves out: one file in five .ts files, and one module folder. */
 const GITIGNORE = "# generated\n*.gen.ts\n/pkg9/mod9/\n*.log\n";
 
@@ -72,7 +74,8 @@ function readMarker(marker: string): string {
   }
 }
 
-function rgRun(rg: string, cwd: string, args: readonly string[]): Promise<Buffer> {
+/** rg run to its end, its output collected and decoded as Keel would; resolves with the output. */
+export function rgRun(rg: string, cwd: string, args: readonly string[]): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "ignore"] });
     const chunks: Buffer[] = [];
@@ -180,21 +183,26 @@ function cases(root: string): Case[] {
   ];
 }
 
-const tools = [GrepTool, GlobTool] as Tool[];
+/** The search tools, for a context the benches make. */
+export const searchTools = [GrepTool, GlobTool] as Tool[];
 let callId = 0;
 
-/** The result's text; throws on an error result. */
-async function keelCall(context: ReturnType<typeof createToolUseContext>, entry: Case): Promise<string> {
+/** One call through the whole pipeline; the result's text. Throws on an error result. */
+export async function runSearchTool(
+  context: ToolUseContext,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<string> {
   let text = "";
   let failed = false;
-  const use = { type: "tool_use" as const, id: `s${++callId}`, name: entry.tool, input: entry.input };
+  const use = { type: "tool_use" as const, id: `s${++callId}`, name, input };
   for await (const event of runToolUse(use, context)) {
     if (event.type !== "result") continue;
     const content = event.block.content;
     text = typeof content === "string" ? content : JSON.stringify(content);
     failed = event.isError;
   }
-  if (failed) throw new Error(`${entry.tool} failed: ${text.slice(0, 300)}`);
+  if (failed) throw new Error(`${name} failed: ${text.slice(0, 300)}`);
   return text;
 }
 
@@ -227,13 +235,17 @@ export async function measureSmallTree(
   const root = options.root ?? join(import.meta.dirname, ".data", "tree-2k");
   generateSmallTree(root);
   const rg = await ripgrepPath();
-  const context = createToolUseContext({ tools, cwd: root });
+  const context = createToolUseContext({ tools: searchTools, cwd: root });
   const rows: MeasureRow[] = [];
   for (const entry of cases(root)) {
     const mismatch =
       entry.list === "unchecked"
         ? undefined
-        : listMismatch(root, await keelCall(context, entry), await rgRun(rg, root, entry.rgArgs));
+        : listMismatch(
+            root,
+            await runSearchTool(context, entry.tool, entry.input),
+            await rgRun(rg, root, entry.rgArgs),
+          );
     if (entry.list === "same" && mismatch)
       throw new Error(`${entry.name}: the reference does not list what Keel lists (${mismatch})`);
     const subject: number[] = [];
@@ -243,7 +255,7 @@ export async function measureSmallTree(
       const order = run % 2 === 0 ? ["keel", "rg"] : ["rg", "keel"];
       for (const which of order) {
         const started = performance.now();
-        if (which === "keel") await keelCall(context, entry);
+        if (which === "keel") await runSearchTool(context, entry.tool, entry.input);
         else await rgRun(rg, root, entry.rgArgs);
         const elapsed = performance.now() - started;
         if (run >= 0) (which === "keel" ? subject : reference).push(elapsed);
