@@ -6,6 +6,13 @@ export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 /** The agent writes the event and closes stdin at once; waiting longer means nothing is coming. */
 export const STDIN_TIMEOUT_MS = 10_000;
 
+/** What went wrong reading stdin, in the words every reader of an event uses (readEvent, the server client). */
+export const stdinProblem = {
+  timedOut: (timeoutMs: number) => `no complete event on stdin within ${timeoutMs / 1000} s`,
+  tooLarge: (maxBytes: number) => `the event is larger than ${maxBytes} bytes; not read`,
+  failed: (message: string) => `stdin failed: ${message}`,
+};
+
 export type EventRead = { ok: true; event: Record<string, unknown> } | { ok: false; problem: string };
 
 export function parseEvent(text: string): EventRead {
@@ -49,14 +56,13 @@ export function readEvent(stream: NodeJS.ReadableStream, options: ReadEventOptio
     const onData = (chunk: Buffer | string) => {
       const part = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       size += part.length;
-      if (size > maxBytes)
-        return finish({ ok: false, problem: `the event is larger than ${maxBytes} bytes; not read` });
+      if (size > maxBytes) return finish({ ok: false, problem: stdinProblem.tooLarge(maxBytes) });
       parts.push(part);
     };
     const onEnd = () => finish(parseEvent(Buffer.concat(parts).toString("utf8")));
-    const onError = (error: Error) => finish({ ok: false, problem: `stdin failed: ${error.message}` });
+    const onError = (error: Error) => finish({ ok: false, problem: stdinProblem.failed(error.message) });
     const timer = setTimeout(
-      () => finish({ ok: false, problem: `no complete event on stdin within ${timeoutMs / 1000} s` }),
+      () => finish({ ok: false, problem: stdinProblem.timedOut(timeoutMs) }),
       timeoutMs,
     );
     timer.unref?.();

@@ -5,7 +5,7 @@
 // as before: the server only ever saves time, it never decides differently.
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
-import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS } from "../../agentHooks/readEvent.ts";
+import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS, stdinProblem } from "../../agentHooks/readEvent.ts";
 import { buildId, START_LOCK_MS, serverDir, serverEnabled, socketPath, startLockOf } from "./address.ts";
 import { setGivenStdin } from "./givenStdin.ts";
 import {
@@ -160,7 +160,7 @@ function readStdin(): Promise<GivenStdin> {
       resolve(given);
     };
     const timer = setTimeout(
-      () => finish({ problem: `no complete event on stdin within ${STDIN_TIMEOUT_MS / 1000} s` }),
+      () => finish({ problem: stdinProblem.timedOut(STDIN_TIMEOUT_MS) }),
       STDIN_TIMEOUT_MS,
     );
     const next = () => {
@@ -169,12 +169,11 @@ function readStdin(): Promise<GivenStdin> {
         if (done) return;
         if (error) {
           if (error.code === "EAGAIN") return void setTimeout(next, 5);
-          return finish({ problem: `stdin failed: ${error.message}` });
+          return finish({ problem: stdinProblem.failed(error.message) });
         }
         if (bytes === 0) return finish({ text: Buffer.concat(parts).toString("utf8") });
         size += bytes;
-        if (size > MAX_EVENT_BYTES)
-          return finish({ problem: `the event is larger than ${MAX_EVENT_BYTES} bytes; not read` });
+        if (size > MAX_EVENT_BYTES) return finish({ problem: stdinProblem.tooLarge(MAX_EVENT_BYTES) });
         parts.push(Buffer.from(buffer.subarray(0, bytes)));
         next();
       });
