@@ -1,12 +1,16 @@
 // The Bash analyzer's cost per command: median and p99 over the shared bypass cases (plus our extra
 // cases) and over long generated scripts, against a bare tree-sitter parse of the same input measured
 // in the same run (the reference). Target: median under 1 ms per command. `node bench/bash-analyzer.bench.ts`.
-import { analyzeBashCommandNow } from "../src/shell/analyze.ts";
-import { resetDeepScanCache } from "../src/shell/deepCommands.ts";
-import { initBashParser, withBashTree } from "../src/shell/parse.ts";
-import { EXTRA_CASES, loadBashCases, SHARED_CASES_FILE } from "../src/shell/testing/bashExtraCases.ts";
-import { generatedScripts } from "../src/shell/testing/generatedScripts.ts";
-import { contextFor, createTestProject } from "../src/shell/testing/project.ts";
+import { analyzeBashCommandNow } from "../src/shell/analyze/analyze.ts";
+import { resetDeepScanCache } from "../src/shell/analyze/deepCommands.ts";
+import { initBashParser, withBashTree } from "../src/shell/analyze/grammar/parse.ts";
+import {
+  EXTRA_CASES,
+  loadBashCases,
+  SHARED_CASES_FILE,
+} from "../src/shell/analyze/testing/bashExtraCases.ts";
+import { generatedScripts } from "../src/shell/analyze/testing/generatedScripts.ts";
+import { contextFor, createTestProject } from "../src/shell/analyze/testing/project.ts";
 import { printTable, ratio, summarize } from "./stats.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);

@@ -20,7 +20,7 @@ if (!existsSync(join(REPO, "dist/cli-bundle/main.js"))) {
   process.exit(1);
 }
 const builtAt = statSync(join(REPO, "dist/cli-bundle/main.js")).mtimeMs;
-if (statSync(join(REPO, "src/agentHooks/decide.ts")).mtimeMs > builtAt)
+if (statSync(join(REPO, "src/guard/decide.ts")).mtimeMs > builtAt)
   process.stdout.write("(warning: src/ is newer than dist/; `npm run build` to measure the current code)\n");
 
 const bench = makeBenchProject("keel-hook-bench-");

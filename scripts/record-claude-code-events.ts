@@ -1,8 +1,8 @@
 // Records the hook events the real Claude Code sends (PreToolUse, PermissionRequest) for each tool, as
-// fixtures for src/agentHooks tests: a recording hook appends every event's stdin, with the temporary
+// fixtures for src/guard tests: a recording hook appends every event's stdin, with the temporary
 // paths and ids replaced by $PROJECT, $HOME and fixed ids.
 //
-//   node scripts/record-claude-code-events.ts   (writes src/agentHooks/fixtures/claude-code-<version>.jsonl)
+//   node scripts/record-claude-code-events.ts   (writes src/guard/fixtures/claude-code-<version>.jsonl)
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -95,7 +95,7 @@ const lines = readFileSync(events, "utf8")
   });
 const version =
   spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim().split(" ")[0] ?? CLAUDE_CODE_VERSION;
-const out = join(REPO, "src/agentHooks/fixtures", `claude-code-${version}.jsonl`);
+const out = join(REPO, "src/guard/fixtures", `claude-code-${version}.jsonl`);
 writeFileSync(out, `${lines.join("\n")}\n`);
 process.stdout.write(`${lines.length} events -> ${out}\n`);
 rmSync(world.base, { recursive: true, force: true });

@@ -10,8 +10,8 @@ import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
 import { ToolSearchTool } from "../tools/tool-search/ToolSearchTool.ts";
 import { Agent } from "./Agent.ts";
-import { hooksFromRunner } from "./agentHooks.ts";
 import { SUMMARY_PREFIX } from "./compaction.ts";
+import { hooksFromRunner } from "./loopHooks.ts";
 import { modelInfo } from "./models.ts";
 import {
   collectRun,

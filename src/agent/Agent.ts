@@ -11,7 +11,6 @@ import {
   getLoadedDeferredToolNames,
   loadedToolNamesFromMessages,
 } from "../tools/tool-search/deferredTools.ts";
-import { type AgentHooks, NO_HOOKS } from "./agentHooks.ts";
 import {
   type CompactionOptions,
   compactWithHooks,
@@ -22,6 +21,7 @@ import {
 import { ContextMeter } from "./contextMeter.ts";
 import { appendMessage, blocksOf, textOf } from "./conversation.ts";
 import { type AgentEvent, notices, type RunOutcome } from "./events.ts";
+import { type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { costUsd, type ModelInfo } from "./models.ts";
 import { answerCutShort, finish, PromptRun, stopAfterTurn } from "./promptRun.ts";
 import {
@@ -54,7 +54,7 @@ export interface AgentOptions {
   maxOutputTokens?: number;
   thinkingBudget?: number;
   retry?: RetryPolicy;
-  hooks?: AgentHooks;
+  hooks?: LoopHooks;
   transcript?: Transcript;
   compaction?: CompactionOptions | false;
   /** A saved session to continue. */
@@ -393,7 +393,7 @@ export class Agent {
     if (added.length > 0) yield { type: "notice", level: "info", text: `Loaded tools: ${added.join(", ")}` };
   }
 
-  async *#autoCompact(signal: AbortSignal, hooks: AgentHooks): AsyncGenerator<AgentEvent, void, undefined> {
+  async *#autoCompact(signal: AbortSignal, hooks: LoopHooks): AsyncGenerator<AgentEvent, void, undefined> {
     const options = this.#options.compaction ?? DEFAULT_COMPACTION;
     if (options === false) return;
     if (this.#contextSize.estimate(this.messages) < this.#info.contextWindow * options.thresholdRatio) return;
@@ -406,7 +406,7 @@ export class Agent {
       trigger?: "auto" | "manual";
       instructions?: string;
       signal?: AbortSignal;
-      hooks?: AgentHooks;
+      hooks?: LoopHooks;
     } = {},
   ): AsyncGenerator<AgentEvent, boolean, undefined> {
     const trigger = args.trigger ?? "manual";

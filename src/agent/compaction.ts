@@ -2,9 +2,9 @@
 // the model and replaced by that summary; the recent turns stay verbatim, and the open tasks (the last
 // todo list the model wrote) are carried over word for word.
 import type { ContentBlock, Message } from "../tool/messages.ts";
-import type { AgentHooks } from "./agentHooks.ts";
 import { type AgentEvent, notices } from "./events.ts";
 import { errorMessageForUser } from "./format.ts";
+import type { LoopHooks } from "./loopHooks.ts";
 import type { ModelInfo } from "./models.ts";
 import { completeMessage, type ModelProvider, responseText } from "./provider.ts";
 
@@ -152,7 +152,7 @@ export async function* compactWithHooks(args: {
   trigger: "auto" | "manual";
   instructions?: string | undefined;
   signal: AbortSignal;
-  hooks: AgentHooks;
+  hooks: LoopHooks;
   provider: ModelProvider;
   model: string;
   info: ModelInfo;

@@ -13,10 +13,10 @@ import { createToolUseContext } from "../tool/createContext.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { deferMcpTools, parseToolSearchSetting } from "../tools/tool-search/deferMcpTools.ts";
 import { Agent } from "./Agent.ts";
-import { type AgentHooks, hooksFromRunner, NO_HOOKS } from "./agentHooks.ts";
 import { ModelClassifier } from "./classifier.ts";
 import { agentSettingsFrom, type ModelConfig, type ModelFlags, resolveModelConfig } from "./config.ts";
 import { ProviderError } from "./errors.ts";
+import { hooksFromRunner, type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { createProvider } from "./providers/index.ts";
 import { buildSystemPrompt } from "./systemPrompt.ts";
 import { findSession, readTranscript, type SessionState, Transcript, transcriptDir } from "./transcript.ts";
@@ -49,7 +49,7 @@ export interface AgentSession {
   agent: Agent;
   config: ModelConfig;
   transcript: Transcript;
-  hooks: AgentHooks;
+  hooks: LoopHooks;
   /** Messages for the person from SessionStart hooks. */
   notices: string[];
   /** The project folder is trusted: "always" answers may be saved in its local settings. */

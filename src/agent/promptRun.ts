@@ -1,8 +1,9 @@
 // One prompt's run through the loop: what it has spent and said so far, and the rules, read off a
 // finished turn, that end it. The Agent owns the conversation; this owns one prompt's bookkeeping.
-import { type AgentHooks, NO_HOOKS } from "./agentHooks.ts";
+
 import type { AgentEvent, EndReason, RunOutcome } from "./events.ts";
 import { errorMessageForUser } from "./format.ts";
+import { type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { addUsage, type Usage, ZERO_USAGE } from "./provider.ts";
 import type { TurnResult } from "./turn.ts";
 
@@ -18,10 +19,10 @@ export class PromptRun {
   /** The context was compacted after the provider said it was too long; only once a prompt. */
   compactedForLength = false;
 
-  readonly hooks: AgentHooks;
+  readonly hooks: LoopHooks;
   readonly maxTurns: number;
 
-  constructor(options: { hooks?: AgentHooks | undefined; maxTurns?: number | undefined }) {
+  constructor(options: { hooks?: LoopHooks | undefined; maxTurns?: number | undefined }) {
     this.hooks = options.hooks ?? NO_HOOKS;
     this.maxTurns = options.maxTurns ?? Number.POSITIVE_INFINITY;
   }

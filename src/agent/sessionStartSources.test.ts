@@ -9,7 +9,7 @@ import type { ConfiguredHook } from "../hooks/config.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { conversationText } from "../tools/agent/testing.ts";
-import { hooksFromRunner } from "./agentHooks.ts";
+import { hooksFromRunner } from "./loopHooks.ts";
 import { collectRun, scriptedAgent } from "./testing/harness.ts";
 import { text } from "./testing/script.ts";
 

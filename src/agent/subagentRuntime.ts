@@ -17,10 +17,10 @@ import {
   type SubagentStartAnswer,
 } from "../tools/agent/runtime.ts";
 import type { Agent, AgentOptions } from "./Agent.ts";
-import { type AgentHooks, NO_HOOKS } from "./agentHooks.ts";
 import { resolveModelAlias } from "./config.ts";
 import { environmentFacts, formatEnvironment } from "./environment.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
+import { type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { formatMemory, loadMemoryFiles } from "./memory.ts";
 import { modelInfo } from "./models.ts";
 import { addUsage, type SystemPart, type Usage, ZERO_USAGE } from "./provider.ts";
@@ -137,7 +137,7 @@ export class SubagentRuntime implements AgentRuntime {
   }
 
   /** The child's Stop point runs SubagentStop hooks; a block keeps it working, like Stop does for the main loop. */
-  #childHooks(spec: SubagentLoopSpec, transcript: Transcript | undefined): AgentHooks {
+  #childHooks(spec: SubagentLoopSpec, transcript: Transcript | undefined): LoopHooks {
     const parent = this.#options.hooks ?? NO_HOOKS;
     const runner = this.#hookRunner();
     if (!runner) return { ...NO_HOOKS, preCompact: parent.preCompact };

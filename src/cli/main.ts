@@ -2,7 +2,7 @@
 // it runs (or for --help), so starting one command never pays for the others' dependencies.
 
 import { Command, CommanderError } from "commander";
-import { stopSandboxIfStarted } from "../shell/sandboxLifecycle.ts";
+import { stopSandboxIfStarted } from "../shell/sandbox/sandboxLifecycle.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { keelVersion } from "../version.ts";

@@ -9,7 +9,7 @@ import type { PermissionMode } from "../permissions/types.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
-import { initBashParser } from "../shell/parse.ts";
+import { initBashParser } from "../shell/analyze/grammar/parse.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { getBackgroundTask, startBackgroundTask } from "../shell/background.ts";
+import { getBackgroundTask, startBackgroundTask } from "../shell/run/background.ts";
 import { forgetAgents, listAgents, registerAgent } from "../tools/agent/runningAgents.ts";
 import { releaseSession } from "./sessionEnd.ts";
 

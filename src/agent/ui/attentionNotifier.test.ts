@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { HookEvent } from "../../hooks/config.ts";
 import { HookRunner } from "../../hooks/runner.ts";
-import { hooksFromRunner } from "../agentHooks.ts";
+import { hooksFromRunner } from "../loopHooks.ts";
 import { AttentionNotifier } from "./attentionNotifier.ts";
 import { UiPrompter } from "./uiPrompter.ts";
 

@@ -2,7 +2,7 @@
 // MCP server's form comes on screen (permission_prompt, elicitation_dialog), and when the prompt line
 // has waited a minute for the person after an answer (idle_prompt). Hooks run in the background: a
 // slow hook never holds up the dialog.
-import type { AgentHooks, AttentionNotice } from "../agentHooks.ts";
+import type { AttentionNotice, LoopHooks } from "../loopHooks.ts";
 import type { UiPrompter } from "./uiPrompter.ts";
 
 /** How long the prompt waits after an answer before idle_prompt (Claude Code's default: 60 s). */
@@ -13,14 +13,14 @@ export interface AttentionNotifierOptions {
 }
 
 export class AttentionNotifier {
-  readonly #hooks: AgentHooks;
+  readonly #hooks: LoopHooks;
   readonly #idleMs: number;
   /** Questions and forms already announced. */
   readonly #announced = new WeakSet<object>();
   readonly #stopped = new AbortController();
   #idleTimer: NodeJS.Timeout | undefined;
 
-  constructor(hooks: AgentHooks, prompter: UiPrompter, options: AttentionNotifierOptions = {}) {
+  constructor(hooks: LoopHooks, prompter: UiPrompter, options: AttentionNotifierOptions = {}) {
     this.#hooks = hooks;
     this.#idleMs = options.idleMs ?? IDLE_NOTICE_MS;
     prompter.onChange(() => this.#announceOnScreen(prompter));

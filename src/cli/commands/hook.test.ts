@@ -9,7 +9,7 @@ import {
   type HookWorld,
   recordedClaudeCodeEvents,
   recordedEvent,
-} from "../../agentHooks/testing/world.ts";
+} from "../../guard/testing/world.ts";
 
 const ENTRY = join(import.meta.dirname, "..", "entry.ts");
 

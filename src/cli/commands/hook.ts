@@ -3,8 +3,8 @@
 // settings. The event path loads only what deciding one call needs; it never exits with 2, which
 // agents read as "block": bad input is no opinion, a one-line note and exit 0.
 import type { Command } from "commander";
-import { type EventRead, parseEvent, readEvent } from "../../agentHooks/readEvent.ts";
-import { AGENTS, type AgentName, isAgentName } from "../../agentHooks/types.ts";
+import { type EventRead, parseEvent, readEvent } from "../../guard/readEvent.ts";
+import { AGENTS, type AgentName, isAgentName } from "../../guard/types.ts";
 import { givenStdin } from "../decisionServer/givenStdin.ts";
 import { CliError } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
@@ -117,7 +117,7 @@ async function answerEvent(agent: AgentName, strict: boolean, ignored: string[])
   // The event is read while the deciding modules load (or was read already: see decisionServer/).
   const reading = eventFromStdin();
   (await import("../quickStart.ts")).preferQuickStart();
-  const { handleHookEvent } = await import("../../agentHooks/handle.ts");
+  const { handleHookEvent } = await import("../../guard/handle.ts");
   const reply = await handleHookEvent(agent, await reading, { strict });
   if (reply.stdout !== "") process.stdout.write(`${reply.stdout}\n`);
   const notes = [

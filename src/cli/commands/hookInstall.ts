@@ -10,8 +10,8 @@ import {
   placesOf,
   type Scope,
   uninstallHook,
-} from "../../agentHooks/install.ts";
-import { AGENTS, type AgentName } from "../../agentHooks/types.ts";
+} from "../../guard/install.ts";
+import { AGENTS, type AgentName } from "../../guard/types.ts";
 import { CliError } from "../exitCodes.ts";
 import { projectDirFrom } from "../projectDir.ts";
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
 import { type Script, text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
-import { sandboxUnavailableReason } from "../../shell/sandbox.ts";
+import { sandboxUnavailableReason } from "../../shell/sandbox/sandbox.ts";
 
 const ENTRY = join(import.meta.dirname, "..", "entry.ts");
 const servers: ScriptedServer[] = [];

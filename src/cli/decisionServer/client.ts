@@ -5,7 +5,7 @@
 // as before: the server only ever saves time, it never decides differently.
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
-import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS, stdinProblem } from "../../agentHooks/readEvent.ts";
+import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS, stdinProblem } from "../../guard/readEvent.ts";
 import { buildId, START_LOCK_MS, serverDir, serverEnabled, socketPath, startLockOf } from "./address.ts";
 import { setGivenStdin } from "./givenStdin.ts";
 import {

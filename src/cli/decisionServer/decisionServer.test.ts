@@ -20,8 +20,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { trustFolder } from "../../settings/trust.ts";
-import { type BashCase, loadBashCases, SHARED_CASES_FILE } from "../../shell/testing/bashExtraCases.ts";
-import { createTestProject, type TestProject } from "../../shell/testing/project.ts";
+import {
+  type BashCase,
+  loadBashCases,
+  SHARED_CASES_FILE,
+} from "../../shell/analyze/testing/bashExtraCases.ts";
+import { createTestProject, type TestProject } from "../../shell/analyze/testing/project.ts";
 import { runScript } from "../testing/keelProcess.ts";
 import { keyedEnv, serverDir } from "./address.ts";
 import { askServer, listServers, type ServerStatus, stopServers, waitForServer } from "./control.ts";

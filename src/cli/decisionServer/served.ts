@@ -1,7 +1,7 @@
 // Which command lines a decision server answers. The client asks before sending one, and the server
 // asks again of every request it gets: anything else (the agent, an MCP server, a tool that writes)
 // never runs in it.
-import { AGENTS } from "../../agentHooks/types.ts";
+import { AGENTS } from "../../guard/types.ts";
 import type { TtyFlags } from "./protocol.ts";
 
 /** Help prints for a person; --jsonl reads calls from stdin, one session for several (tool.ts). */

@@ -1,7 +1,7 @@
 // What the decision server loads before its first request: the answered commands, the tools they
 // judge or run, and the Bash grammar (compiled, and its lexer run once), so no request pays for them.
-import { JUDGED_TOOLS } from "../../agentHooks/keelTools.ts";
-import { initBashParser, withBashTree } from "../../shell/parse.ts";
+import { JUDGED_TOOLS } from "../../guard/keelTools.ts";
+import { initBashParser, withBashTree } from "../../shell/analyze/grammar/parse.ts";
 import { catalogEntry } from "../../tools/catalog.ts";
 import { keepLongLivedDefaults } from "../quickStart.ts";
 
@@ -11,8 +11,8 @@ export async function warmUpDecisions(): Promise<void> {
     import("../commands/check.ts"),
     import("../commands/hook.ts"),
     import("../commands/tool.ts"),
-    import("../../agentHooks/handle.ts"),
-    import("../../agentHooks/decide.ts"),
+    import("../../guard/handle.ts"),
+    import("../../guard/decide.ts"),
     import("../session.ts"),
   ]);
   for (const name of JUDGED_TOOLS) await catalogEntry(name)?.load();

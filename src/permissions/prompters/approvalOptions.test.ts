@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../../pipeline/services.ts";
-import { initBashParser } from "../../shell/parse.ts";
+import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import type { Tool } from "../../tool/Tool.ts";

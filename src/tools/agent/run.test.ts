@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { scriptedAgent } from "../../agent/testing/harness.ts";
 import { text, toolUse } from "../../agent/testing/script.ts";
-import { getBackgroundTask } from "../../shell/background.ts";
+import { getBackgroundTask } from "../../shell/run/background.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { ReadTool } from "../read/ReadTool.ts";
 import { TaskOutputTool } from "../task-output/TaskOutputTool.ts";

@@ -2,7 +2,7 @@
 // background (a task TaskOutput reads and TaskStop stops, reporting back to its parent when done).
 import { appendFileSync } from "node:fs";
 import type { AgentEvent, RunOutcome } from "../../agent/events.ts";
-import { registerBackgroundTask } from "../../shell/background.ts";
+import { registerBackgroundTask } from "../../shell/run/background.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { resultText } from "../../tool/messages.ts";

@@ -3,20 +3,20 @@
 // "project") and mode, in a real temporary project. Any `allow` where ask/deny is expected fails.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
-import { initBashParser } from "../../shell/parse.ts";
+import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import {
   type BashCase,
   EXTRA_CASES,
   SHARED_CASES_FILE,
   type Verdict,
-} from "../../shell/testing/bashExtraCases.ts";
+} from "../../shell/analyze/testing/bashExtraCases.ts";
 import {
   caseCommand,
   caseContext,
   createCasesProject,
   SHARED_CASES,
-} from "../../shell/testing/casesProject.ts";
-import type { TestProject } from "../../shell/testing/project.ts";
+} from "../../shell/analyze/testing/casesProject.ts";
+import type { TestProject } from "../../shell/analyze/testing/project.ts";
 import { BashTool } from "./BashTool.ts";
 
 const CASES_FILE = SHARED_CASES_FILE;

@@ -1,8 +1,8 @@
 // The Bash tool's own permission check: the analyzer's verdict as a PermissionResult.
 import type { PermissionResult } from "../../permissions/types.ts";
-import { analyzeBashCommandNow, type DetailedVerdict } from "../../shell/analyze.ts";
-import { initBashParser } from "../../shell/parse.ts";
-import { sandboxExclusionOf, withoutSandbox } from "../../shell/sandboxExclusions.ts";
+import { analyzeBashCommandNow, type DetailedVerdict } from "../../shell/analyze/analyze.ts";
+import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
+import { sandboxExclusionOf, withoutSandbox } from "../../shell/sandbox/sandboxExclusions.ts";
 import type { ToolPermissionContext, ToolUseContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
-import { initBashParser } from "../../shell/parse.ts";
-import { createCasesProject } from "../../shell/testing/casesProject.ts";
-import type { TestProject } from "../../shell/testing/project.ts";
+import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
+import { createCasesProject } from "../../shell/analyze/testing/casesProject.ts";
+import type { TestProject } from "../../shell/analyze/testing/project.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { BashTool } from "./BashTool.ts";
 

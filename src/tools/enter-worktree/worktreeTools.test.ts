@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
 import { loadSettings } from "../../settings/load.ts";
-import { initBashParser } from "../../shell/parse.ts";
+import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
 import { ToolError } from "../../tool/errors.ts";

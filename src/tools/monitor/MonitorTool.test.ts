@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { initBashParser } from "../../shell/parse.ts";
+import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { BashTool } from "../bash/BashTool.ts";
 import { callTool, createShellTestSession, type ShellTestSession } from "../bash/testing/context.ts";

@@ -2,8 +2,8 @@
 // timeout; returns the matching lines ("until the dev server prints ready").
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { BackgroundTaskInfo } from "../../shell/background.ts";
-import { type MonitorMatch, type MonitorStop, monitorTaskOutput } from "../../shell/monitorOutput.ts";
+import type { BackgroundTaskInfo } from "../../shell/run/background.ts";
+import { type MonitorMatch, type MonitorStop, monitorTaskOutput } from "../../shell/run/monitorOutput.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { unknownTaskError } from "../task-output/TaskOutputTool.ts";

@@ -2,7 +2,7 @@
 // takes an AbortSignal and a timeout, and either one kills the rg process.
 import { spawn } from "node:child_process";
 import { delimiter, join } from "node:path";
-import { bundledRipgrepPath, isExecutable } from "../../shell/bundledRipgrep.ts";
+import { bundledRipgrepPath, isExecutable } from "../../shell/run/bundledRipgrep.ts";
 import { errorMessage, ToolError } from "../../tool/errors.ts";
 
 export const RIPGREP_MISSING_MESSAGE =

@@ -1,8 +1,8 @@
 // TaskOutput: new output and status of a background task of this session, optionally waiting for it to end.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { type BackgroundTaskInfo, listBackgroundTasks, readTaskOutput } from "../../shell/background.ts";
-import { BASH_MAX_OUTPUT_CHARS } from "../../shell/output.ts";
+import { type BackgroundTaskInfo, listBackgroundTasks, readTaskOutput } from "../../shell/run/background.ts";
+import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";

@@ -1,7 +1,11 @@
 // TaskStop: ends a background task of this session (a command with every process it started, or a sub-agent).
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { type BackgroundTaskInfo, getBackgroundTask, stopBackgroundTask } from "../../shell/background.ts";
+import {
+  type BackgroundTaskInfo,
+  getBackgroundTask,
+  stopBackgroundTask,
+} from "../../shell/run/background.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { unknownTaskError } from "../task-output/TaskOutputTool.ts";

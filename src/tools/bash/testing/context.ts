@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { killAllBackgroundTasks } from "../../../shell/background.ts";
+import { killAllBackgroundTasks } from "../../../shell/run/background.ts";
 import { type ToolUseContext, updatePermissionContext } from "../../../tool/context.ts";
 import { buildPermissionContext, createToolUseContext } from "../../../tool/createContext.ts";
 import { resultText, type ToolResultBlock } from "../../../tool/messages.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../../permissions/engine.ts";
 import { createNestedToolRunner } from "../../../pipeline/nestedToolUse.ts";
 import type { AuditRecord } from "../../../pipeline/services.ts";
-import { initBashParser } from "../../../shell/parse.ts";
+import { initBashParser } from "../../../shell/analyze/grammar/parse.ts";
 import { createToolUseContext } from "../../../tool/createContext.ts";
 import { ToolError } from "../../../tool/errors.ts";
 import { BashTool } from "../../bash/BashTool.ts";

@@ -6,7 +6,7 @@
 // nothing half-expanded is sent.
 import { readFile, stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { tokenizeSpecifier } from "../../../shell/bashRules.ts";
+import { tokenizeSpecifier } from "../../../shell/analyze/bashRules.ts";
 import type { NestedToolRunner, ToolUseContext } from "../../../tool/context.ts";
 import { ToolError } from "../../../tool/errors.ts";
 import { importReferences } from "../../shared/fileReferences.ts";

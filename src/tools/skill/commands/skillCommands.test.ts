@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAgent } from "../../../agent/testing/harness.ts";
 import { text, toolUse } from "../../../agent/testing/script.ts";
 import type { AuditRecord } from "../../../pipeline/services.ts";
-import { initBashParser } from "../../../shell/parse.ts";
+import { initBashParser } from "../../../shell/analyze/grammar/parse.ts";
 import type { Tool } from "../../../tool/Tool.ts";
 import { conversationText } from "../../agent/testing.ts";
 import { BashTool } from "../../bash/BashTool.ts";

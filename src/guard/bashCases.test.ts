@@ -1,0 +1,247 @@
+// The shared bash cases (shared/security/bash-cases.jsonl; attack strings: only ever decided, never run)
+// through `keel hook claude-code` as Claude Code sends them, beside `keel check` for the same call in
+// the same project and settings: allow -> allow, deny -> deny, ask -> no opinion. Every case goes
+// through the in-process handler against check's own decision path (openSession + decidePermission);
+// a handful also go through both real CLI processes, in parallel.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXIT_FOR_DECISION } from "../cli/commands/check.ts";
+import { openSession } from "../cli/session.ts";
+import { decidePermission } from "../permissions/engine.ts";
+import { isPermissionMode } from "../permissions/modes.ts";
+import { trustFolder } from "../settings/trust.ts";
+import {
+  type BashCase,
+  EXTRA_CASES,
+  loadBashCases,
+  SHARED_CASES_FILE,
+} from "../shell/analyze/testing/bashExtraCases.ts";
+import { createTestProject, type TestProject } from "../shell/analyze/testing/project.ts";
+import { findToolByName } from "../tool/registry.ts";
+import { handleHookEvent } from "./handle.ts";
+
+const ENTRY = join(import.meta.dirname, "..", "cli", "entry.ts");
+const sharedCases = loadBashCases(SHARED_CASES_FILE);
+
+let project: TestProject;
+let home: string;
+let env: NodeJS.ProcessEnv;
+const savedEnv = {
+  KEEL_HOME: process.env.KEEL_HOME,
+  KEEL_MANAGED_SETTINGS: process.env.KEEL_MANAGED_SETTINGS,
+};
+
+type Answer = "allow" | "deny" | "silent";
+const EXPECTED_ANSWER: Record<"allow" | "deny" | "ask", Answer> = {
+  allow: "allow",
+  deny: "deny",
+  ask: "silent",
+};
+
+function commandOf(testCase: BashCase): string {
+  return testCase.command.split(testCase.context.cwd_root ?? "/project").join(project.root);
+}
+
+function modeOf(testCase: BashCase): string {
+  const mode = testCase.context.mode ?? "default";
+  return isPermissionMode(mode) ? mode : "default";
+}
+
+/** The case's rules in the project's Claude Code settings (the folder is trusted, so allow rules apply). */
+function writeRules(testCase: BashCase): void {
+  writeFileSync(
+    join(project.root, ".claude", "settings.json"),
+    JSON.stringify({
+      permissions: { allow: testCase.context.allow_rules ?? [], deny: testCase.context.deny_rules ?? [] },
+    }),
+  );
+}
+
+/** Sets up what a needs_fs case describes: "<dir>/ is a symlink to $HOME" and the like. */
+function prepareFilesystem(testCase: BashCase): void {
+  const link = testCase.why?.match(/(\S+?)\/? is a symlink to (\$HOME|~|\/\S+)/);
+  if (!link) return;
+  const path = join(project.root, (link[1] as string).replace(/^\/project\//, ""));
+  if (!existsSync(path)) symlinkSync(project.outside, path);
+}
+
+function claudeCodeEvent(testCase: BashCase): string {
+  return JSON.stringify({
+    session_id: "bash-cases",
+    transcript_path: join(home, "transcript.jsonl"),
+    cwd: project.root,
+    permission_mode: modeOf(testCase),
+    hook_event_name: "PreToolUse",
+    tool_name: "Bash",
+    tool_input: { command: commandOf(testCase) },
+    tool_use_id: `toolu_${testCase.id}`,
+  });
+}
+
+/** `keel check`'s decision, by its own path: the session it opens and decidePermission. */
+async function checkDecision(testCase: BashCase) {
+  const session = await openSession({ cwd: project.root, mode: modeOf(testCase) }, { forTool: "Bash" });
+  try {
+    const bash = findToolByName(session.context.options.tools, "Bash");
+    if (!bash) throw new Error("no Bash tool");
+    return await decidePermission(
+      bash,
+      bash.inputSchema.parse({ command: commandOf(testCase) }),
+      session.context,
+    );
+  } finally {
+    session.close();
+  }
+}
+
+/** What the hook should answer for check's decision. */
+function answerFor(decision: Awaited<ReturnType<typeof checkDecision>>): Answer {
+  // dontAsk turns check's ask into a refusal; the hook leaves that to Claude Code's own dontAsk.
+  if (decision.decisionReason.type === "mode" && decision.decisionReason.mode === "dontAsk") return "silent";
+  return EXPECTED_ANSWER[decision.behavior];
+}
+
+function answerOf(stdout: string): Answer {
+  if (stdout.trim() === "") return "silent";
+  return JSON.parse(stdout).hookSpecificOutput.permissionDecision;
+}
+
+beforeAll(() => {
+  project = createTestProject();
+  home = join(project.outside, "..", "home");
+  mkdirSync(home, { recursive: true });
+  // check's session reads KEEL_HOME from process.env; this file runs in its own worker process.
+  process.env.KEEL_HOME = home;
+  process.env.KEEL_MANAGED_SETTINGS = join(home, "no-managed-settings.json");
+  env = {
+    PATH: process.env.PATH,
+    KEEL_DECISION_SERVER: "off",
+    HOME: home,
+    KEEL_HOME: home,
+    KEEL_MANAGED_SETTINGS: process.env.KEEL_MANAGED_SETTINGS,
+  };
+  trustFolder(project.root, env);
+  setUpExtraFilesystem();
+  for (const testCase of [...sharedCases, ...EXTRA_CASES]) if (testCase.needs_fs) prepareFilesystem(testCase);
+});
+
+/** What the extra cases expect on disk: linked/ holds a symlink that leads out of the project. */
+function setUpExtraFilesystem(): void {
+  mkdirSync(join(project.root, "linked"), { recursive: true });
+  writeFileSync(join(project.root, "linked", "ok.txt"), "ok\n");
+  writeFileSync(join(project.outside, "secret"), "secret\n");
+  symlinkSync(join(project.outside, "secret"), join(project.root, "linked", "key"));
+  writeFileSync(join(project.root, "list.txt"), "src/app.ts\n");
+}
+
+afterAll(() => {
+  project.cleanup();
+  for (const [name, value] of Object.entries(savedEnv)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+describe("bash cases through keel hook claude-code, beside keel check (in process)", () => {
+  // The copy is kept in the repository (KEEL_BASH_CASES may name another file): missing cases fail.
+  it("reads the shared cases", () => {
+    expect(sharedCases.length, SHARED_CASES_FILE).toBeGreaterThan(0);
+  });
+  it.each([...sharedCases, ...EXTRA_CASES].map((testCase) => [testCase.id, testCase] as const))(
+    "%s",
+    async (_id, testCase) => {
+      writeRules(testCase);
+      const decision = await checkDecision(testCase);
+      const reply = await handleHookEvent("claude-code", claudeCodeEvent(testCase), {
+        env,
+        auditDir: join(home, "audit"),
+      });
+      expect(answerOf(reply.stdout)).toBe(answerFor(decision));
+      // Never an allow the case does not expect, whatever check said.
+      if (testCase.expected !== "allow") expect(answerOf(reply.stdout)).not.toBe("allow");
+    },
+  );
+});
+
+function run(
+  args: string[],
+  input: string,
+  cwd: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ENTRY, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+describe("bash cases through the real keel hook and keel check processes", () => {
+  // One of each verdict, each in its own project with the case's rules in its Claude Code settings, so
+  // both processes of every case run at once.
+  const picked = (["allow", "deny", "ask"] as const).flatMap((verdict) =>
+    sharedCases
+      .filter(
+        (testCase) => testCase.expected === verdict && !testCase.needs_fs && modeOf(testCase) !== "dontAsk",
+      )
+      .slice(0, 1),
+  );
+  it.skipIf(picked.length === 0)("give the same verdicts", { timeout: 120_000 }, async () => {
+    const projects = picked.map(() => createTestProject());
+    try {
+      const outcomes = await Promise.all(
+        picked.map(async (testCase, index) => {
+          const own = projects[index] as TestProject;
+          trustFolder(own.root, env);
+          writeFileSync(
+            join(own.root, ".claude", "settings.json"),
+            JSON.stringify({
+              permissions: {
+                allow: testCase.context.allow_rules ?? [],
+                deny: testCase.context.deny_rules ?? [],
+              },
+            }),
+          );
+          const command = testCase.command.split(testCase.context.cwd_root ?? "/project").join(own.root);
+          const event = JSON.parse(claudeCodeEvent(testCase));
+          const [check, hook] = await Promise.all([
+            run(
+              ["check", "Bash", JSON.stringify({ command }), "--json", "--mode", modeOf(testCase)],
+              "",
+              own.root,
+            ),
+            run(
+              ["hook", "claude-code"],
+              JSON.stringify({ ...event, cwd: own.root, tool_input: { command } }),
+              own.root,
+            ),
+          ]);
+          return { testCase, check, hook };
+        }),
+      );
+      for (const { testCase, check, hook } of outcomes) {
+        expect(hook.code, `${testCase.id}: ${hook.stderr}`).toBe(0);
+        const behavior = JSON.parse(check.stdout).behavior as "allow" | "deny" | "ask";
+        // keel check's exit code says the decision (0 allow, 1 ask, 3 deny).
+        expect(check.code, `${testCase.id}: ${check.stderr}`).toBe(EXIT_FOR_DECISION[behavior]);
+        expect({ id: testCase.id, answer: answerOf(hook.stdout) }).toEqual({
+          id: testCase.id,
+          answer: EXPECTED_ANSWER[behavior],
+        });
+        expect(behavior).toBe(testCase.expected);
+      }
+    } finally {
+      for (const own of projects) own.cleanup();
+    }
+  });
+});

@@ -1,0 +1,44 @@
+// One command as the checks see it: wrappers (timeout, env, xargs...) removed, with what they added.
+import type { ExtractedCommand, Redirect } from "./grammar/extractedCommand.ts";
+import type { Word } from "./grammar/words.ts";
+import { unwrapForAnalysis } from "./wrappers.ts";
+
+export interface CommandView {
+  /** The effective command: `timeout 5 rm x` -> ["rm", "x"]. */
+  argv: string[];
+  /** The words of argv, same indexes. */
+  words: Word[];
+  /** Wrappers removed, outermost first. */
+  wrappers: string[];
+  /** VAR=value in front of the command and given to env. */
+  assignments: Array<{ name: string; value: string }>;
+  redirects: Redirect[];
+  /** stdin comes from the previous command of a pipeline. */
+  pipedInput: boolean;
+  /** xargs appends words read from stdin. */
+  inputArgs: boolean;
+  xargsOptions?: string[];
+  /** A wrapper whose options are not understood. */
+  unwrapProblem?: { check: string; reason: string };
+  /** The command as written. */
+  written: ExtractedCommand;
+}
+
+export function viewCommand(command: ExtractedCommand): CommandView {
+  const unwrapped = unwrapForAnalysis(command.simple.argv);
+  return {
+    argv: command.simple.argv.slice(unwrapped.offset),
+    words: command.words.slice(unwrapped.offset),
+    wrappers: unwrapped.wrappers,
+    assignments: [
+      ...command.assignments.map((assignment) => ({ name: assignment.name, value: assignment.value.value })),
+      ...unwrapped.assignments,
+    ],
+    redirects: command.redirects,
+    pipedInput: command.pipedInput,
+    inputArgs: unwrapped.inputArgs,
+    ...(unwrapped.xargsOptions ? { xargsOptions: unwrapped.xargsOptions } : {}),
+    ...(unwrapped.problem ? { unwrapProblem: unwrapped.problem } : {}),
+    written: command,
+  };
+}
