@@ -172,14 +172,15 @@ export class SubagentRuntime implements AgentRuntime {
       return inherited.map((part) => ({ ...part }));
     }
     const own: SubagentInstructions = spec.system;
-    const cwd = spec.context.getAppState().cwd;
+    const { cwd, toolPermissionContext } = spec.context.getAppState();
+    const home = userHomeDir(toolPermissionContext.caller.env);
     return async (pool) => {
       const facts = await environmentFacts(cwd);
       const sections = [
         own.instructions,
         deferredToolsSection(pool),
         formatEnvironment(facts),
-        formatMemory(loadMemoryFiles(cwd, userHomeDir())),
+        formatMemory(loadMemoryFiles(cwd, home)),
         ...(own.sections ?? []),
       ].filter((section): section is string => typeof section === "string" && section.trim() !== "");
       return sections.map((text, index) =>

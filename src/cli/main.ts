@@ -7,9 +7,12 @@ import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
+import { type CommandIO, processIO } from "./io.ts";
 
 export interface CliRuntime {
   setExitCode(code: number): void;
+  /** The caller: folder, environment, terminals, output (this process's, or a decision server client's). */
+  io: CommandIO;
 }
 
 type Register = (program: Command, runtime: CliRuntime) => void;
@@ -35,7 +38,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 
 const VERSION_FLAGS = new Set(["-v", "--version"]);
 
-function newProgram(): Command {
+function newProgram(io: CommandIO): Command {
   return (
     new Command("keel")
       .description(
@@ -52,7 +55,7 @@ function newProgram(): Command {
       )
       .exitOverride()
       // Parse errors are printed by main() as one line that names the command's --help.
-      .configureOutput({ writeErr: (text) => process.stderr.write(text), outputError: () => {} })
+      .configureOutput({ writeOut: io.out, writeErr: io.err, outputError: () => {} })
   );
 }
 
@@ -78,7 +81,7 @@ function passLeadingOptions(program: Command, command: Command): void {
 
 /** The program with the commands this argv needs: just the named one, or all of them for help. */
 export async function buildProgram(argv: readonly string[], runtime: CliRuntime): Promise<Command> {
-  const program = newProgram();
+  const program = newProgram(runtime.io);
   program.hook("preSubcommand", passLeadingOptions);
   // Only a command name given first picks that command alone: after options, the first word may be an
   // option's value (`keel --cwd DIR tool ...`), so every command is loaded and the parse decides.
@@ -162,15 +165,29 @@ function helpCommandFor(argv: readonly string[]): string {
 
 const MCP_SUBCOMMANDS = new Set(["serve", "list", "login", "logout"]);
 
-/** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
+/** Runs the CLI in this process and resolves to the exit code. */
 export async function main(givenArgv: readonly string[]): Promise<number> {
   stopQuietlyOnClosedPipes();
+  try {
+    return await runCommandLine(givenArgv, processIO());
+  } finally {
+    // The sandbox's proxies would keep the process running after its command is done.
+    await stopSandboxIfStarted().catch(() => {});
+  }
+}
+
+/**
+ * Runs one command line for a caller given as data (`io`) and resolves to the exit code. Errors are
+ * printed for a person, never as stack traces.
+ */
+export async function runCommandLine(givenArgv: readonly string[], io: CommandIO): Promise<number> {
   const argv = printModeArgv(givenArgv);
   let exitCode: number = EXIT.ok;
   try {
     const mistyped = mistypedCommand(argv);
     if (mistyped) throw mistyped;
     const program = await buildProgram(argv, {
+      io,
       setExitCode: (code) => {
         exitCode = code;
       },
@@ -183,19 +200,16 @@ export async function main(givenArgv: readonly string[]): Promise<number> {
         return EXIT.ok;
       // Commander puts its "(Did you mean --allow?)" on a line of its own.
       const message = error.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " ");
-      process.stderr.write(`keel: ${message} (see ${helpCommandFor(argv)})\n`);
+      io.err(`keel: ${message} (see ${helpCommandFor(argv)})\n`);
       return EXIT.usage;
     }
     if (error instanceof CliError) {
-      process.stderr.write(`keel: ${error.message}\n`);
+      io.err(`keel: ${error.message}\n`);
       return error.exitCode;
     }
-    process.stderr.write(`keel: unexpected error: ${errorMessage(error)}\n`);
-    if (process.env.KEEL_DEBUG) process.stderr.write(`${(error as Error)?.stack ?? ""}\n`);
+    io.err(`keel: unexpected error: ${errorMessage(error)}\n`);
+    if (io.env.KEEL_DEBUG) io.err(`${(error as Error)?.stack ?? ""}\n`);
     return EXIT.toolError;
-  } finally {
-    // The sandbox's proxies would keep the process running after its command is done.
-    await stopSandboxIfStarted().catch(() => {});
   }
 }
 

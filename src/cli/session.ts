@@ -10,13 +10,14 @@ import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import { initBashParser } from "../shell/analyze/grammar/parse.ts";
-import type { ToolUseContext } from "../tool/context.ts";
+import type { Env, ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
 import { releaseSession } from "../tool/sessionEnd.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
 import { builtinRuleNames, loadAllBuiltinTools, loadToolsFor } from "../tools/catalog.ts";
 import { CliError } from "./exitCodes.ts";
+import { type CommandIO, processIO } from "./io.ts";
 import { projectDirFrom } from "./projectDir.ts";
 
 /** A rule from a Claude Code style list flag, with the flag as typed. */
@@ -54,6 +55,8 @@ export interface CliSession {
   tools: Tool[];
   /** The built-in tools loaded for the session, before rules hid any (all, or the one `forTool` named). */
   builtins: Tool[];
+  /** The caller the session serves. */
+  io: CommandIO;
   /** Releases what the session holds open (the terminal prompter's input). */
   close(): void;
 }
@@ -133,12 +136,17 @@ function modeFrom(flags: PolicyFlags): PermissionMode | undefined {
  * The settings a command runs under. `tools` check the rules' specifiers; without them only the rule
  * syntax and the tool names are checked (what reports and `keel mcp list` need).
  */
-export function loadCliSettings(flags: PolicyFlags, tools?: Tools): LoadedSettings {
-  const cwd = projectDirFrom(flags);
+export function loadCliSettings(
+  flags: PolicyFlags,
+  caller: Pick<CommandIO, "cwd" | "env">,
+  tools?: Tools,
+): LoadedSettings {
+  const cwd = projectDirFrom(flags, caller.cwd);
   const mode = modeFrom(flags);
   try {
     return loadSettings({
       cwd,
+      env: caller.env,
       ...(tools ? { tools } : {}),
       ruleNames: builtinRuleNames(),
       cli: {
@@ -169,20 +177,23 @@ export interface OpenSessionOptions {
    * (see tools/catalog.ts), and rule specifiers are checked for it alone.
    */
   forTool?: string;
+  /** The caller (default: this process). */
+  io?: CommandIO;
 }
 
 /** Settings, the tool pool and the services every surface shares: hooks, the audit log, a prompter. */
 export async function openSession(flags: PolicyFlags, options: OpenSessionOptions = {}): Promise<CliSession> {
+  const io = options.io ?? processIO();
   const builtins = await (options.forTool === undefined
     ? loadAllBuiltinTools()
     : loadToolsFor(options.forTool));
-  const settings = loadCliSettings(flags, builtins);
-  for (const warning of settings.warnings) process.stderr.write(`keel: ${warning}\n`);
+  const settings = loadCliSettings(flags, io, builtins);
+  for (const warning of settings.warnings) io.err(`keel: ${warning}\n`);
   // Parsing Bash needs the grammar. The agent loads it while the model thinks, so the first command is
   // judged in time; elsewhere the first Bash call loads it, and other calls start without its ~60 ms.
   if (options.warmBashParser) initBashParser().catch(() => {});
   const tools = assembleToolPool(builtins, [], settings.permissionContext);
-  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY);
+  const interactive = io.tty.stdin && io.tty.stderr;
   const context = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,
@@ -204,10 +215,11 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
           hooks: settings.hooks,
           projectDir: settings.projectRoot,
           settingsEnv: settings.env,
+          env: io.env,
         })
       : undefined;
   const services: PipelineServices = {
-    audit: new JsonlAuditSink({ onError: (message) => process.stderr.write(`keel: ${message}\n`) }),
+    audit: new JsonlAuditSink({ env: io.env, onError: (message) => io.err(`keel: ${message}\n`) }),
     ...(hookRunner ? { hooks: hookRunner } : {}),
     ...(prompter ? { prompter } : {}),
     ...options.extraServices,
@@ -217,7 +229,7 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
     terminal?.close();
     void releaseSession(context.options.sessionId);
   };
-  return { context, services, settings, tools, builtins, close };
+  return { context, services, settings, tools, builtins, io, close };
 }
 
 /** The MCP servers the settings, .mcp.json and --mcp-config name; a broken configuration is a CliError. */
@@ -243,11 +255,12 @@ export async function connectConfiguredMcp(
   settings: LoadedSettings,
   flags: Pick<PolicyFlags, "mcpConfig" | "strictMcpConfig">,
   options: ConnectionOptions = {},
+  callerEnv: Env = process.env,
 ): Promise<McpClientManager | undefined> {
   const specs = await configuredMcpServers(settings, flags);
   if (specs.length === 0) return undefined;
   const { connectMcpServers } = await import("../mcp/client.ts");
-  return connectMcpServers(specs, { env: { ...process.env, ...settings.env }, ...options });
+  return connectMcpServers(specs, { env: { ...callerEnv, ...settings.env }, ...options });
 }
 
 /**
@@ -262,18 +275,18 @@ export async function connectSessionMcp(
 ): Promise<CliSession> {
   const elicitation = {
     prompter: options.prompter ?? session.services.prompter,
-    log: (line: string) => process.stderr.write(`keel: ${line}\n`),
+    log: (line: string) => session.io.err(`keel: ${line}\n`),
   };
-  const manager = await connectConfiguredMcp(session.settings, flags, { elicitation });
+  const manager = await connectConfiguredMcp(session.settings, flags, { elicitation }, session.io.env);
   if (!manager) return session;
   const { withMcpClients } = await import("../mcp/client.ts");
   for (const server of manager.status()) {
     if (server.state === "failed" || server.state === "disconnected")
-      process.stderr.write(
+      session.io.err(
         `keel: MCP server "${server.name}" could not be used: ${server.error ?? server.state}\n`,
       );
   }
-  for (const warning of manager.warnings) process.stderr.write(`keel: ${warning}\n`);
+  for (const warning of manager.warnings) session.io.err(`keel: ${warning}\n`);
   const tools = assembleToolPool(session.builtins, manager.tools(), session.settings.permissionContext);
   const base = withMcpClients(session.context, manager);
   const context = { ...base, options: { ...base.options, tools } };
@@ -292,12 +305,13 @@ export async function connectSessionMcp(
  * On a terminal, asks once whether to trust a project whose own files want to loosen policy (allow
  * rules, hooks, mode, env, MCP servers). Without a terminal, or on "no", those parts stay ignored.
  */
-export async function offerTrust(flags: PolicyFlags): Promise<void> {
-  if (flags.trust || !(process.stdin.isTTY && process.stderr.isTTY)) return;
-  const settings = loadCliSettings(flags);
+export async function offerTrust(flags: PolicyFlags, io: CommandIO = processIO()): Promise<void> {
+  if (flags.trust || !(io.tty.stdin && io.tty.stderr)) return;
+  const settings = loadCliSettings(flags, io);
   if (settings.trusted || settings.untrusted.length === 0) return;
   const { askToTrustFolder } = await import("../settings/trustPrompt.ts");
   await askToTrustFolder({
+    env: io.env,
     projectRoot: settings.projectRoot,
     untrusted: settings.untrusted,
     input: process.stdin,

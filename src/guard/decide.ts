@@ -4,7 +4,7 @@
 import { statSync } from "node:fs";
 import type { z } from "zod";
 import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
-import { decidePermission } from "../permissions/engine.ts";
+import { callInSession, decide } from "../permissions/decide.ts";
 import { readDenyGlobs } from "../permissions/pathRules.ts";
 import { toAbsolutePath } from "../permissions/paths.ts";
 import { describeDecider, type PermissionDecision } from "../permissions/types.ts";
@@ -104,8 +104,8 @@ async function judgeKeelCall(
     sessionId: call.sessionId,
   });
   const cwd = part.cwd ?? call.cwd;
-  context.setAppState((state) => ({ ...state, cwd }));
-  const decision = await decidePermission(tool, checked.data, context);
+  // The agent asks its own person about what Keel leaves to it.
+  const decision = await decide({ ...callInSession(tool, checked.data, context, "person"), cwd });
   const verdict = toVerdict(tool, decision);
   if (verdict.behavior !== "allow") return verdict;
   const unfiltered = searchReachesDeniedPaths(tool, checked.data, cwd, settings.permissionContext);
@@ -133,7 +133,11 @@ function searchReachesDeniedPaths(
 ): string | undefined {
   if (!SEARCH_TOOLS.has(tool.name)) return undefined;
   const path = (input as { path?: unknown }).path;
-  const root = toAbsolutePath(typeof path === "string" && path.trim() !== "" ? path : ".", cwd);
+  const root = toAbsolutePath(
+    typeof path === "string" && path.trim() !== "" ? path : ".",
+    cwd,
+    permissionContext.caller.home,
+  );
   if (!isFolder(root)) return undefined;
   const denied = readDenyGlobs(permissionContext, root);
   if (denied.length === 0) return undefined;

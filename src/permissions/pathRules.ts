@@ -1,7 +1,6 @@
 // Path rules: `Read(...)`, `Edit(...)`, `Write(...)` specifiers with gitignore semantics. Anchors:
 // `//abs` (filesystem root), `~/` (home), `/x` (the settings file's folder), `./x` or bare (the project).
 import { statSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
@@ -48,7 +47,7 @@ export function compilePathRule(
     root = "/";
     pattern = anchored(content.slice(2));
   } else if (content === "~" || content.startsWith("~/")) {
-    root = homedir();
+    root = permissionContext.caller.home;
     pattern = anchored(content.slice(1));
   } else if (content.startsWith("/")) {
     root = permissionContext.ruleRoots[source] ?? projectRoot;
@@ -125,7 +124,7 @@ export function pathRuleMatches(
   cwd: string,
 ): boolean {
   const compiled = compilePathRule(content, source, permissionContext);
-  const { given, resolved } = pathForms(path, cwd);
+  const { given, resolved } = pathForms(path, cwd, permissionContext.caller.home);
   const forms = given === resolved ? [given] : [given, resolved];
   const hits = forms.map((form) => compiledRuleMatches(compiled, form, behavior));
   return behavior === "allow" ? hits.every(Boolean) : hits.some(Boolean);
@@ -194,10 +193,11 @@ function ruleGlobsBelow(
 ): string[] {
   const content = rule.value.ruleContent;
   if (content === undefined || validatePathRuleContent(content) !== undefined) return ["**"];
-  const roots = new Set([toAbsolutePath(folder, permissionContext.projectRoot)]);
-  for (const root of [...roots]) roots.add(pathForms(root, root).resolved);
+  const home = permissionContext.caller.home;
+  const roots = new Set([toAbsolutePath(folder, permissionContext.projectRoot, home)]);
+  for (const root of [...roots]) roots.add(pathForms(root, root, home).resolved);
   const compiled = compilePathRule(content, rule.source, permissionContext);
-  const ruleRoots = new Set([compiled.root, pathForms(compiled.root, compiled.root).resolved]);
+  const ruleRoots = new Set([compiled.root, pathForms(compiled.root, compiled.root, home).resolved]);
   const globs = new Set<string>();
   for (const ruleRoot of ruleRoots) {
     for (const root of roots) {
@@ -236,7 +236,7 @@ export function pathRuleReachesInto(
   const content = rule.value.ruleContent;
   if (content === undefined) return true;
   if (pathRuleMatches(content, rule.source, rule.behavior, folder, permissionContext, folder)) return true;
-  const absolute = toAbsolutePath(folder, permissionContext.projectRoot);
+  const absolute = toAbsolutePath(folder, permissionContext.projectRoot, permissionContext.caller.home);
   if (!isDirectory(absolute)) return false;
   return ruleGlobsBelow(rule, absolute, permissionContext).some((glob) => {
     if (!glob.startsWith("/")) return true;

@@ -5,11 +5,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEmptyToolPermissionContext } from "../tool/context.ts";
 import {
+  callPath,
   isInWorkingDirectories,
   isPathWithin,
   pathForms,
   protectedPathReason,
   resolveSymlinks,
+  systemFolderOf,
   withPathResolutionCache,
 } from "./paths.ts";
 
@@ -59,8 +61,8 @@ describe("paths", () => {
   });
 
   it("resolves the physical path", () => {
-    expect(pathForms("logs/../secret.txt", project).resolved).toBe(join(outside, "secret.txt"));
-    expect(pathForms("logs/../secret.txt", project).given).toBe(join(project, "secret.txt"));
+    expect(pathForms("logs/../secret.txt", project, "/home/u").resolved).toBe(join(outside, "secret.txt"));
+    expect(pathForms("logs/../secret.txt", project, "/home/u").given).toBe(join(project, "secret.txt"));
     expect(resolveSymlinks(join(project, "dangling"))).toBe(join(outside, "created-later"));
     expect(resolveSymlinks(join(project, "src/../new.txt"))).toBe(join(project, "new.txt"));
   });
@@ -97,6 +99,27 @@ describe("paths", () => {
     ["src/app.ts", false],
     ["gitignore.txt", false],
   ])("protected %s: %s", (path, expected) => {
-    expect(protectedPathReason(path, project) !== undefined).toBe(expected);
+    expect(protectedPathReason(path, project, getEmptyToolPermissionContext(project)) !== undefined).toBe(
+      expected,
+    );
+  });
+});
+
+describe("the caller's home, never Keel's own", () => {
+  const caller = { home: "/home/caller", tmpDir: "/scratch", env: { HOME: "/home/caller" } };
+  const policy = getEmptyToolPermissionContext("/work/project", caller);
+
+  it.each([
+    ["~", "/home/caller"],
+    ["~/notes.txt", "/home/caller/notes.txt"],
+    ["rel/x", "/work/project/rel/x"],
+  ])("%s is %s", (path, expected) => {
+    expect(callPath(path, { cwd: "/work/project", toolPermissionContext: policy })).toBe(expected);
+  });
+
+  it("takes the temp folder of the caller for the system-folder exemption", () => {
+    expect(systemFolderOf("/scratch/x", caller.tmpDir)).toBeUndefined();
+    expect(systemFolderOf("/var/lib/x", caller.tmpDir)).toBe("/var");
+    expect(systemFolderOf("/var/tmp/x", caller.tmpDir)).toBeUndefined();
   });
 });

@@ -1,20 +1,28 @@
 // Where a path is: inside the working directories or not, protected or not. Both the path as given
 // (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
-import { homedir, tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 
-export function expandHome(path: string): string {
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) return join(homedir(), path.slice(2));
+/** `~` and `~/x` as the caller's home (`home`: the CallerEnvironment's, never Keel's own). */
+export function expandHome(path: string, home: string): string {
+  if (path === "~") return home;
+  if (path.startsWith("~/")) return join(home, path.slice(2));
   return path;
 }
 
-/** Absolute, normalised, `~` expanded; relative paths resolve against `cwd`. */
-export function toAbsolutePath(path: string, cwd: string): string {
-  const expanded = expandHome(path);
+/** Absolute, normalised, `~` expanded to `home`; relative paths resolve against `cwd`. */
+export function toAbsolutePath(path: string, cwd: string, home: string): string {
+  const expanded = expandHome(path, home);
   return isAbsolute(expanded) ? resolve(expanded) : resolve(cwd, expanded);
+}
+
+/** A tool input's path as the call sees it: relative to the shell's folder, `~` the caller's home. */
+export function callPath(
+  path: string,
+  state: { cwd: string; toolPermissionContext: ToolPermissionContext },
+): string {
+  return toAbsolutePath(path, state.cwd, state.toolPermissionContext.caller.home);
 }
 
 /** Never inside any folder: what a symlink loop resolves to, so it fails every containment check. */
@@ -146,8 +154,8 @@ export function danglingLinkTarget(path: string): string | undefined {
 }
 
 /** `~` expanded and made absolute, but with `..` kept as written, for physical resolution. */
-function rawAbsolute(path: string, cwd: string): string {
-  const expanded = expandHome(path);
+function rawAbsolute(path: string, cwd: string, home: string): string {
+  const expanded = expandHome(path, home);
   return isAbsolute(expanded) ? expanded : cwd + sep + expanded;
 }
 
@@ -159,8 +167,11 @@ export function isPathWithin(child: string, parent: string): boolean {
 }
 
 /** Both forms of a path that every check must pass: as given (normalised) and symlink-resolved. */
-export function pathForms(path: string, cwd: string): { given: string; resolved: string } {
-  return { given: toAbsolutePath(path, cwd), resolved: resolveSymlinks(rawAbsolute(path, cwd)) };
+export function pathForms(path: string, cwd: string, home: string): { given: string; resolved: string } {
+  return {
+    given: toAbsolutePath(path, cwd, home),
+    resolved: resolveSymlinks(rawAbsolute(path, cwd, home)),
+  };
 }
 
 interface WorkingDirEntry {
@@ -191,7 +202,7 @@ export function workingDirectoryOf(
   context: ToolPermissionContext,
   cwd?: string,
 ): string | undefined {
-  const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
+  const { given, resolved } = pathForms(path, cwd ?? context.projectRoot, context.caller.home);
   for (const { dir, forms } of workingDirEntries(context)) {
     if (forms.some((form) => isPathWithin(given, form)) && forms.some((form) => isPathWithin(resolved, form)))
       return dir;
@@ -201,7 +212,7 @@ export function workingDirectoryOf(
 
 /** Inside only if both the given and the resolved path are inside some working directory. */
 export function isInWorkingDirectories(path: string, context: ToolPermissionContext, cwd?: string): boolean {
-  const { given, resolved } = pathForms(path, cwd ?? context.projectRoot);
+  const { given, resolved } = pathForms(path, cwd ?? context.projectRoot, context.caller.home);
   const dirs = workingDirEntries(context).flatMap((entry) => entry.forms);
   return dirs.some((dir) => isPathWithin(given, dir)) && dirs.some((dir) => isPathWithin(resolved, dir));
 }
@@ -302,21 +313,25 @@ export const SYSTEM_FOLDERS: readonly string[] = [
   "/cores",
 ];
 
-let temporaryFolders: string[] | undefined;
+const TEMPORARY_FOLDERS = ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders"];
 
-/** The system folder holding a path, unless it is inside a temporary folder. */
-export function systemFolderOf(path: string): string | undefined {
-  temporaryFolders ??= ["/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", tmpdir()];
-  if (temporaryFolders.some((dir) => isPathWithin(path, dir))) return undefined;
+/** The system folder holding a path, unless it is inside a temporary folder (the caller's `tmpDir` too). */
+export function systemFolderOf(path: string, tmpDir: string): string | undefined {
+  if ([...TEMPORARY_FOLDERS, tmpDir].some((dir) => isPathWithin(path, dir))) return undefined;
   return SYSTEM_FOLDERS.find((dir) => isPathWithin(path, dir));
 }
 
 /**
  * Why a path is protected (asks even in bypass mode), or undefined. Checks given and resolved forms.
- * `worktreeRoot` (the session's EnterWorktree worktree): a form inside it is judged below it only.
+ * The policy's worktreeRoot (the session's EnterWorktree worktree): a form inside it is judged below it only.
  */
-export function protectedPathReason(path: string, cwd: string, worktreeRoot?: string): string | undefined {
-  const { given, resolved } = pathForms(path, cwd);
+export function protectedPathReason(
+  path: string,
+  cwd: string,
+  policy: Pick<ToolPermissionContext, "caller" | "worktreeRoot">,
+): string | undefined {
+  const worktreeRoot = policy.worktreeRoot;
+  const { given, resolved } = pathForms(path, cwd, policy.caller.home);
   const roots = worktreeRoot
     ? [...new Set([resolve(worktreeRoot), resolveSymlinks(resolve(worktreeRoot))])]
     : [];
@@ -343,7 +358,7 @@ export function protectedPathReason(path: string, cwd: string, worktreeRoot?: st
       return `${form} is inside ~/${nested.filter(Boolean).join("/")}, which configures tools that run code`;
     if (config)
       return `${form} is inside ~/.config/${config}/, whose files configure programs that run commands`;
-    const root = systemFolderOf(form);
+    const root = systemFolderOf(form, policy.caller.tmpDir);
     if (root) return `${form} is inside the system folder ${root}`;
   }
   return undefined;

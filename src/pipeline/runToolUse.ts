@@ -1,6 +1,6 @@
 // One call through every step of DESIGN.md, in order. Yields progress, then exactly one result.
 // Nothing a tool (or hook, classifier, prompter) throws escapes: every failure is an is_error result.
-import { decidePermission } from "../permissions/engine.ts";
+import { type Asker, callInSession, decide as decideCall } from "../permissions/decide.ts";
 import { findBlanketDenyForName } from "../permissions/matchers.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
@@ -14,7 +14,13 @@ import { formatSchemaError, parseArguments } from "./input.ts";
 import { resolveDecision } from "./resolveDecision.ts";
 import { errorResult } from "./results.ts";
 import { reviseInput } from "./reviseInput.ts";
-import type { AuditRecord, ClassifierVerdict, PipelineServices, PreToolUseHookResult } from "./services.ts";
+import type {
+  AuditRecord,
+  ClassifierVerdict,
+  PermissionDecider,
+  PipelineServices,
+  PreToolUseHookResult,
+} from "./services.ts";
 
 export interface ProgressEvent {
   type: "progress";
@@ -160,7 +166,9 @@ export async function* runToolUse(
   try {
     // 7. Permission check. 8. PreToolUse hooks. 9. Resolve.
     const permissionStart = performance.now();
-    const decide = services.decidePermission ?? decidePermission;
+    const asker = askerOf(services);
+    const decide: PermissionDecider =
+      services.decidePermission ?? ((t, i, c) => decideCall(callInSession(t, i, c, asker)));
     let decision = await decideSafely(decide, tool, input, context);
     let hook: PreToolUseHookResult | undefined;
     if (decision.behavior !== "deny" && services.hooks) {
@@ -221,6 +229,12 @@ export async function* runToolUse(
   } finally {
     classifierAbort?.abort();
   }
+}
+
+/** Who answers this session's asks: its prompter (a person, or a client's form), or nobody. */
+function askerOf(services: PipelineServices): Asker {
+  if (!services.prompter) return "nobody";
+  return services.prompter.name === "mcp-elicitation" ? "form" : "person";
 }
 
 async function decideSafely(

@@ -7,7 +7,12 @@ import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleBehavior, RuleSource } from "../permissions/types.ts";
-import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
+import {
+  callerEnvironment,
+  deepFreeze,
+  type SandboxPolicySettings,
+  type ToolPermissionContext,
+} from "../tool/context.ts";
 import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
@@ -276,6 +281,7 @@ function buildContextFromMerged(
   for (const dir of missing)
     warnings.push(`additional directory ${dir.path} (from ${dir.source} settings) does not exist`);
   return deepFreeze({
+    caller: callerEnvironment(env),
     mode,
     projectRoot,
     additionalWorkingDirectories: merged.additionalDirectories.filter((dir) => dir.path !== projectRoot),

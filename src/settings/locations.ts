@@ -1,18 +1,18 @@
 // Where settings live, per source. Keel's own file comes first in each pair and wins on conflicts;
 // the `.claude` twin is read so existing Claude Code configuration works unchanged.
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { RuleSource } from "../permissions/types.ts";
+import { type Env, homeOf } from "../tool/context.ts";
 
-/** The user's home for Keel's purposes. `KEEL_HOME` moves it (tests, sandboxes). */
-export function userHomeDir(env: NodeJS.ProcessEnv = process.env): string {
+/** The user's home for Keel's purposes: `KEEL_HOME` (tests, sandboxes), else the caller's home. */
+export function userHomeDir(env: Env): string {
   const override = env.KEEL_HOME;
-  return override && override.trim() !== "" ? resolve(override) : homedir();
+  return override && override.trim() !== "" ? resolve(override) : homeOf(env);
 }
 
 /** `~/.keel`: user settings, trust store, audit log. */
-export function keelUserDir(env: NodeJS.ProcessEnv = process.env): string {
+export function keelUserDir(env: Env): string {
   return join(userHomeDir(env), ".keel");
 }
 
@@ -26,11 +26,7 @@ export interface ConfigFolder {
  * The folders of one kind, first match wins: the project's `.keel/<kind>` and `.claude/<kind>`, then the
  * user's. Started in the home folder, the project's folders are the user's: they are listed once.
  */
-export function configFolders(
-  projectRoot: string,
-  kind: string,
-  env: NodeJS.ProcessEnv = process.env,
-): ConfigFolder[] {
+export function configFolders(projectRoot: string, kind: string, env: Env): ConfigFolder[] {
   const root = resolve(projectRoot);
   const home = userHomeDir(env);
   const folders: ConfigFolder[] = [
@@ -74,10 +70,7 @@ export function managedFileWithDropIns(file: string): string[] {
  * Managed (policy) settings files, highest precedence first: Keel's, then Claude Code's with its
  * drop-ins. `KEEL_MANAGED_SETTINGS` names one managed settings file (with its drop-ins) instead.
  */
-export function managedSettingsPaths(
-  env: NodeJS.ProcessEnv = process.env,
-  platform: NodeJS.Platform = process.platform,
-): string[] {
+export function managedSettingsPaths(env: Env, platform: NodeJS.Platform = process.platform): string[] {
   const override = env.KEEL_MANAGED_SETTINGS;
   if (override && override.trim() !== "") return managedFileWithDropIns(resolve(override));
   return ["/etc/keel/managed-settings.json", ...managedFileWithDropIns(claudeCodeManagedFile(platform))];
@@ -91,10 +84,7 @@ export interface SettingsLocation {
 }
 
 /** Every settings file, highest precedence first: policy, local, project, user. */
-export function settingsLocations(
-  projectRoot: string,
-  env: NodeJS.ProcessEnv = process.env,
-): SettingsLocation[] {
+export function settingsLocations(projectRoot: string, env: Env): SettingsLocation[] {
   const home = userHomeDir(env);
   const root = resolve(projectRoot);
   const user = [join(home, ".keel", "settings.json"), join(home, ".claude", "settings.json")];
@@ -120,11 +110,7 @@ export function projectMcpJsonPath(projectRoot: string): string {
 }
 
 /** Where `/relative` path rules of each source are anchored. */
-export function ruleRootFor(
-  source: RuleSource,
-  projectRoot: string,
-  env: NodeJS.ProcessEnv = process.env,
-): string {
+export function ruleRootFor(source: RuleSource, projectRoot: string, env: Env): string {
   if (source === "user") return userHomeDir(env);
   if (source === "policy") return "/";
   return resolve(projectRoot);

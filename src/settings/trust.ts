@@ -2,10 +2,11 @@
 // trustedFolders). Trusting a folder trusts what is inside it, by path segment.
 import { realpathSync } from "node:fs";
 import { join, resolve, sep } from "node:path";
+import type { Env } from "../tool/context.ts";
 import { atomicWriteJson, readJsonObject } from "./atomicJson.ts";
 import { keelUserDir } from "./locations.ts";
 
-export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+export function userConfigPath(env: Env): string {
   return join(keelUserDir(env), "config.json");
 }
 
@@ -32,24 +33,22 @@ function readTrusted(env: NodeJS.ProcessEnv): Record<string, string> {
   return result;
 }
 
-export function listTrustedFolders(
-  env: NodeJS.ProcessEnv = process.env,
-): Array<{ folder: string; trustedAt: string }> {
+export function listTrustedFolders(env: Env): Array<{ folder: string; trustedAt: string }> {
   return Object.entries(readTrusted(env)).map(([folder, trustedAt]) => ({ folder, trustedAt }));
 }
 
 /** The trusted folder covering `folder`, if any. */
-export function findTrustingFolder(folder: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function findTrustingFolder(folder: string, env: Env): string | undefined {
   const target = canonical(folder);
   return Object.keys(readTrusted(env)).find((trusted) => isWithin(target, trusted));
 }
 
-export function isFolderTrusted(folder: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function isFolderTrusted(folder: string, env: Env): boolean {
   return findTrustingFolder(folder, env) !== undefined;
 }
 
 /** Remembers trust in the user config, keeping its other keys. */
-export function trustFolder(folder: string, env: NodeJS.ProcessEnv = process.env): string {
+export function trustFolder(folder: string, env: Env): string {
   const target = canonical(folder);
   const path = userConfigPath(env);
   const config = readJsonObject(path);
@@ -60,7 +59,7 @@ export function trustFolder(folder: string, env: NodeJS.ProcessEnv = process.env
 }
 
 /** Forgets trust of exactly this folder; true when it was trusted. */
-export function revokeFolderTrust(folder: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function revokeFolderTrust(folder: string, env: Env): boolean {
   const target = canonical(folder);
   const path = userConfigPath(env);
   const config = readJsonObject(path);

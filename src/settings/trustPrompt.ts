@@ -1,7 +1,9 @@
 // The trust question, asked once per folder on a terminal. The answer "yes" is remembered in the user
 // config; "no" is not, so the user is asked again next time (and the project's loosening parts stay off).
+
 import type { Readable, Writable } from "node:stream";
 import { LineReader } from "../permissions/prompters/lineReader.ts";
+import type { Env } from "../tool/context.ts";
 import type { UntrustedReport } from "./load.ts";
 import { trustFolder, userConfigPath } from "./trust.ts";
 
@@ -10,7 +12,7 @@ export interface TrustQuestion {
   untrusted: readonly UntrustedReport[];
   input: Readable;
   output: Writable;
-  env?: NodeJS.ProcessEnv;
+  env: Env;
   signal?: AbortSignal;
 }
 

@@ -1,4 +1,5 @@
 // What a call knows: the session's permission policy (deeply immutable) and one call's backpack.
+import { userInfo } from "node:os";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import { LruMap } from "./lruMap.ts";
 import type { Message } from "./messages.ts";
@@ -36,6 +37,21 @@ export interface SandboxPolicySettings {
   denyWrite?: string[];
 }
 
+/** An environment as data: a caller's variables (never Keel's own `process.env` below the surface). */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Whose machine the call is judged for: the caller's home (`~` in paths, rules and commands), temp
+ * folder and the environment its commands start with. Every surface fills it from its caller (a
+ * process's own variables, or the ones a decision server's client sent); nothing below the surface
+ * reads `os.homedir()`, `os.tmpdir()` or `process.env`.
+ */
+export interface CallerEnvironment {
+  home: string;
+  tmpDir: string;
+  env: Env;
+}
+
 interface ToolPermissionContextShape {
   mode: PermissionMode;
   /** The project root: where the session started. Always a working directory. */
@@ -49,6 +65,8 @@ interface ToolPermissionContextShape {
   isBypassPermissionsModeAvailable: boolean;
   /** With an OS sandbox active, Bash commands no rule denies may run without asking. */
   sandbox: SandboxPolicySettings;
+  /** The caller's home, temp folder and environment (see CallerEnvironment). */
+  caller: CallerEnvironment;
   /**
    * The worktree the session entered with EnterWorktree (it is then the project root). Protected
    * folders are judged below it, so its own `.git`, `.keel`... stay protected, but not the
@@ -68,8 +86,38 @@ export function deepFreeze<T>(value: T): DeepReadonly<T> {
   return value as DeepReadonly<T>;
 }
 
-export function getEmptyToolPermissionContext(projectRoot: string = process.cwd()): ToolPermissionContext {
+/** The caller environment of an environment given as data: HOME (else the account's home), TMPDIR. */
+export function callerEnvironment(env: Env): CallerEnvironment {
+  return { home: homeOf(env), tmpDir: tmpDirOf(env), env: { ...env } };
+}
+
+/** HOME of an environment, else the account's home as the system records it. */
+export function homeOf(env: Env): string {
+  const home = env.HOME;
+  if (home) return home;
+  try {
+    return userInfo().homedir;
+  } catch {
+    return "/";
+  }
+}
+
+/** What `os.tmpdir()` says for this environment (it reads Keel's own). */
+function tmpDirOf(env: Env): string {
+  const given = env.TMPDIR || env.TMP || env.TEMP || "/tmp";
+  return given.length > 1 ? given.replace(/\/+$/, "") : given;
+}
+
+/**
+ * An empty policy for a library caller or a test: default mode, no rules. The caller is this process
+ * (the library's own edge, where process state is the caller's) unless one is given.
+ */
+export function getEmptyToolPermissionContext(
+  projectRoot: string = process.cwd(),
+  caller: CallerEnvironment = callerEnvironment(process.env),
+): ToolPermissionContext {
   return deepFreeze<ToolPermissionContextShape>({
+    caller,
     mode: "default",
     projectRoot,
     additionalWorkingDirectories: [],

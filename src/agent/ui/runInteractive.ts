@@ -19,7 +19,7 @@ export async function runInteractive(
   let controller: InteractiveController | undefined;
   const problems: string[] = [];
   const history = new PromptHistory({
-    path: join(keelUserDir(), "history.jsonl"),
+    path: join(keelUserDir(process.env), "history.jsonl"),
     project: session.agent.context.getAppState().toolPermissionContext.projectRoot,
     onError: (message) => (controller ? controller.notify("warning", message) : problems.push(message)),
   });

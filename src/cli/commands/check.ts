@@ -1,6 +1,6 @@
 // `keel check <Name> [json|-]`: the permission decision for a call, explained, without running it.
 import type { Command } from "commander";
-import { decidePermission } from "../../permissions/engine.ts";
+import { callInSession, decide } from "../../permissions/decide.ts";
 import { findBlanketRule } from "../../permissions/matchers.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
 import { describeDecider } from "../../permissions/types.ts";
@@ -37,7 +37,10 @@ export function register(program: Command, runtime: CliRuntime): void {
     .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean }) => {
       const raw = readJsonInput(inputArg);
       preferQuickStart();
-      const session = await connectSessionMcp(await openSession(options, { forTool: name }), options);
+      const session = await connectSessionMcp(
+        await openSession(options, { forTool: name, io: runtime.io }),
+        options,
+      );
       try {
         const behavior = await explain(session, name, raw, options.json === true);
         runtime.setExitCode(EXIT_FOR_DECISION[behavior]);
@@ -65,14 +68,15 @@ function lookUp(session: CliSession, name: string): { tool: Tool; hiddenBy?: Per
 }
 
 function printReport(
+  out: (text: string) => void,
   report: Record<string, unknown> & { behavior: string; reason: string; decidedBy: string },
   json: boolean,
 ): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    out(`${JSON.stringify(report, null, 2)}\n`);
     return;
   }
-  process.stdout.write(
+  out(
     `${report.behavior.toUpperCase()}: ${report.reason || "(no message)"}\ndecided by: ${report.decidedBy}\n`,
   );
 }
@@ -88,6 +92,7 @@ async function explain(
     const decisionReason = { type: "rule" as const, rule: hiddenBy };
     const decidedBy = describeDecider(decisionReason);
     printReport(
+      session.io.out,
       {
         behavior: "deny",
         reason: `${tool.name} is denied outright (and hidden from the model) by the ${decidedBy}`,
@@ -102,7 +107,8 @@ async function explain(
   if (!parsed.ok) throw new CliError(`${tool.name}: ${parsed.message}`);
   const checked = tool.inputSchema.safeParse(parsed.value);
   if (!checked.success) throw new CliError(formatSchemaError(tool.name, checked.error));
-  const decision = await decidePermission(tool, checked.data, session.context);
+  // `keel check` reports an ask as such: it never asks anyone.
+  const decision = await decide(callInSession(tool, checked.data, session.context, "nobody"));
   const details = tool.explainPermission
     ? await tool.explainPermission(checked.data, session.context)
     : undefined;
@@ -116,12 +122,12 @@ async function explain(
       : {}),
     ...(details ? { details } : {}),
   };
-  printReport(report, json);
+  printReport(session.io.out, report, json);
   if (json) return decision.behavior;
   if ("suggestions" in report && report.suggestions) {
     for (const suggestion of report.suggestions)
-      process.stdout.write(`suggested rule: ${suggestion.behavior} ${suggestion.rule}\n`);
+      session.io.out(`suggested rule: ${suggestion.behavior} ${suggestion.rule}\n`);
   }
-  if (details) process.stdout.write(`details: ${JSON.stringify(details, null, 2)}\n`);
+  if (details) session.io.out(`details: ${JSON.stringify(details, null, 2)}\n`);
   return decision.behavior;
 }

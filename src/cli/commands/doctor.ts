@@ -28,7 +28,7 @@ const MARK = { ok: "ok  ", warn: "warn", fail: "FAIL" } as const;
 
 async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; findings: Finding[] }> {
   const env = process.env;
-  const projectRoot = projectDirFrom(flags);
+  const projectRoot = projectDirFrom(flags, process.cwd());
   const tools = builtinTools();
   const findings: Finding[] = [
     ...checkNode(env),
@@ -38,7 +38,7 @@ async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; find
   findings.push(...checkSettingsFiles(projectRoot, env, tools));
   let settings: ReturnType<typeof loadCliSettings> | undefined;
   try {
-    settings = loadCliSettings({ cwd: projectRoot }, tools);
+    settings = loadCliSettings({ cwd: projectRoot }, { cwd: projectRoot, env }, tools);
   } catch {
     // Reported file by file above; what depends on the merged settings is skipped.
   }

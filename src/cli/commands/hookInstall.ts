@@ -48,7 +48,7 @@ function describe(result: InstallResult, verb: string): string[] {
 export function install(agent: AgentName, flags: ScopeFlags): void {
   const scopes = chosenScopes(flags);
   if (scopes.length > 1) throw new CliError("choose one of --user, --project, --local");
-  const project = projectDirFrom(flags);
+  const project = projectDirFrom(flags, process.cwd());
   let lines: string[];
   try {
     const place = placeOf(agent, scopes[0] ?? "user", project);
@@ -61,7 +61,7 @@ export function install(agent: AgentName, flags: ScopeFlags): void {
 }
 
 export function uninstall(agent: AgentName, flags: ScopeFlags): void {
-  const project = projectDirFrom(flags);
+  const project = projectDirFrom(flags, process.cwd());
   const scopes = chosenScopes(flags);
   let places: Place[];
   let lines: string[];
@@ -84,7 +84,7 @@ export function uninstall(agent: AgentName, flags: ScopeFlags): void {
 }
 
 export function status(flags: { cwd?: string; json?: boolean }): void {
-  const project = projectDirFrom(flags);
+  const project = projectDirFrom(flags, process.cwd());
   const report = AGENTS.flatMap((agent) => placesOf(agent, project).map((place) => hookStatus(place)));
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { type ConfiguredHook, defaultTimeoutSeconds, hookDisplayName } from "../../hooks/config.ts";
 import type { LoadedSettings } from "../../settings/load.ts";
+import { processIO } from "../io.ts";
 import { loadCliSettings, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
@@ -51,7 +52,7 @@ export function register(program: Command): void {
   withPolicyOptions(program.command("hooks").description("List the configured hooks with their source"))
     .option("--json", "print JSON")
     .action((options: PolicyFlags & { json?: boolean }) => {
-      const report = hooksReport(loadCliSettings(options));
+      const report = hooksReport(loadCliSettings(options, processIO()));
       process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatHooksReport(report));
     });
 }

@@ -2,6 +2,7 @@
 // in plain words; the exit status is 1 when a configured server could not be used.
 import type { McpServerStatus } from "../../mcp/client.ts";
 import { loadAllBuiltinTools } from "../../tools/catalog.ts";
+import { processIO } from "../io.ts";
 import { connectConfiguredMcp, loadCliSettings, type PolicyFlags } from "../session.ts";
 import { log } from "./mcpServe.ts";
 
@@ -32,7 +33,7 @@ function describeServer(server: McpServerStatus): string {
 
 /** Prints the servers; resolves true when a configured server could not be used (exit status 1). */
 export async function list(flags: ListFlags): Promise<boolean> {
-  const settings = loadCliSettings(flags, await loadAllBuiltinTools());
+  const settings = loadCliSettings(flags, processIO(), await loadAllBuiltinTools());
   const { connectMcpServers } = await import("../../mcp/client.ts");
   // With none configured, an empty manager still reports (and --json still prints) the empty list.
   const manager = (await connectConfiguredMcp(settings, flags)) ?? (await connectMcpServers([]));

@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import type { McpRemoteConfig, McpServerSpec } from "../../mcp/config.ts";
 import { CliError } from "../exitCodes.ts";
+import { processIO } from "../io.ts";
 import { configuredMcpServers, loadCliSettings, type PolicyFlags } from "../session.ts";
 import { log } from "./mcpServe.ts";
 
@@ -18,7 +19,7 @@ async function remoteServer(
   name: string,
   flags: LoginFlags,
 ): Promise<McpServerSpec & { config: McpRemoteConfig }> {
-  const specs = await configuredMcpServers(loadCliSettings(flags), flags);
+  const specs = await configuredMcpServers(loadCliSettings(flags, processIO()), flags);
   const spec = specs.find((candidate) => candidate.name === name);
   if (!spec)
     throw new CliError(

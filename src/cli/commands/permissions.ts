@@ -6,6 +6,7 @@ import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import { RULE_SOURCES, type RuleBehavior, type RuleSource } from "../../permissions/types.ts";
 import type { LoadedSettings } from "../../settings/load.ts";
 import { loadAllBuiltinTools } from "../../tools/catalog.ts";
+import { processIO } from "../io.ts";
 import { loadCliSettings, type PolicyFlags } from "../session.ts";
 import { withPolicyOptions } from "./policyOptions.ts";
 
@@ -95,7 +96,7 @@ export function register(program: Command): void {
   )
     .option("--json", "print JSON")
     .action(async (options: PolicyFlags & { json?: boolean }) => {
-      const report = permissionsReport(loadCliSettings(options, await loadAllBuiltinTools()));
+      const report = permissionsReport(loadCliSettings(options, processIO(), await loadAllBuiltinTools()));
       process.stdout.write(
         options.json ? `${JSON.stringify(report, null, 2)}\n` : formatPermissionsReport(report),
       );

@@ -13,6 +13,7 @@ import {
   userConfigPath,
 } from "../../settings/trust.ts";
 import { CliError } from "../exitCodes.ts";
+import type { CliRuntime } from "../main.ts";
 
 interface TrustFlags {
   list?: boolean;
@@ -20,7 +21,7 @@ interface TrustFlags {
   json?: boolean;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, runtime: CliRuntime): void {
   program
     .command("trust")
     .description(
@@ -31,18 +32,18 @@ export function register(program: Command): void {
     .option("--revoke", "stop trusting the folder")
     .option("--json", "print JSON")
     .action((dir: string | undefined, options: TrustFlags) => {
-      const out = (text: string) => process.stdout.write(text);
+      const { out, env, cwd } = runtime.io;
       if (options.list) {
-        const folders = listTrustedFolders();
+        const folders = listTrustedFolders(env);
         if (options.json) out(`${JSON.stringify(folders, null, 2)}\n`);
         else if (folders.length === 0) out("No folder is trusted.\n");
         else for (const entry of folders) out(`${entry.folder}  (since ${entry.trustedAt})\n`);
         return;
       }
-      const folder = resolve(dir ?? process.cwd());
+      const folder = resolve(cwd, dir ?? ".");
       if (options.revoke) {
-        const revoked = revokeFolderTrust(folder);
-        const parent = findTrustingFolder(folder);
+        const revoked = revokeFolderTrust(folder, env);
+        const parent = findTrustingFolder(folder, env);
         if (options.json)
           out(`${JSON.stringify({ folder, revoked, stillTrustedThrough: parent ?? null })}\n`);
         else if (!revoked)
@@ -53,14 +54,14 @@ export function register(program: Command): void {
       requireFolder(folder);
       let ignored: Array<{ file: string; ignored: string[] }> = [];
       try {
-        ignored = loadSettings({ cwd: folder }).untrusted;
+        ignored = loadSettings({ cwd: folder, env }).untrusted;
       } catch (error) {
         if (error instanceof SettingsError)
           throw new CliError(`not trusting ${folder} yet: ${error.message}`);
         throw error;
       }
-      const trusted = trustFolder(folder);
-      const storedIn = userConfigPath();
+      const trusted = trustFolder(folder, env);
+      const storedIn = userConfigPath(env);
       if (options.json) {
         out(`${JSON.stringify({ folder: trusted, storedIn, nowApplied: ignored }, null, 2)}\n`);
         return;

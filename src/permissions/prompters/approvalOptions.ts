@@ -8,7 +8,7 @@ import { localSettingsPath } from "../../settings/locations.ts";
 import { addRules, updatePermissionContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import type { Tool, ToolView } from "../../tool/Tool.ts";
-import { isInWorkingDirectories, toAbsolutePath } from "../paths.ts";
+import { callPath, isInWorkingDirectories } from "../paths.ts";
 import { describeDecider } from "../types.ts";
 import { describeRulesReach } from "./ruleReach.ts";
 
@@ -95,7 +95,7 @@ function isEditInsideWorkingDirs(request: ApprovalRequest): boolean {
   const path = safely(() => tool.getPath?.(input));
   if (!path) return false;
   const state = context.getAppState();
-  return isInWorkingDirectories(toAbsolutePath(path, state.cwd), state.toolPermissionContext, state.cwd);
+  return isInWorkingDirectories(callPath(path, state), state.toolPermissionContext, state.cwd);
 }
 
 /** Asks that no rule or mode can answer next time: an "always" would be a promise not kept. */

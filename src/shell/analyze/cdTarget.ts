@@ -1,8 +1,8 @@
 // Where cd, pushd and popd take the shell: `cd -L` (the default) applies `..` to the path as written,
 // `cd -P` to the folders the links lead to, as bash does. A folder that depends on run time is unknown.
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { resolveSymlinks } from "../../permissions/paths.ts";
+import type { CallerEnvironment } from "../../tool/context.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandWord } from "./expand.ts";
 
@@ -26,21 +26,27 @@ export function cdRulesChange(view: CommandView): string | undefined {
 }
 
 /**
- * Where a cd-like command goes from `cwd` (`globs`: what earlier commands did to how globs match;
- * `cdRulesChanged`: an earlier command that changed how cd works).
+ * Where a cd-like command goes from `cwd` (`shell`: what earlier commands did to how globs match,
+ * `cdRulesChanged`: an earlier command that changed how cd works, and the caller's environment, whose
+ * HOME and CDPATH cd reads).
  */
 export function cdTarget(
   view: CommandView,
   cwd: string,
-  globs: { filesMayChange: boolean; globRulesChanged?: string; cdRulesChanged?: string },
+  shell: {
+    filesMayChange: boolean;
+    globRulesChanged?: string;
+    cdRulesChanged?: string;
+    caller: CallerEnvironment;
+  },
 ): CdTarget {
   const name = view.argv[0];
   if (name !== undefined && RUNS_HERE.has(name))
     return { kind: "unknown", reason: `${name} runs code in this shell, which may change its folder` };
   if (name !== "cd" && name !== "pushd" && name !== "popd") return { kind: "stay" };
   const describe = view.argv.join(" ").slice(0, 40);
-  if (globs.cdRulesChanged)
-    return { kind: "unknown", reason: `${describe}: after ${globs.cdRulesChanged}, cd follows other rules` };
+  if (shell.cdRulesChanged)
+    return { kind: "unknown", reason: `${describe}: after ${shell.cdRulesChanged}, cd follows other rules` };
   if (name === "popd")
     return { kind: "unknown", reason: `${describe} returns to a folder the analyzer cannot know` };
   let physical = false;
@@ -62,14 +68,17 @@ export function cdTarget(
   const target = view.argv[at];
   if (target === undefined) {
     if (name === "pushd") return { kind: "unknown", reason: "pushd without a folder swaps the folder stack" };
-    return { kind: "go", folders: [homedir()] };
+    const home = shell.caller.env.HOME;
+    if (!home) return { kind: "unknown", reason: "cd without a folder goes to HOME, which is not set" };
+    return { kind: "go", folders: [home] };
   }
   if (target === "-" || /^[+-]\d+$/.test(target))
     return { kind: "unknown", reason: `${describe} goes to a folder the analyzer cannot know` };
   // With CDPATH set, `cd name` may go to a folder of CDPATH instead.
-  if (process.env.CDPATH && !/^(\/|\.\.?(\/|$))/.test(target))
+  if (shell.caller.env.CDPATH && !/^(\/|\.\.?(\/|$))/.test(target))
     return { kind: "unknown", reason: `${describe}: CDPATH may lead elsewhere` };
-  const expansion = expandWord(view.words[at], target, { cwd, ...globs });
+  const { caller, cdRulesChanged: _, ...globs } = shell;
+  const expansion = expandWord(view.words[at], target, { cwd, home: caller.home, ...globs });
   if (expansion.kind === "unknown") return { kind: "unknown", reason: expansion.reason };
   const candidates = expansion.globMatches.length > 0 ? expansion.globMatches : expansion.paths;
   const folders = candidates.map((candidate) =>

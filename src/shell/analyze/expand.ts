@@ -2,7 +2,7 @@
 // globs matched against the real file system (no dotglob, `.` and `..` never matched, as bash 5.2).
 // A word whose value is only known at run time ($VAR, substitutions) is unknown: callers ask.
 import { readdirSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
+import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import { couldNameProtected, lstatOrUndefined } from "../../permissions/paths.ts";
 import type { Word } from "./grammar/words.ts";
@@ -30,6 +30,8 @@ const GLOB_CHARS = /[*?[]/;
 export interface ExpandOptions {
   /** The folder relative globs are matched in. */
   cwd: string;
+  /** The caller's home: what `~` is (CallerEnvironment.home). */
+  home: string;
   /** Earlier commands of the same line may create or remove files: what a glob matches then is unknown. */
   filesMayChange?: boolean;
   /** The path is written: a glob's folders must exist, its last part may be created. */
@@ -58,7 +60,7 @@ export function expandWord(word: Word | undefined, value: string, options: Expan
       word === undefined
         ? alternative.startsWith("~")
         : word.tilde || (word.brace && alternative.startsWith("~"));
-    const path = tilde ? expandTilde(alternative) : alternative;
+    const path = tilde ? expandTilde(alternative, options.home) : alternative;
     if (path === undefined)
       return {
         kind: "unknown",
@@ -108,9 +110,9 @@ export function expandWord(word: Word | undefined, value: string, options: Expan
   return { kind: "paths", paths: [...new Set(paths)], globMatches };
 }
 
-/** `~` and `~/x` are the home folder; `~name` is known only when it is this user. */
-export function expandTilde(value: string): string | undefined {
-  if (value === "~" || value.startsWith("~/")) return homedir() + value.slice(1);
+/** `~` and `~/x` are the caller's home folder; `~name` is known only when it is this user. */
+export function expandTilde(value: string, home: string): string | undefined {
+  if (value === "~" || value.startsWith("~/")) return home + value.slice(1);
   const slash = value.indexOf("/");
   const user = value.slice(1, slash === -1 ? undefined : slash);
   let self: string | undefined;
@@ -119,7 +121,7 @@ export function expandTilde(value: string): string | undefined {
   } catch {
     self = undefined;
   }
-  if (user !== "" && user === self) return homedir() + (slash === -1 ? "" : value.slice(slash));
+  if (user !== "" && user === self) return home + (slash === -1 ? "" : value.slice(slash));
   return undefined;
 }
 

@@ -32,6 +32,7 @@ function findStartFolders(view: CommandView, scope: Scope): string[] | undefined
     for (const folder of folders) {
       const expansion = expandWord(view.words[global.index], global.value, {
         cwd: folder,
+        home: scope.context.caller.home,
         filesMayChange: scope.filesMayChange,
         ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
       });
@@ -60,7 +61,10 @@ function judgeRepositories(view: CommandView, starts: readonly string[], scope: 
   const workTrees: string[] = [];
   for (const start of starts) {
     if (gitDir) {
-      const expansion = expandWord(view.words[gitDir.index], gitDir.value, { cwd: start });
+      const expansion = expandWord(view.words[gitDir.index], gitDir.value, {
+        cwd: start,
+        home: scope.context.caller.home,
+      });
       const dirs = expansion.kind === "paths" ? expansion.paths.map((path) => resolve(start, path)) : [];
       if (dirs.length === 0 || dirs.some((dir) => !isProtectedGitDir(dir)))
         flag(scope, `git --git-dir=${gitDir.value} uses a repository that is not a .git folder`);

@@ -68,7 +68,7 @@ export function checkAbsolute(
         safety: true,
       });
     if (REMOVERS.has(commandName)) {
-      const critical = criticalRemovalReason(abs);
+      const critical = criticalRemovalReason(abs, scope.context.caller.home);
       if (critical) add(scope, { check: "dangerous-removal", reason: critical, safety: true });
     }
   }
@@ -131,6 +131,7 @@ export function checkPath(check: PathCheck, scope: Scope): void {
   for (const base of check.bases) {
     const expansion = expandWord(word, value, {
       cwd: base,
+      home: scope.context.caller.home,
       filesMayChange: scope.filesMayChange,
       forWrite: access === "write",
       ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),

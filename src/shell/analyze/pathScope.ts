@@ -106,7 +106,5 @@ export function isInside(abs: string, scope: Scope): boolean {
 
 /** protectedPathReason for an absolute path (the base only matters for relative ones). */
 export function protectedReasonOf(abs: string, base: string, scope: Scope): string | undefined {
-  return remembered(scope.protectedReason, abs, () =>
-    protectedPathReason(abs, base, scope.context.worktreeRoot),
-  );
+  return remembered(scope.protectedReason, abs, () => protectedPathReason(abs, base, scope.context));
 }

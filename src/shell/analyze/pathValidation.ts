@@ -81,6 +81,7 @@ function checkDestination(
   for (const base of check.bases) {
     const expansion = expandWord(check.word, check.value, {
       cwd: base,
+      home: scope.context.caller.home,
       filesMayChange: scope.filesMayChange,
       forWrite: true,
     });
@@ -96,7 +97,11 @@ function checkDestination(
       }
       for (const source of into.sources) {
         const word = source.index === undefined ? undefined : view.words[source.index];
-        const sources = expandWord(word, source.value, { cwd: base, filesMayChange: scope.filesMayChange });
+        const sources = expandWord(word, source.value, {
+          cwd: base,
+          home: scope.context.caller.home,
+          filesMayChange: scope.filesMayChange,
+        });
         // A source whose name is not known may land under any name: the folder is changed whole.
         for (const from of sources.kind === "paths" ? sources.paths : [undefined]) {
           const trimmed = from?.replace(/\/+$/, "");
@@ -204,6 +209,7 @@ function globOptionChange(view: CommandView): string | undefined {
 function followCd(view: CommandView, running: readonly ShellState[], next: ShellState[], scope: Scope): void {
   for (const state of running) {
     const target = cdTarget(view, state.cwd, {
+      caller: scope.context.caller,
       filesMayChange: scope.filesMayChange,
       ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
       ...(scope.cdRulesChanged ? { cdRulesChanged: scope.cdRulesChanged } : {}),

@@ -2,7 +2,6 @@
 // (chmod -R, find -exec, a copy whose names are not known) reaches every protected entry it holds, and
 // a recursive copy of a folder writes the protected entries of its source under the destination.
 import { readdirSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, sep } from "node:path";
 import { couldNameProtected, isPathWithin } from "../../permissions/paths.ts";
 import { workingDirectories } from "../../tool/context.ts";
@@ -40,7 +39,7 @@ function protectedChild(folder: string): string | undefined {
 export function protectedInside(folder: string, scope: Scope): string | undefined {
   const own = protectedChild(folder);
   if (own) return own;
-  const roots = [...workingDirectories(scope.context), homedir()];
+  const roots = [...workingDirectories(scope.context), scope.context.caller.home];
   for (const root of roots) {
     if (root === folder || !isPathWithin(root, folder)) continue;
     const held = protectedChild(root);

@@ -52,7 +52,7 @@ function checkUnknownPath(path: string, cwd: string, name: string, scope: Scope)
   const abs = resolve(cwd, path);
   if (HARMLESS_DEVICES.test(abs)) return;
   checkArgumentRules(abs, cwd, name, scope);
-  if (systemFolderOf(abs)) return;
+  if (systemFolderOf(abs, scope.context.caller.tmpDir)) return;
   const reason = protectedReasonOf(abs, cwd, scope);
   if (reason) add(scope, { check: "protected-path", reason: `${name} may write ${reason}`, safety: true });
 }
@@ -74,14 +74,21 @@ export function checkUnknownArguments(view: CommandView, scope: Scope): void {
         // The whole word is expanded by bash; a value inside an option word only has its `~` read.
         const whole = candidate === arg && !arg.startsWith("-");
         const expansion = whole
-          ? expandWord(word, arg, { cwd, filesMayChange: scope.filesMayChange })
+          ? expandWord(word, arg, {
+              cwd,
+              home: scope.context.caller.home,
+              filesMayChange: scope.filesMayChange,
+            })
           : undefined;
         if (expansion?.kind === "unknown") {
           unknownPath(expansion.check, `${name}: ${expansion.reason}`, "read", scope, false);
           unknownPath(expansion.check, `${name}: ${expansion.reason}`, "write", scope, false);
           continue;
         }
-        const tilde = word?.tilde || candidate.startsWith("~") ? expandTilde(candidate) : candidate;
+        const tilde =
+          word?.tilde || candidate.startsWith("~")
+            ? expandTilde(candidate, scope.context.caller.home)
+            : candidate;
         const paths = expansion ? expansion.paths : tilde === undefined ? [] : [tilde];
         for (const path of paths) if (path !== "") checkUnknownPath(path, cwd, name, scope);
       }

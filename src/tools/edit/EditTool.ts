@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -41,7 +41,7 @@ const NOTEBOOK_ERROR = (path: string) =>
   new ToolError("wrong_tool", `${path} is a Jupyter notebook; edit it with the NotebookEdit tool, not Edit.`);
 
 function pathOf(input: { file_path: string }, context: ToolUseContext): string {
-  return toAbsolutePath(input.file_path, context.getAppState().cwd);
+  return callPath(input.file_path, context.getAppState());
 }
 
 /** Checks that need no file content; call() repeats the decisive ones under the file's lock. */

@@ -2,7 +2,6 @@
 // an absolute pattern names its own root: the folders before its first wildcard.
 import { isAbsolute } from "node:path";
 import picomatch from "picomatch";
-import { expandHome } from "../../permissions/paths.ts";
 import { LruMap } from "../../tool/lruMap.ts";
 
 export interface GlobTarget {
@@ -13,8 +12,10 @@ export interface GlobTarget {
 }
 
 export function globTarget(input: { pattern: string; path?: string | undefined }): GlobTarget {
-  const pattern = expandHome(input.pattern.trim());
-  if (!isAbsolute(pattern)) return { path: input.path, pattern: pattern.replace(/^(\.\/)+/, "") };
+  const pattern = input.pattern.trim();
+  // `~/x/**`: rooted at the caller's home, which the root's own resolution expands (callPath).
+  const rooted = isAbsolute(pattern) || pattern === "~" || pattern.startsWith("~/");
+  if (!rooted) return { path: input.path, pattern: pattern.replace(/^(\.\/)+/, "") };
   const segments = pattern.split("/");
   let staticCount = 1;
   while (staticCount < segments.length - 1 && !picomatch.scan(segments[staticCount]!).isGlob) staticCount++;

@@ -6,7 +6,7 @@ import { readFile, stat } from "node:fs/promises";
 import { z } from "zod";
 import { runningServerForFile, serverForFile } from "../../lsp/sessionServers.ts";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -63,7 +63,7 @@ export interface LspOutput {
 }
 
 function absolutePathOf(input: LspInput, context: ToolUseContext): string {
-  return toAbsolutePath(input.filePath, context.getAppState().cwd);
+  return callPath(input.filePath, context.getAppState());
 }
 
 function inputProblem(input: LspInput): string | undefined {

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -45,7 +45,7 @@ export const multiEditInputSchema = z.strictObject({
 export type MultiEditInput = z.infer<typeof multiEditInputSchema>;
 
 function pathOf(input: MultiEditInput, context: ToolUseContext): string {
-  return toAbsolutePath(input.file_path, context.getAppState().cwd);
+  return callPath(input.file_path, context.getAppState());
 }
 
 function atIndex(index: number, error: ToolError): ToolError {

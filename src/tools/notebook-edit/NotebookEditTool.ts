@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { z } from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
@@ -45,7 +45,7 @@ export interface NotebookEditOutput extends FileChange {
 }
 
 function pathOf(input: NotebookEditInput, context: ToolUseContext): string {
-  return toAbsolutePath(input.notebook_path, context.getAppState().cwd);
+  return callPath(input.notebook_path, context.getAppState());
 }
 
 function inputProblem(input: NotebookEditInput, path: string): ToolError | undefined {

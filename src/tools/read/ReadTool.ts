@@ -6,7 +6,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { warmServerForRead } from "../../lsp/editDiagnostics.ts";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -69,7 +69,7 @@ export const readInputSchema = z.strictObject({
 export type ReadInput = z.infer<typeof readInputSchema>;
 
 function absolutePathOf(input: ReadInput, context: ToolUseContext): string {
-  return toAbsolutePath(input.file_path, context.getAppState().cwd);
+  return callPath(input.file_path, context.getAppState());
 }
 
 function extensionOf(path: string): string {

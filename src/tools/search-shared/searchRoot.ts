@@ -5,7 +5,7 @@ import { type Stats, statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { findDenyRule } from "../../permissions/engine.ts";
 import { readDenyGlobs } from "../../permissions/pathRules.ts";
-import { isInWorkingDirectories, toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath, isInWorkingDirectories } from "../../permissions/paths.ts";
 import { formatRuleValue } from "../../permissions/rules.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
@@ -26,8 +26,8 @@ export interface SearchRoot {
 
 /** The input path as an absolute path; no path means the session's current directory. */
 export function absoluteSearchPath(path: string | undefined, context: ToolUseContext): string {
-  const cwd = context.getAppState().cwd;
-  return path === undefined || path.trim() === "" ? toAbsolutePath(".", cwd) : toAbsolutePath(path, cwd);
+  const state = context.getAppState();
+  return callPath(path === undefined || path.trim() === "" ? "." : path, state);
 }
 
 function missingPathMessage(absolute: string, context: ToolUseContext): string {

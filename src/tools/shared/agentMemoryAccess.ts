@@ -6,7 +6,7 @@
 // files). Every other write to `.keel`/`.claude` keeps asking. Deny and ask rules and plan mode still
 // apply: the engine checks them before a tool's own allow.
 import { dirname, join, relative, sep } from "node:path";
-import { isPathWithin, resolveSymlinks, toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath, isPathWithin, resolveSymlinks } from "../../permissions/paths.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 
@@ -33,7 +33,7 @@ export function agentMemoryAccess<I>(
 ): PermissionResult<I> | undefined {
   const memory = context.agentMemory;
   if (!memory || context.agentId === undefined) return undefined;
-  const path = toAbsolutePath(absolutePath, context.getAppState().cwd);
+  const path = callPath(absolutePath, context.getAppState());
   if (!isOwnMemoryFile(path, memory.dir)) return undefined;
   return {
     behavior: "allow",

@@ -1,12 +1,13 @@
 // Per-file serialization inside this process: edits of one file run one after another, so two
 // concurrent edits both land (each sees the other's result) instead of the last one winning.
-import { resolveSymlinks, toAbsolutePath } from "../../permissions/paths.ts";
+import { resolve } from "node:path";
+import { resolveSymlinks } from "../../permissions/paths.ts";
 
 const tails = new Map<string, Promise<unknown>>();
 
-/** The lock key: the absolute, symlink-resolved path, so every name of one file shares one lock. */
+/** The lock key: the symlink-resolved path (callers give it absolute), so every name of one file shares one lock. */
 export function fileLockKey(path: string): string {
-  return resolveSymlinks(toAbsolutePath(path, process.cwd()));
+  return resolveSymlinks(resolve(path));
 }
 
 /** Runs `task` after every earlier task holding the same file's lock has settled. */

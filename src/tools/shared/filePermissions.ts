@@ -5,9 +5,9 @@
 import { dirname, relative, sep } from "node:path";
 import { findDenyRule } from "../../permissions/engine.ts";
 import {
+  callPath,
   isInWorkingDirectories,
   protectedPathReason,
-  toAbsolutePath,
   workingDirectoryOf,
 } from "../../permissions/paths.ts";
 import { escapeRuleContent, formatRuleValue } from "../../permissions/rules.ts";
@@ -71,7 +71,7 @@ export async function checkReadPermission<I>(
   context: ToolUseContext,
 ): Promise<PermissionResult<I>> {
   const state = context.getAppState();
-  const absolutePath = toAbsolutePath(path, state.cwd);
+  const absolutePath = callPath(path, state);
   const memory = agentMemoryAccess(input, absolutePath, "read", context);
   if (memory) return memory;
   if (isInWorkingDirectories(absolutePath, state.toolPermissionContext, state.cwd)) {
@@ -101,10 +101,10 @@ export async function checkWritePermission<I>(
 ): Promise<PermissionResult<I>> {
   const state = context.getAppState();
   const permissionContext = state.toolPermissionContext;
-  const absolutePath = toAbsolutePath(path, state.cwd);
+  const absolutePath = callPath(path, state);
   const memory = agentMemoryAccess(input, absolutePath, "write", context);
   if (memory) return memory;
-  const protectedReason = protectedPathReason(absolutePath, state.cwd, permissionContext.worktreeRoot);
+  const protectedReason = protectedPathReason(absolutePath, state.cwd, permissionContext);
   if (protectedReason) {
     return {
       behavior: "ask",

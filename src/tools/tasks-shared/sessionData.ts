@@ -24,7 +24,7 @@ function safeFileStem(id: string): string {
 export function sessionDataDir(context: ToolUseContext, kind: SessionDataKind): string {
   const options = context.options as SessionDataOptions;
   const configured = kind === "tasks" ? options.tasksDir : options.todosDir;
-  return configured ?? join(keelUserDir(), kind);
+  return configured ?? join(keelUserDir(context.getAppState().toolPermissionContext.caller.env), kind);
 }
 
 /** `<dir>/<sessionId>.json`, or `<dir>/<sessionId>.<scope>.json` for a scoped list (a sub-agent's todos). */

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { toAbsolutePath } from "../../permissions/paths.ts";
+import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -35,7 +35,7 @@ export const writeInputSchema = z.strictObject({
 export type WriteInput = z.infer<typeof writeInputSchema>;
 
 function pathOf(input: WriteInput, context: ToolUseContext): string {
-  return toAbsolutePath(input.file_path, context.getAppState().cwd);
+  return callPath(input.file_path, context.getAppState());
 }
 
 async function validateWrite(input: WriteInput, context: ToolUseContext): Promise<ToolError | undefined> {

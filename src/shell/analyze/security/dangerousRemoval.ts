@@ -1,7 +1,7 @@
 // Removing /, the home folder (or a folder above it) or a system folder asks in every mode, bypass
 // included. Relative targets are resolved by path validation, which calls criticalRemovalReason too.
 
-import { homedir } from "node:os";
+import { userInfo } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import { SYSTEM_FOLDERS } from "../../../permissions/paths.ts";
 import { commandFormsForDenyRules } from "../denyForms.ts";
@@ -11,13 +11,33 @@ import type { CommandCheck } from "./types.ts";
 /** Recursive permission or owner changes on these folders break the system as surely as removal. */
 const RECURSIVE_CHANGERS = new Set(["chmod", "chown", "chgrp"]);
 
-/** Why removing this absolute path would be catastrophic, or undefined. */
-export function criticalRemovalReason(absolute: string, home: string = homedir()): string | undefined {
+let accountHome: string | undefined;
+
+/** This account's home as the system records it (not $HOME, which a caller may set to anything). */
+function accountHomeFolder(): string {
+  if (accountHome === undefined) {
+    try {
+      accountHome = userInfo().homedir;
+    } catch {
+      accountHome = sep;
+    }
+  }
+  return accountHome;
+}
+
+/**
+ * Why removing this absolute path would be catastrophic, or undefined. `callerHome`: the caller's $HOME,
+ * judged beside the account's own home.
+ */
+export function criticalRemovalReason(absolute: string, callerHome?: string): string | undefined {
   const path = resolve(absolute);
   if (path === sep) return "removing / deletes the whole system";
-  const homePath = resolve(home);
-  if (path === homePath) return "removing the home folder deletes every user file";
-  if (homePath.startsWith(path + sep)) return `removing ${path} deletes the home folder`;
+  for (const home of new Set([accountHomeFolder(), ...(callerHome ? [callerHome] : [])])) {
+    const homePath = resolve(home);
+    if (homePath === sep) continue;
+    if (path === homePath) return "removing the home folder deletes every user file";
+    if (homePath.startsWith(path + sep)) return `removing ${path} deletes the home folder`;
+  }
   // Every top-level folder (/home, /tmp and /mnt too) and the system folders themselves.
   if (SYSTEM_FOLDERS.includes(path) || dirname(path) === sep)
     return `removing ${path} deletes a system folder`;
