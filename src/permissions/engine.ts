@@ -15,7 +15,8 @@ function ruleMessage(rule: PermissionRule, tool: Tool): string {
   return `${tool.name} ${verb} by the ${rule.source} rule ${rule.behavior}: ${formatRuleValue(rule.value)}`;
 }
 
-function fromRule<I>(rule: PermissionRule, tool: Tool): PermissionDecision<I> {
+/** The decision a matching rule makes, with its message. */
+export function fromRule<I>(rule: PermissionRule, tool: Tool): PermissionDecision<I> {
   const message = ruleMessage(rule, tool);
   const decisionReason = { type: "rule" as const, rule };
   if (rule.behavior === "deny") return { behavior: "deny", message, decisionReason };

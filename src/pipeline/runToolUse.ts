@@ -1,6 +1,7 @@
 // One call through every step of DESIGN.md, in order. Yields progress, then exactly one result.
 // Nothing a tool (or hook, classifier, prompter) throws escapes: every failure is an is_error result.
 import { type Asker, callInSession, decide as decideCall } from "../permissions/decide.ts";
+import { findDenyRule, fromRule } from "../permissions/engine.ts";
 import { findBlanketDenyForName } from "../permissions/matchers.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
@@ -143,6 +144,18 @@ export async function* runToolUse(
     return;
   }
   let input: unknown = checked.data;
+  // 4b. Deny rules, before the tool's own validation looks at anything (a denied path's existence is
+  // not told), recorded as the refusal it is: who denied is the rule.
+  const denial = await guard(() => findDenyRule(tool, input, context));
+  const denyingRule = denial.ok ? denial.value : undefined;
+  if (denyingRule) {
+    const refusal = fromRule(denyingRule, tool);
+    const reason = refusal.decisionReason;
+    state.decision = { behavior: "deny", decidedBy: describeDecider(reason), reason };
+    context.toolDecisions?.set(toolUse.id, { behavior: "deny", decidedBy: state.decision.decidedBy });
+    yield fail(tool, "permission_denied", `${refusal.message}. Do not try to reach it another way.`);
+    return;
+  }
   // 5. The tool's own validation.
   const validation = await guard(() => tool.validateInput?.(input, context));
   if (!validation.ok) {

@@ -185,3 +185,34 @@ describe("keel audit", () => {
     );
   });
 });
+
+describe("keel audit: who refused", () => {
+  it("a Read a deny rule refuses is recorded as denied by that rule, and counted so", async () => {
+    write(join(project, ".env"), "API_KEY=secret\n");
+    const read = await keel([
+      "tool",
+      "Read",
+      JSON.stringify({ file_path: join(project, ".env") }),
+      "--deny",
+      "Read(**/.env)",
+    ]);
+    expect(read.code).toBe(3);
+    expect(read.stdout + read.stderr).not.toContain("API_KEY");
+    const records = (await keel(["audit", "--json"])).stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({
+      tool: "Read",
+      behavior: "deny",
+      decidedBy: "deny rule Read(**/.env) from cliArg settings",
+      decisionReason: {
+        type: "rule",
+        rule: { behavior: "deny", source: "cliArg", value: { toolName: "Read" } },
+      },
+    });
+    const summary = JSON.parse((await keel(["audit", "--summary", "--json"])).stdout) as unknown[];
+    expect(summary).toEqual([expect.objectContaining({ tool: "Read", calls: 1, denied: 1, allowed: 0 })]);
+  });
+});
