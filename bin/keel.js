@@ -8,9 +8,9 @@ import { fileURLToPath } from "node:url";
 // stream getters then load all of fs's streams (~10 ms of every start).
 const { existsSync } = module.createRequire(import.meta.url)("node:fs");
 
-// Agents read a hook's exit code 2 as "block the tool call": a `keel hook` that cannot start says so
-// with 1, an error they show without blocking the person's work.
-const cannotStart = process.argv[2] === "hook" ? 1 : 2;
+// Agents read a hook's exit code 2 as "block the tool call": a `keel hook` that cannot start blocks
+// the call it was asked about (a guard that cannot decide says no), like every command that cannot start.
+const cannotStart = 2;
 
 // Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
 // without it (or with the cache folder unwritable) still runs.
@@ -25,12 +25,11 @@ const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cl
 const built = existsSync(fileURLToPath(entry));
 const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLToPath(entry) };
 
-// `keel hook <agent>`, `keel check <Name> <json>` and read-only `keel tool` calls are first offered to
-// this user's warm decision server (src/cli/decisionServer/): it answers in a few milliseconds what a new
-// process needs ~0.1 s to load for. Without one, the command runs here as always, and a server is
-// started for next time.
+// `keel hook <agent>` and `keel check <Name> <json>` are first offered to this user's warm decision
+// server (src/cli/decisionServer/): it answers in a few milliseconds what a new process needs ~0.1 s to
+// load for. Without one, the command runs here as always, and a server is started for next time.
 let server = {};
-if (built && ["hook", "check", "tool"].includes(process.argv[2])) {
+if (built && ["hook", "check"].includes(process.argv[2])) {
   try {
     const { answerThroughServer } = await import("../dist/cli/decisionServer/client.js");
     server = await answerThroughServer(process.argv.slice(2), launcher);
@@ -68,6 +67,6 @@ if (process.argv[2] === "--keel-decision-server") {
   await serveDecisions(process.argv[3], process.argv[4], launcher.entryFile);
 } else {
   const { main } = await import(entry.href);
-  process.exitCode = await main(process.argv.slice(2));
+  process.exitCode = await main(process.argv.slice(2), server.stdin ? { stdin: server.stdin } : {});
   server.start?.();
 }

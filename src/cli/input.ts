@@ -1,18 +1,18 @@
 // A tool's JSON input from the command line: an argument, `-` for stdin, or stdin when piped.
 import { readFileSync } from "node:fs";
-import { givenStdin } from "./decisionServer/givenStdin.ts";
 import { CliError } from "./exitCodes.ts";
+import type { CommandIO } from "./io.ts";
 
-export function readJsonInput(arg: string | undefined): unknown {
+export function readJsonInput(arg: string | undefined, io: Pick<CommandIO, "stdin" | "tty">): unknown {
   let text: string;
   if (arg === undefined || arg === "-") {
-    const given = givenStdin();
+    const given = io.stdin;
     if (given !== undefined) {
       if ("problem" in given)
         throw new CliError(`Could not read the tool input from stdin: ${given.problem}`);
       text = given.text;
     } else {
-      if (arg === undefined && process.stdin.isTTY) return {};
+      if (arg === undefined && io.tty.stdin) return {};
       try {
         text = readFileSync(0, "utf8");
       } catch (error) {

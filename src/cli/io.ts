@@ -1,6 +1,7 @@
 // What a command runs with, as data: the caller's folder, environment, terminals and output. A command
 // run in its own process gets the process's (processIO); the decision server gets its client's, sent as
 // data, so serving a request never changes the server's own process.
+import type { AuditOpener } from "../audit/heldSink.ts";
 import type { Env } from "../tool/context.ts";
 
 export interface TtyFlags {
@@ -9,6 +10,9 @@ export interface TtyFlags {
   stderr: boolean;
 }
 
+/** Standard input already read for the command (a hook event the decision server's client read), or why not. */
+export type GivenStdin = { text: string } | { problem: string };
+
 export interface CommandIO {
   /** The folder the command was started in. */
   cwd: string;
@@ -16,11 +20,18 @@ export interface CommandIO {
   tty: TtyFlags;
   out(text: string): void;
   err(text: string): void;
+  /** Standard input, when it was read before the command ran; otherwise the command reads fd 0. */
+  stdin?: GivenStdin;
+  /** Where the command's audit records go (default: the audit log; a decision server holds them). */
+  openAudit?: AuditOpener;
+  /** Aborted when the caller goes away (a decision server's client that gave up). */
+  signal?: AbortSignal;
 }
 
 /** This process as the caller: its folder, variables, terminals and standard streams. */
-export function processIO(): CommandIO {
+export function processIO(stdin?: GivenStdin): CommandIO {
   return {
+    ...(stdin === undefined ? {} : { stdin }),
     cwd: process.cwd(),
     env: process.env,
     tty: {

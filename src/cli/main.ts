@@ -7,7 +7,7 @@ import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
-import { type CommandIO, processIO } from "./io.ts";
+import { type CommandIO, type GivenStdin, processIO } from "./io.ts";
 
 export interface CliRuntime {
   setExitCode(code: number): void;
@@ -165,11 +165,17 @@ function helpCommandFor(argv: readonly string[]): string {
 
 const MCP_SUBCOMMANDS = new Set(["serve", "list", "login", "logout"]);
 
-/** Runs the CLI in this process and resolves to the exit code. */
-export async function main(givenArgv: readonly string[]): Promise<number> {
+/**
+ * Runs the CLI in this process and resolves to the exit code. `given.stdin`: standard input the launcher
+ * already read (a hook event offered to a decision server that did not answer).
+ */
+export async function main(
+  givenArgv: readonly string[],
+  given: { stdin?: GivenStdin } = {},
+): Promise<number> {
   stopQuietlyOnClosedPipes();
   try {
-    return await runCommandLine(givenArgv, processIO());
+    return await runCommandLine(givenArgv, processIO(given.stdin));
   } finally {
     // The sandbox's proxies would keep the process running after its command is done.
     await stopSandboxIfStarted().catch(() => {});
@@ -222,5 +228,5 @@ export async function serveDecisions(socket: string, build: string, entryFile: s
     import("./decisionServer/server.ts"),
     import("./decisionServer/warmUp.ts"),
   ]);
-  await serve({ socket, build, entryFile, run: main, warmUp: warmUpDecisions });
+  await serve({ socket, build, entryFile, warmUp: warmUpDecisions });
 }

@@ -1,11 +1,11 @@
 // Claude Code's PreToolUse and PermissionRequest hooks. Its tools are Keel's tools under the same names
 // and inputs; an answer is `hookSpecificOutput` JSON on stdout (permissionDecision for PreToolUse,
 // decision.behavior for PermissionRequest), and silence leaves the call to Claude Code's own rules.
+import type { Env } from "../tool/context.ts";
 import type { AgentAdapter } from "./adapter.ts";
 import {
   approvalText,
   askText,
-  EventProblem,
   optionalString,
   projectDirOf,
   readMode,
@@ -13,6 +13,7 @@ import {
   requireAbsolutePath,
   requireObject,
   requireString,
+  UnansweredEvent,
 } from "./eventFields.ts";
 import { isJudgedTool } from "./keelTools.ts";
 import type { AgentCall, Verdict } from "./types.ts";
@@ -37,10 +38,10 @@ function withoutIgnoredFields(toolName: string, input: Record<string, unknown>):
   return Object.fromEntries(Object.entries(input).filter(([field]) => !ignored.includes(field)));
 }
 
-function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+function toCall(event: Record<string, unknown>, env: Env) {
   const hookEvent = requireString(event, "hook_event_name");
   if (!(EVENTS as readonly string[]).includes(hookEvent))
-    throw new EventProblem(
+    throw new UnansweredEvent(
       `unknown event ${hookEvent} (keel hook claude-code answers ${EVENTS.join(" and ")})`,
     );
   const toolName = requireString(event, "tool_name");
@@ -92,7 +93,8 @@ function reply(call: AgentCall, verdict: Verdict, options: { strict: boolean }):
   }
   if (verdict.behavior === "allow") return preToolUse("allow", approvalText(verdict));
   if (verdict.behavior === "deny") return preToolUse("deny", refusalText(verdict));
-  if (verdict.behavior === "ask" && options.strict) return preToolUse("ask", askText(verdict));
+  if (verdict.behavior === "ask" && (options.strict || verdict.firm))
+    return preToolUse("ask", askText(verdict));
   return "";
 }
 

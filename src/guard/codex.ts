@@ -3,16 +3,18 @@
 // "allow" or "ask" there); PermissionRequest comes when Codex is about to ask for approval of a shell
 // command, and may answer `decision.behavior` allow or deny for the person. Silence leaves it to Codex.
 import { resolve } from "node:path";
+import type { Env } from "../tool/context.ts";
 import type { AgentAdapter } from "./adapter.ts";
 import { patchedFiles } from "./applyPatch.ts";
 import {
-  EventProblem,
+  askText,
   optionalString,
   readMode,
   refusalText,
   requireAbsolutePath,
   requireObject,
   requireString,
+  UnansweredEvent,
 } from "./eventFields.ts";
 import type { AgentCall, KeelCall, Verdict } from "./types.ts";
 
@@ -42,10 +44,10 @@ function mapCalls(toolName: string, input: Record<string, unknown>, cwd: string)
   return { unjudged: `Keel does not judge ${toolName} calls` };
 }
 
-function toCall(event: Record<string, unknown>, _env: NodeJS.ProcessEnv) {
+function toCall(event: Record<string, unknown>, _env: Env) {
   const hookEvent = requireString(event, "hook_event_name");
   if (!(EVENTS as readonly string[]).includes(hookEvent))
-    throw new EventProblem(`unknown event ${hookEvent} (keel hook codex answers ${EVENTS.join(" and ")})`);
+    throw new UnansweredEvent(`unknown event ${hookEvent} (keel hook codex answers ${EVENTS.join(" and ")})`);
   const toolName = requireString(event, "tool_name");
   const toolInput = requireObject(event, "tool_input");
   const cwd = requireAbsolutePath(event, "cwd");
@@ -58,6 +60,7 @@ function toCall(event: Record<string, unknown>, _env: NodeJS.ProcessEnv) {
     agentInput: toolInput,
     calls: "calls" in mapped ? mapped.calls : [],
     ...("unjudged" in mapped ? { unjudged: mapped.unjudged } : {}),
+    ...("unreadable" in mapped ? { unreadable: true } : {}),
     projectDir: cwd,
     cwd,
     ...(mode ? { mode } : {}),
@@ -71,7 +74,7 @@ function toCall(event: Record<string, unknown>, _env: NodeJS.ProcessEnv) {
   return { call, ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
 }
 
-function reply(call: AgentCall, verdict: Verdict): string {
+function reply(call: AgentCall, verdict: Verdict, options: { strict: boolean }): string {
   if (call.event === "PermissionRequest") {
     if (verdict.behavior === "allow")
       return JSON.stringify({
@@ -86,12 +89,18 @@ function reply(call: AgentCall, verdict: Verdict): string {
       });
     return "";
   }
-  if (verdict.behavior !== "deny") return "";
+  // PreToolUse can only refuse: a firm ask (every ask with strict) is a refusal the model can explain,
+  // since Codex's own policy may run the call without asking anyone.
+  const firmAsk = verdict.behavior === "ask" && (options.strict || verdict.firm === true);
+  if (verdict.behavior !== "deny" && !firmAsk) return "";
+  const reason = firmAsk
+    ? `${askText(verdict)}. Keel needs a person's approval for this call, which a Codex PreToolUse hook cannot ask for; ask the person to run it or to add an allow rule to Keel's settings.`
+    : refusalText(verdict);
   return JSON.stringify({
     hookSpecificOutput: {
       hookEventName: "PreToolUse",
       permissionDecision: "deny",
-      permissionDecisionReason: refusalText(verdict),
+      permissionDecisionReason: reason,
     },
   });
 }

@@ -8,15 +8,16 @@ import { callInSession, decide } from "../permissions/decide.ts";
 import { readDenyGlobs } from "../permissions/pathRules.ts";
 import { toAbsolutePath } from "../permissions/paths.ts";
 import { describeDecider, type PermissionDecision } from "../permissions/types.ts";
+import { isHardAsk } from "../pipeline/resolveDecision.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
-import type { ToolPermissionContext } from "../tool/context.ts";
+import type { Env, ToolPermissionContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type HookAuditRecord, summarizeInput } from "./auditRecord.ts";
 import { loadJudgedTool } from "./keelTools.ts";
-import type { AgentCall, HookOptions, KeelCall, Verdict } from "./types.ts";
+import type { AgentCall, AgentName, HookOptions, KeelCall, Verdict } from "./types.ts";
 
 export interface AgentDecision {
   verdict: Verdict;
@@ -28,15 +29,44 @@ function noOpinion(reason: string): Verdict {
   return { behavior: "none", reason, decidedBy: "no opinion" };
 }
 
-/** Decides and records one call of an agent. Never throws: anything unexpected is no opinion. */
-export async function decideAgentCall(call: AgentCall, options: HookOptions = {}): Promise<AgentDecision> {
+/** A refusal because Keel cannot decide: a Keel that cannot decide says no, never nothing. */
+function cannotDecide(reason: string, check: string): Verdict {
+  return {
+    behavior: "deny",
+    reason,
+    decidedBy: describeDecider({ type: "safetyCheck", reason, check }),
+    decisionReason: { type: "safetyCheck", reason, check },
+  };
+}
+
+/** An ask the agent must put to its person: Keel cannot read the call well enough to judge it. */
+function unreadableInput(reason: string): Verdict {
+  return {
+    behavior: "ask",
+    firm: true,
+    reason,
+    decidedBy: describeDecider({ type: "safetyCheck", reason, check: "unreadable-input" }),
+    decisionReason: { type: "safetyCheck", reason, check: "unreadable-input" },
+  };
+}
+
+/** Decides and records one call of an agent. Never throws: anything unexpected is a refusal. */
+export async function decideAgentCall(call: AgentCall, options: HookOptions): Promise<AgentDecision> {
   const started = performance.now();
   const notes: string[] = [];
   let verdict: Verdict;
   try {
-    verdict = call.unjudged !== undefined ? noOpinion(call.unjudged) : await judge(call, options, notes);
+    verdict =
+      call.unjudged === undefined
+        ? await judge(call, options, notes)
+        : call.unreadable
+          ? unreadableInput(call.unjudged)
+          : noOpinion(call.unjudged);
   } catch (error) {
-    verdict = noOpinion(`Keel could not decide: ${errorMessage(error)}`);
+    verdict = cannotDecide(
+      `Keel could not decide this call (${errorMessage(error)}), so it refuses it`,
+      "keel-error",
+    );
     notes.push(verdict.reason);
   }
   recordDecision(call, verdict, performance.now() - started, options, notes);
@@ -49,13 +79,14 @@ async function judge(call: AgentCall, options: HookOptions, notes: string[]): Pr
     settings = loadSettings({
       cwd: call.projectDir,
       cli: call.mode ? { permissionMode: call.mode } : {},
-      ...(options.env ? { env: options.env } : {}),
+      env: options.env,
     });
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    const reason = `Keel's settings cannot be read, so it has no opinion: ${error.message.split("\n")[0]}`;
+    // The policy is unknown, so nothing can be allowed: every call is refused until the file is fixed.
+    const reason = `Keel's settings at ${error.message.split("\n")[0]} cannot be read, so Keel refuses every call until the file is fixed`;
     notes.push(reason);
-    return noOpinion(reason);
+    return cannotDecide(reason, "settings-unreadable");
   }
   const verdicts: Verdict[] = [];
   for (const part of call.calls) {
@@ -67,11 +98,12 @@ async function judge(call: AgentCall, options: HookOptions, notes: string[]): Pr
   return combine(verdicts);
 }
 
-/** All parts allowed: allow. Otherwise the first ask, else no opinion. */
+/** All parts allowed: allow. Otherwise the first firm ask, the first ask, else no opinion. */
 function combine(verdicts: Verdict[]): Verdict {
   if (verdicts.length > 0 && verdicts.every((verdict) => verdict.behavior === "allow"))
     return verdicts[verdicts.length - 1] as Verdict;
   return (
+    verdicts.find((verdict) => verdict.behavior === "ask" && verdict.firm) ??
     verdicts.find((verdict) => verdict.behavior === "ask") ??
     verdicts.find((verdict) => verdict.behavior === "none") ??
     noOpinion("nothing to judge")
@@ -87,9 +119,9 @@ async function judgeKeelCall(
   const tool = await loadJudgedTool(part.tool);
   if (!tool) return noOpinion(`Keel does not judge ${part.tool} calls`);
   const unreadable = (reason: string) => {
-    // Input the agent sent that Keel cannot read is bad input: said on stderr, not only in the log.
+    // Input the agent sent that Keel cannot read is not understood: the person decides, and stderr says why.
     notes.push(reason);
-    return noOpinion(reason);
+    return unreadableInput(reason);
   };
   const checked = tool.inputSchema.safeParse(part.input);
   if (!checked.success)
@@ -109,7 +141,16 @@ async function judgeKeelCall(
   const verdict = toVerdict(tool, decision);
   if (verdict.behavior !== "allow") return verdict;
   const unfiltered = searchReachesDeniedPaths(tool, checked.data, cwd, settings.permissionContext);
-  return unfiltered ? noOpinion(unfiltered) : verdict;
+  if (!unfiltered) return verdict;
+  // Keel's own search would leave the denied paths out; the agent's will not: a Read deny rule makes this ask.
+  const reason = { type: "safetyCheck" as const, reason: unfiltered, check: "search-reaches-denied-paths" };
+  return {
+    behavior: "ask",
+    firm: true,
+    reason: unfiltered,
+    decidedBy: describeDecider(reason),
+    decisionReason: reason,
+  };
 }
 
 function schemaProblems(error: z.ZodError): string {
@@ -171,10 +212,10 @@ function toVerdict(tool: Tool, decision: PermissionDecision): Verdict {
   const decidedBy = describeDecider(decision.decisionReason);
   const base = { reason, decidedBy, decisionReason: decision.decisionReason };
   const byMode = decision.decisionReason.type === "mode" ? decision.decisionReason.mode : undefined;
-  // dontAsk turned an ask into a refusal: the agent applies its own dontAsk (with its own allow rules).
-  if (decision.behavior === "deny" && byMode === "dontAsk") return { behavior: "ask", ...base };
   // Plan mode refuses what is not read-only; an MCP tool known only by name may well be read-only.
-  if (decision.behavior === "deny" && byMode === "plan" && tool.isMcp) return { behavior: "ask", ...base };
+  if (decision.behavior === "deny" && byMode === "plan" && tool.isMcp)
+    return { behavior: "ask", firm: true, ...base };
+  if (decision.behavior === "ask") return { behavior: "ask", firm: isHardAsk(decision, tool), ...base };
   return { behavior: decision.behavior, ...base };
 }
 
@@ -182,7 +223,7 @@ function toVerdict(tool: Tool, decision: PermissionDecision): Verdict {
  * Secrets of the environment are redacted from the log. Agents export their session id to hooks
  * (CLAUDE_CODE_SESSION_ID): it is the record's own sessionId, not a secret, and must stay readable.
  */
-function redactionEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function redactionEnv(env: Env): Env {
   const { CLAUDE_CODE_SESSION_ID: _sessionId, ...rest } = env;
   return rest;
 }
@@ -211,12 +252,38 @@ function recordDecision(
     hookEvent: call.event,
     ...(verdict.behavior === "none" ? { noOpinion: verdict.reason } : {}),
   };
-  const env = options.env ?? process.env;
-  const sink = new JsonlAuditSink({
+  const env = options.env;
+  const open = options.openAudit ?? ((sinkOptions) => new JsonlAuditSink(sinkOptions));
+  const sink = open({
     dir: options.auditDir ?? auditDir(env),
     env: redactionEnv(env),
     onError: (message) => notes.push(message),
   });
   sink.record(record);
   sink.close();
+}
+
+/**
+ * Records the refusal of an event Keel could not read as a call (it has no tool or input to record).
+ * Returns a problem with the audit log to mention, if any.
+ */
+export function recordUnreadableEvent(
+  agent: AgentName,
+  reason: string,
+  options: HookOptions,
+): string | undefined {
+  const notes: string[] = [];
+  const call: AgentCall = {
+    agent,
+    event: "unreadable",
+    agentTool: "(unreadable event)",
+    agentInput: null,
+    calls: [],
+    projectDir: "",
+    cwd: "",
+    sessionId: "unknown",
+    toolUseId: "",
+  };
+  recordDecision(call, cannotDecide(reason, "unreadable-event"), 0, options, notes);
+  return notes.length > 0 ? notes.join("; ") : undefined;
 }

@@ -5,7 +5,11 @@ import { isPermissionMode } from "../permissions/modes.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { Verdict } from "./types.ts";
 
+/** An event Keel cannot read as a tool call: refused (the agent blocks the call with this reason). */
 export class EventProblem extends Error {}
+
+/** An event of a kind Keel does not answer (not a tool call): no opinion. */
+export class UnansweredEvent extends EventProblem {}
 
 export function requireString(event: Record<string, unknown>, field: string): string {
   const value = event[field];

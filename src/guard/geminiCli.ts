@@ -5,16 +5,17 @@
 // own confirmation, so a hook can add refusals but cannot take Gemini's own prompts away.
 import { resolve } from "node:path";
 import { mcpToolName } from "../mcp/names.ts";
+import type { Env } from "../tool/context.ts";
 import type { AgentAdapter } from "./adapter.ts";
 import {
   askText,
-  EventProblem,
   optionalString,
   projectDirOf,
   refusalText,
   requireAbsolutePath,
   requireObject,
   requireString,
+  UnansweredEvent,
 } from "./eventFields.ts";
 import type { AgentCall, KeelCall, Verdict } from "./types.ts";
 
@@ -230,10 +231,10 @@ function mapCalls(
   return known.map({ input, root });
 }
 
-function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+function toCall(event: Record<string, unknown>, env: Env) {
   const hookEvent = requireString(event, "hook_event_name");
   if (hookEvent !== "BeforeTool")
-    throw new EventProblem(`unknown event ${hookEvent} (keel hook gemini-cli answers BeforeTool)`);
+    throw new UnansweredEvent(`unknown event ${hookEvent} (keel hook gemini-cli answers BeforeTool)`);
   const toolName = requireString(event, "tool_name");
   const toolInput = requireObject(event, "tool_input");
   const cwd = requireAbsolutePath(event, "cwd");
@@ -255,6 +256,7 @@ function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     agentInput: toolInput,
     calls,
     ...(unjudged === undefined ? {} : { unjudged }),
+    ...(note === undefined ? {} : { unreadable: true }),
     projectDir,
     cwd,
     sessionId: optionalString(event, "session_id") ?? "unknown",
@@ -266,8 +268,8 @@ function toCall(event: Record<string, unknown>, env: NodeJS.ProcessEnv) {
 function reply(_call: AgentCall, verdict: Verdict, options: { strict: boolean }): string {
   if (verdict.behavior === "allow") return JSON.stringify({ decision: "allow" });
   if (verdict.behavior === "deny") return JSON.stringify({ decision: "deny", reason: refusalText(verdict) });
-  // BeforeTool has no "ask": strict makes Keel's ask a refusal the model can explain to the person.
-  if (verdict.behavior === "ask" && options.strict)
+  // BeforeTool has no "ask": a firm ask (every ask with strict) is a refusal the model can explain.
+  if (verdict.behavior === "ask" && (options.strict || verdict.firm))
     return JSON.stringify({
       decision: "deny",
       reason: `${askText(verdict)}. Keel needs a person's approval for this call, which a Gemini CLI hook cannot ask for; ask the person to run it or to add an allow rule to Keel's settings.`,

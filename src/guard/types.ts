@@ -1,5 +1,8 @@
 // The vocabulary shared by the agent adapters: what a hook event asks Keel, and what Keel concludes.
+
+import type { AuditOpener } from "../audit/heldSink.ts";
 import type { PermissionMode } from "../permissions/types.ts";
+import type { Env } from "../tool/context.ts";
 
 /** The agents whose pre-tool hooks Keel answers. */
 export const AGENTS = ["claude-code", "gemini-cli", "codex"] as const;
@@ -32,6 +35,8 @@ export interface AgentCall {
    */
   calls: KeelCall[];
   unjudged?: string;
+  /** With `unjudged`: the tool is one Keel judges, but its input cannot be read (an ask, never silence). */
+  unreadable?: boolean;
   /** The project: where settings are read and the first working directory. */
   projectDir: string;
   /** The agent's current directory. */
@@ -42,9 +47,17 @@ export interface AgentCall {
   toolUseId: string;
 }
 
-/** Keel's conclusion; `none` = no opinion (a tool or input Keel does not judge, or bad input). */
+/**
+ * Keel's conclusion; `none` = no opinion (a tool Keel does not judge, or no rule covers the call: the
+ * agent's own rules decide).
+ */
 export interface Verdict {
   behavior: "allow" | "deny" | "ask" | "none";
+  /**
+   * An ask the agent must put to its person even where its own rules would allow: it comes from a rule,
+   * a safety check or input Keel cannot read. Where the agent cannot ask, it is a refusal.
+   */
+  firm?: boolean;
   /** For the model (deny) or the person (ask): why. */
   reason: string;
   /** Who decided, as `keel check` says it. */
@@ -58,13 +71,21 @@ export interface HookReply {
   stdout: string;
   /** One line for stderr (bad input, broken settings), or undefined. */
   note?: string;
+  /**
+   * 2 when Keel cannot read the event as a call: every agent reads exit 2 as "block this call", with
+   * stderr as the reason. Otherwise 0.
+   */
+  exitCode: 0 | 2;
 }
 
 /** Options of `keel hook <agent>`. */
 export interface HookOptions {
   /** Keel's ask becomes the agent's ask (or a refusal where the agent cannot ask). */
   strict?: boolean;
-  env?: NodeJS.ProcessEnv;
+  /** The environment of the hook process the agent started (the caller's, as data). */
+  env: Env;
   /** Where the audit log goes (default ~/.keel/audit). */
   auditDir?: string;
+  /** Opens the audit sink (default: the audit log itself; a decision server holds records until acknowledged). */
+  openAudit?: AuditOpener;
 }

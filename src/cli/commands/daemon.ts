@@ -12,9 +12,12 @@ export function register(program: Command): void {
         "",
         "The first `keel hook <agent>` or `keel check <Name> <json>` decides in its own process and starts a",
         "server in the background; later ones are answered by it in a few milliseconds instead of ~0.1 s.",
-        "A server decides exactly as the command would (settings and trust are read afresh each time),",
-        "serves one user, one Keel build and one environment, listens on a socket in a folder only you can",
-        "enter ($XDG_RUNTIME_DIR/keel, else <tmp>/keel-<uid>), and exits after 10 idle minutes.",
+        "A server decides exactly as the command would: each request brings its folder, environment and",
+        "input as data, and settings and trust are read afresh each time. One server per user and Keel build",
+        "(never per environment); it decides many requests at once, listens on a socket in a folder only you",
+        "can enter (/run/user/<uid>/keel, else /tmp/keel-<uid>), logs what goes wrong beside the socket",
+        "(shown by `keel daemon status` and `keel doctor`), and exits after 10 minutes without a decision.",
+        "A stopped or stuck server costs a call at most about a second: it then decides in its own process.",
         `Set ${SERVER_SWITCH}=off to decide in each process and start no server.`,
       ].join("\n"),
     );
@@ -23,14 +26,17 @@ export function register(program: Command): void {
     .description("List the running decision servers")
     .option("--json", "print JSON")
     .action(async (options: { json?: boolean }) => {
-      const { listServers } = await import("../decisionServer/control.ts");
+      const { listServers, recentLogLines } = await import("../decisionServer/control.ts");
       const servers = await listServers();
       if (options.json) return void process.stdout.write(`${JSON.stringify(servers, null, 2)}\n`);
       if (servers.length === 0) return void process.stdout.write("No decision server is running.\n");
-      for (const server of servers)
+      for (const server of servers) {
         process.stdout.write(
-          `pid ${server.pid}: ${server.requests} requests since ${server.startedAt}; ${server.socket}\n`,
+          `pid ${server.pid}: ${server.requests} decisions since ${server.startedAt}, ${server.running} running now\n` +
+            `  build: ${server.build}\n  socket: ${server.socket}\n  log: ${server.log}\n`,
         );
+        for (const line of recentLogLines(server.log, 5)) process.stdout.write(`    ${line}\n`);
+      }
     });
   daemon
     .command("stop")

@@ -5,8 +5,8 @@
 import type { Command } from "commander";
 import { type EventRead, parseEvent, readEvent } from "../../guard/readEvent.ts";
 import { AGENTS, type AgentName, isAgentName } from "../../guard/types.ts";
-import { givenStdin } from "../decisionServer/givenStdin.ts";
 import { CliError } from "../exitCodes.ts";
+import type { CommandIO } from "../io.ts";
 import type { CliRuntime } from "../main.ts";
 import type { ScopeFlags } from "./hookInstall.ts";
 
@@ -47,21 +47,21 @@ export function register(program: Command, runtime: CliRuntime): void {
         return;
       }
       if (!isAgentName(agent)) {
-        process.stderr.write(
+        runtime.io.err(
           `keel hook: unknown agent "${agent}" (use one of: ${AGENTS.join(", ")}); no opinion\n`,
         );
         runtime.setExitCode(HOOK_UNUSABLE);
         return;
       }
-      if (givenStdin() === undefined && process.stdin.isTTY) {
-        process.stderr.write(
+      if (runtime.io.stdin === undefined && runtime.io.tty.stdin) {
+        runtime.io.err(
           `keel hook ${agent} answers one hook event given on stdin by the agent; to set it up, run \`keel hook install ${agent}\`\n`,
         );
         runtime.setExitCode(HOOK_UNUSABLE);
         return;
       }
       const ignored = command.args.slice(1);
-      await answerEvent(agent, options.strict === true, ignored);
+      runtime.setExitCode(await answerEvent(agent, options.strict === true, ignored, runtime.io));
     });
 
   withScopes(
@@ -113,22 +113,33 @@ function checkedAgent(agent: string): AgentName {
   throw new CliError(`unknown agent "${agent}"; use one of: ${AGENTS.join(", ")}`);
 }
 
-async function answerEvent(agent: AgentName, strict: boolean, ignored: string[]): Promise<void> {
+/** Answers the event on stdin; resolves to the exit code (2 only when the event cannot be read as a call). */
+async function answerEvent(
+  agent: AgentName,
+  strict: boolean,
+  ignored: string[],
+  io: CommandIO,
+): Promise<number> {
   // The event is read while the deciding modules load (or was read already: see decisionServer/).
-  const reading = eventFromStdin();
+  const reading = eventFrom(io);
   (await import("../quickStart.ts")).preferQuickStart();
   const { handleHookEvent } = await import("../../guard/handle.ts");
-  const reply = await handleHookEvent(agent, await reading, { strict });
-  if (reply.stdout !== "") process.stdout.write(`${reply.stdout}\n`);
+  const reply = await handleHookEvent(agent, await reading, {
+    strict,
+    env: io.env,
+    ...(io.openAudit ? { openAudit: io.openAudit } : {}),
+  });
+  if (reply.stdout !== "") io.out(`${reply.stdout}\n`);
   const notes = [
     ...(ignored.length > 0 ? [`keel hook ${agent}: ignored arguments ${ignored.join(" ")}`] : []),
     ...(reply.note ? [reply.note] : []),
   ];
-  for (const note of notes) process.stderr.write(`${note}\n`);
+  for (const note of notes) io.err(`${note}\n`);
+  return reply.exitCode;
 }
 
-function eventFromStdin(): Promise<EventRead> {
-  const given = givenStdin();
+function eventFrom(io: CommandIO): Promise<EventRead> {
+  const given = io.stdin;
   if (given === undefined) return readEvent(process.stdin);
   return Promise.resolve("text" in given ? parseEvent(given.text) : { ok: false, problem: given.problem });
 }

@@ -1,5 +1,5 @@
-// Where the decision server of this user, this Keel build and this environment listens. Kept to Node
-// built-ins and a few file checks: the client loads this at every `keel hook` / `keel check` start.
+// Where the decision server of this user and this Keel build listens. Kept to Node built-ins and a few
+// file checks: the client loads this at every `keel hook` / `keel check` start.
 import { createRequire } from "node:module";
 
 // Built-ins through require(): an ES import of node:fs builds a facade that loads all of fs's streams.
@@ -10,62 +10,38 @@ const { join } = require("node:path") as typeof import("node:path");
 /** `KEEL_DECISION_SERVER=off` (or 0, false, no): every call decides in its own process. */
 export const SERVER_SWITCH = "KEEL_DECISION_SERVER";
 
-/**
- * Variables that change from one folder, command or agent session to the next: sent with each request
- * and set for it, instead of naming a server of their own (one server per folder visited, or per Claude
- * Code session, would be waste). Keel reads them, if at all, while deciding, never once at start.
- * Claude Code gives every hook of a session its session id, its pid and its messaging socket.
- */
-export const PER_REQUEST_ENV: readonly string[] = [
-  "PWD",
-  "OLDPWD",
-  "_",
-  "SHLVL",
-  "CLAUDE_CODE_SESSION_ID",
-  "CLAUDE_PID",
-  "CLAUDE_CODE_MESSAGING_SOCKET",
-  "CLAUDE_CODE_MESSAGING_TOKEN",
-  "CLAUDE_CODE_CHILD_NOTES_DIR",
-];
+/** Names the server folder instead of the account's default (tests, sandboxes, several installs). */
+export const SERVER_DIR_VARIABLE = "KEEL_DECISION_SERVER_DIR";
 
 export function serverEnabled(env: NodeJS.ProcessEnv): boolean {
   const value = env[SERVER_SWITCH]?.trim().toLowerCase();
   return !(value === "off" || value === "0" || value === "false" || value === "no");
 }
 
-/** The environment a server is for: everything but the per-request variables, in a stable order. */
-export function keyedEnv(env: NodeJS.ProcessEnv): string {
-  const names = Object.keys(env)
-    .filter((name) => env[name] !== undefined && !PER_REQUEST_ENV.includes(name))
-    .sort();
-  return JSON.stringify(names.map((name) => [name, env[name]]));
-}
-
 /**
- * The user's private folder for server sockets: `$XDG_RUNTIME_DIR/keel`, else `<tmp>/keel-<uid>`.
- * Only a folder this user owns, that is no symlink and that nobody else may enter is used: a socket
- * another user could plant would answer Keel's decisions. Anything else: undefined (no server).
+ * The user's private folder for server sockets and logs: `/run/user/<uid>/keel` where the system keeps
+ * a runtime folder for the user, else `/tmp/keel-<uid>`. Chosen from the account, never from the
+ * environment, so every terminal, agent and environment of one user finds the same server
+ * (`KEEL_DECISION_SERVER_DIR` names another folder on purpose: tests, sandboxes). Only a
+ * folder this user owns, that is no symlink and that nobody else may enter is used: a socket another
+ * user could plant would answer Keel's decisions. Anything else: undefined (no server).
  */
 export function serverDir(env: NodeJS.ProcessEnv): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined) return undefined;
-  const runtime = env.XDG_RUNTIME_DIR;
-  const dir =
-    runtime?.startsWith("/") && isPrivateFolder(runtime, uid)
+  const runtime = `/run/user/${uid}`;
+  const chosen = env[SERVER_DIR_VARIABLE];
+  const dir = chosen?.startsWith("/")
+    ? chosen
+    : isPrivateFolder(runtime, uid)
       ? join(runtime, "keel")
-      : join(tmpFolder(env), `keel-${uid}`);
+      : join("/tmp", `keel-${uid}`);
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
   }
   return isPrivateFolder(dir, uid) ? dir : undefined;
-}
-
-/** os.tmpdir() of the given environment (it reads process.env). */
-function tmpFolder(env: NodeJS.ProcessEnv): string {
-  const given = env.TMPDIR || env.TMP || env.TEMP || "/tmp";
-  return given.length > 1 ? given.replace(/\/+$/, "") : given;
 }
 
 function isPrivateFolder(path: string, uid: number): boolean {
@@ -94,14 +70,20 @@ export function startLockOf(socket: string): string {
 /** Unix socket paths are limited to 107 bytes; a longer one means no server. */
 const MAX_SOCKET_PATH = 100;
 
-export function socketPath(dir: string, build: string, env: NodeJS.ProcessEnv): string | undefined {
-  const path = join(dir, `decide-${hash64(`${build}\0${keyedEnv(env)}`)}.sock`);
+/** The one socket of this build's server (one per user and build, whatever the caller's environment). */
+export function socketPath(dir: string, build: string): string | undefined {
+  const path = join(dir, `decide-${hash64(build)}.sock`);
   return Buffer.byteLength(path) <= MAX_SOCKET_PATH ? path : undefined;
 }
 
+/** The server's log of what went wrong (bounded: see server.ts), beside its socket. */
+export function logPathOf(socket: string): string {
+  return socket.replace(/\.sock$/, ".log");
+}
+
 /**
- * Two FNV-1a 32-bit hashes with different offsets: names a socket. The server checks the build and the
- * environment of every request itself, so the name needs no cryptographic strength.
+ * Two FNV-1a 32-bit hashes with different offsets: names a socket. The server checks the build of every
+ * request itself, so the name needs no cryptographic strength.
  */
 function hash64(text: string): string {
   let a = 0x811c9dc5;

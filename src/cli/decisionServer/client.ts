@@ -1,16 +1,17 @@
-// The fast path of `keel hook <agent>`, `keel check <Name> <json>` and, outside a terminal, `keel tool`
-// calls of the read-only search and read tools: hand the command to this user's warm decision server
-// (server.ts) and print its answer. Anything short of a full answer (no server,
-// another build, a server that fails) returns nothing to print, and the command runs in this process
-// as before: the server only ever saves time, it never decides differently.
+// The fast path of `keel hook <agent>` and `keel check <Name> <json>`: hand the command, with this
+// process's folder, environment, terminal flags and standard input as data, to this user's warm decision
+// server (server.ts) and print its answer. Anything short of a whole answer in time (no server, another
+// build, a stopped or dying server) returns nothing to print, and the command runs in this process as
+// before: the server only ever saves time, it never decides differently. A stopped server costs at most
+// ACCEPT_TIMEOUT_MS; a working one says it is alive every ALIVE_EVERY_MS.
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS, stdinProblem } from "../../guard/readEvent.ts";
 import { buildId, START_LOCK_MS, serverDir, serverEnabled, socketPath, startLockOf } from "./address.ts";
-import { setGivenStdin } from "./givenStdin.ts";
 import {
-  firstLineMessage,
+  ALIVE_TIMEOUT_MS,
   type GivenStdin,
+  LineReader,
   PROTOCOL_VERSION,
   type ServerReply,
   type ServerRequest,
@@ -24,6 +25,9 @@ const { closeSync, openSync, read, statSync, unlinkSync, writeSync } =
 const { connect } = require("node:net") as typeof import("node:net");
 const { isatty } = require("node:tty") as typeof import("node:tty");
 
+/** A server that has not taken the request by then is stopped or stuck: decide here. */
+export const ACCEPT_TIMEOUT_MS = 1_000;
+
 export interface Launcher {
   /** bin/keel.js, which starts a server with `--keel-decision-server`. */
   binFile: string;
@@ -36,10 +40,9 @@ export interface ServerOutcome {
   exitCode?: number;
   /** No server was listening: start one after this process has answered. */
   start?: () => void;
+  /** Standard input read for the server that did not answer: the local run uses it. */
+  stdin?: GivenStdin;
 }
-
-/** A server answer may take as long as a decision that connects MCP servers; past this, decide here. */
-const REPLY_TIMEOUT_MS = 60_000;
 
 /**
  * The environment this command runs with. Started by Node < 22, the command itself will run relaunched
@@ -70,7 +73,7 @@ export async function answerThroughServer(
   } catch {
     return {};
   }
-  const socket = socketPath(dir, build, env);
+  const socket = socketPath(dir, build);
   if (socket === undefined) return {};
   let cwd: string;
   try {
@@ -85,9 +88,10 @@ export async function answerThroughServer(
   // an older Node must find stdin unread).
   const stdin = command === "hook" ? await readStdin() : undefined;
   const request: ServerRequest = {
-    type: "run",
+    type: "decide",
     version: PROTOCOL_VERSION,
     build,
+    command,
     argv: [...argv],
     cwd,
     env,
@@ -101,8 +105,7 @@ export async function answerThroughServer(
     return { exitCode: reply.exitCode };
   }
   // Decided here after all, with the input already read.
-  if (stdin) setGivenStdin(stdin);
-  return {};
+  return stdin ? { stdin } : {};
 }
 
 /** Synchronous, so the answer is out before the process exits. */
@@ -123,27 +126,54 @@ type Connection = { socket: Socket } | { missing: boolean };
 function connectTo(path: string): Promise<Connection> {
   return new Promise((resolve) => {
     const socket = connect(path);
-    socket.once("connect", () => resolve({ socket }));
-    socket.once("error", (error: NodeJS.ErrnoException) =>
-      resolve({ missing: error.code === "ENOENT" || error.code === "ECONNREFUSED" }),
-    );
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ missing: false });
+    }, ACCEPT_TIMEOUT_MS);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve({ socket });
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({ missing: error.code === "ENOENT" || error.code === "ECONNREFUSED" });
+    });
   });
 }
 
-/** Sends the request; the reply, or undefined when none came whole. */
+/**
+ * Sends a decision request and waits for the answer while the server keeps saying it is alive; on a
+ * whole `done` it acknowledges before using it. Undefined when no answer came whole and in time (the
+ * socket is then closed, which cancels the request and drops its audit records).
+ */
 export function exchange(socket: Socket, request: ServerRequest): Promise<ServerReply | undefined> {
   return new Promise((resolve) => {
-    const parts: Buffer[] = [];
+    const reader = new LineReader();
+    let settled = false;
     const finish = (reply: ServerReply | undefined) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
-      socket.destroy();
+      if (reply?.type === "done") socket.end(`${JSON.stringify({ type: "ack" })}\n`);
+      else socket.destroy();
       resolve(reply);
     };
-    const timer = setTimeout(() => finish(undefined), REPLY_TIMEOUT_MS);
-    socket.on("data", (chunk: Buffer) => parts.push(chunk));
+    let timer = setTimeout(() => finish(undefined), ACCEPT_TIMEOUT_MS);
+    const onMessage = (message: unknown) => {
+      const reply = message as ServerReply | undefined;
+      if (reply?.type === "accepted" || reply?.type === "alive") {
+        clearTimeout(timer);
+        timer = setTimeout(() => finish(undefined), ALIVE_TIMEOUT_MS);
+        return;
+      }
+      finish(reply);
+    };
+    socket.on("data", (chunk: Buffer) => {
+      for (const message of reader.push(chunk)) onMessage(message);
+    });
     socket.on("error", () => finish(undefined));
-    socket.on("close", () => finish(firstLineMessage(parts) as ServerReply | undefined));
-    socket.end(`${JSON.stringify(request)}\n`);
+    socket.on("close", () => finish(reader.rest() as ServerReply | undefined));
+    socket.write(`${JSON.stringify(request)}\n`);
   });
 }
 
@@ -184,7 +214,8 @@ function readStdin(): Promise<GivenStdin> {
 
 /**
  * Starts a server in the background, detached from this process (which exits at once). One at a time:
- * a lock file beside the socket keeps parallel first calls from starting several.
+ * a lock file beside the socket keeps parallel first calls from starting several. The server writes
+ * what goes wrong to its log (address.ts logPathOf), not to this process's terminal.
  */
 export function startServer(launcher: Launcher, dir: string, socket: string, build: string): void {
   const lock = startLockOf(socket);
@@ -197,13 +228,37 @@ export function startServer(launcher: Launcher, dir: string, socket: string, bui
       cwd: dir,
       detached: true,
       stdio: "ignore",
-      env: process.env,
+      env: serverEnv(),
     }).unref();
   } catch {
     try {
       unlinkSync(lock);
     } catch {}
   }
+}
+
+/**
+ * The server's own environment: only what starting Node and finding Keel need. Every request brings its
+ * caller's environment, so nothing of the first caller's (secrets included) should live on in the server.
+ */
+function serverEnv(): Record<string, string> {
+  const kept = [
+    "PATH",
+    "HOME",
+    "LANG",
+    "TZ",
+    "KEEL_RELAUNCHED_FROM",
+    "KEEL_DECISION_SERVER_IDLE_MS",
+    "KEEL_DECISION_SERVER_CHECK_MS",
+    "NODE_COMPILE_CACHE",
+  ];
+  const env: Record<string, string> = {};
+  for (const name of kept) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  if (Number(process.versions.node.split(".")[0]) < 22) env.KEEL_RELAUNCHED_FROM = process.version;
+  return env;
 }
 
 function takeLock(lock: string): boolean {
@@ -216,9 +271,7 @@ function takeLock(lock: string): boolean {
       try {
         if (Date.now() - statSync(lock).mtimeMs < START_LOCK_MS) return false;
         unlinkSync(lock);
-      } catch {
-        return false;
-      }
+      } catch {}
     }
   }
   return false;

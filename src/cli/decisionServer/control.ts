@@ -1,5 +1,5 @@
 // `keel daemon status|stop`: the decision servers of this user, as their sockets name them.
-import { readdirSync, statSync, unlinkSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { START_LOCK_MS, serverDir, startLockOf } from "./address.ts";
@@ -12,8 +12,22 @@ export interface ServerStatus {
   /** The launcher's entry file the server runs (its build: size, time, inode). */
   build: string;
   startedAt: string;
+  /** Decisions answered and acknowledged. */
   requests: number;
+  /** Decisions being made now. */
+  running: number;
   idleExitMs: number;
+  /** What went wrong in it (bounded). */
+  log: string;
+}
+
+/** The last `count` lines of a server's log (what went wrong lately), or none. */
+export function recentLogLines(log: string, count: number): string[] {
+  try {
+    return readFileSync(log, "utf8").trim().split("\n").filter(Boolean).slice(-count);
+  } catch {
+    return [];
+  }
 }
 
 /** The server folder's entries, or none when there is no usable folder. */

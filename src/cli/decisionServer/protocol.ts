@@ -1,24 +1,30 @@
-// One request and one reply per connection, each a line of JSON.
+// The decision server's protocol: newline-delimited JSON over a Unix socket, one request per connection.
+// The client sends one request and half-closes. For a decision the server answers at once with
+// `accepted`, then `alive` while it works, then `done` (or `declined`); the client then sends `ack`
+// before it uses the answer. Only an acknowledged answer's side effects (audit records) are kept: a
+// client that gave up and decided itself leaves no second record.
+import type { GivenStdin, TtyFlags } from "../io.ts";
 
-export const PROTOCOL_VERSION = 1;
+export type { GivenStdin, TtyFlags };
 
-/** A request is bounded: an event over MAX_EVENT_BYTES is never sent (the caller says so itself). */
+export const PROTOCOL_VERSION = 2;
+
+/** A request is bounded: an event over the hook's limit is never sent (the caller says so itself). */
 export const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 
-export interface TtyFlags {
-  stdin: boolean;
-  stdout: boolean;
-  stderr: boolean;
-}
+/** How often a working server says it is alive; a client that hears nothing for ALIVE_TIMEOUT_MS gives up. */
+export const ALIVE_EVERY_MS = 250;
+export const ALIVE_TIMEOUT_MS = 1_500;
 
-/** Standard input the client read before asking (a hook event), or why it could not. */
-export type GivenStdin = { text: string } | { problem: string };
+/** The commands a server decides: one hook event, one `keel check`. */
+export type ServedCommand = "hook" | "check";
 
 export type ServerRequest =
   | {
-      type: "run";
+      type: "decide";
       version: number;
       build: string;
+      command: ServedCommand;
       argv: string[];
       cwd: string;
       env: Record<string, string>;
@@ -29,19 +35,55 @@ export type ServerRequest =
   | { type: "stop"; version: number };
 
 export type ServerReply =
+  | { type: "accepted" }
+  | { type: "alive" }
   | { type: "done"; stdout: string; stderr: string; exitCode: number }
-  /** The server will not answer this one (another build or environment, or it failed): decide locally. */
+  /** The server will not answer this one (another build, an unreadable request, it failed): decide locally. */
   | { type: "declined"; reason: string }
-  /** `requests`: the commands it answered (declined ones not counted). */
-  | { type: "status"; pid: number; build: string; startedAt: string; requests: number; idleExitMs: number }
+  /** `requests`: the decisions it answered and had acknowledged. */
+  | {
+      type: "status";
+      pid: number;
+      build: string;
+      startedAt: string;
+      requests: number;
+      running: number;
+      idleExitMs: number;
+      log: string;
+    }
   | { type: "stopping" };
 
-/** The message on the first line of what arrived; undefined when there is none or it is not JSON. */
-export function firstLineMessage(parts: readonly Buffer[]): unknown {
-  const text = Buffer.concat(parts).toString("utf8");
-  const end = text.indexOf("\n");
+/** What the client sends once it has a whole `done`: it will use it, so its side effects stay. */
+export type ClientAck = { type: "ack" };
+
+/** Splits what arrived into complete lines, keeping a partial last line for later. */
+export class LineReader {
+  #pending = "";
+
+  push(chunk: Buffer | string): unknown[] {
+    this.#pending += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    const messages: unknown[] = [];
+    let end = this.#pending.indexOf("\n");
+    while (end !== -1) {
+      const line = this.#pending.slice(0, end);
+      this.#pending = this.#pending.slice(end + 1);
+      messages.push(parseLine(line));
+      end = this.#pending.indexOf("\n");
+    }
+    return messages;
+  }
+
+  /** The last line, when the other side closed without a newline after it. */
+  rest(): unknown | undefined {
+    const line = this.#pending;
+    this.#pending = "";
+    return line.trim() === "" ? undefined : parseLine(line);
+  }
+}
+
+function parseLine(line: string): unknown {
   try {
-    return JSON.parse(end === -1 ? text : text.slice(0, end));
+    return JSON.parse(line);
   } catch {
     return undefined;
   }

@@ -1,33 +1,88 @@
-// Which command lines a decision server answers. The client asks before sending one, and the server
-// asks again of every request it gets: anything else (the agent, an MCP server, a tool that writes)
-// never runs in it.
+// What a decision server runs for a request: the command line a process of its own would run
+// (`keel hook <agent>`, `keel check <Name> <json>`), through runCommandLine with the client's caller as
+// data: its folder, environment, terminal flags and standard input, and its output captured for the
+// reply. Audit records are held until the client acknowledges the answer (audit/heldSink.ts).
+import { type AuditOpener, heldAuditSink } from "../../audit/heldSink.ts";
+import { JsonlAuditSink, type JsonlAuditSinkOptions } from "../../audit/jsonlSink.ts";
 import { AGENTS } from "../../guard/types.ts";
-import type { TtyFlags } from "./protocol.ts";
+import type { CommandIO, GivenStdin, TtyFlags } from "../io.ts";
+import type { ServedCommand } from "./protocol.ts";
 
-/** Help prints for a person; --jsonl reads calls from stdin, one session for several (tool.ts). */
-const NOT_SERVED_FLAGS = new Set(["-h", "--help", "--jsonl"]);
-
-/**
- * Keel's tools that only read: a server may run them. Not from a terminal, where a call that needs
- * approval asks the person (a server cannot), and never the tools that change files or run commands.
- */
-const SERVED_TOOLS: ReadonlySet<string> = new Set(["Read", "Grep", "Glob", "LS"]);
+/** Help prints for a person; `-` reads the input from stdin, which a server request does not carry. */
+const NOT_SERVED_ARGS = new Set(["-h", "--help", "-"]);
 
 /**
- * The commands a server answers: one hook event from stdin, one check with its input given, one call
- * of a read-only tool with its input given and no terminal to ask on.
+ * The commands a server answers: one hook event from stdin (not typed on a terminal), one check with
+ * its input given as an argument. Asked by the client before it sends, and by the server of every request.
  */
 export function servedCommand(
   argv: readonly string[],
-  tty: Pick<TtyFlags, "stdin" | "stderr">,
-): "hook" | "check" | "tool" | undefined {
-  if (argv.some((arg) => NOT_SERVED_FLAGS.has(arg))) return undefined;
+  tty: Pick<TtyFlags, "stdin">,
+): ServedCommand | undefined {
+  if (argv.some((arg) => NOT_SERVED_ARGS.has(arg))) return undefined;
   const [command, first, second] = argv;
   if (command === "hook" && first !== undefined && (AGENTS as readonly string[]).includes(first))
     return tty.stdin ? undefined : "hook";
-  if (first === undefined || second === undefined || first.startsWith("-") || second.startsWith("-"))
-    return undefined;
-  if (command === "check") return "check";
-  if (command === "tool" && SERVED_TOOLS.has(first) && !(tty.stdin && tty.stderr)) return "tool";
-  return undefined;
+  if (command !== "check" || first === undefined || second === undefined) return undefined;
+  return first.startsWith("-") || second.startsWith("-") ? undefined : "check";
+}
+
+export interface DecideRequest {
+  command: ServedCommand;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  tty: TtyFlags;
+  stdin?: GivenStdin;
+}
+
+export type ServedOutcome =
+  | {
+      kind: "done";
+      stdout: string;
+      stderr: string;
+      exitCode: number;
+      /** The client will use the answer: write its audit records. */
+      keep(): void;
+      /** The client went away: forget them. */
+      discard(): void;
+    }
+  | { kind: "declined"; reason: string };
+
+/** Decides one request as `keel <argv>` in a process of its own would, for the request's caller. */
+export async function decideServed(request: DecideRequest, signal: AbortSignal): Promise<ServedOutcome> {
+  if (servedCommand(request.argv, request.tty) !== request.command)
+    return { kind: "declined", reason: "not a command a server runs" };
+  const held: ReturnType<typeof heldAuditSink>[] = [];
+  const openAudit: AuditOpener = (options: JsonlAuditSinkOptions) => {
+    const sink = heldAuditSink(() => new JsonlAuditSink(options));
+    held.push(sink);
+    return { record: sink.record, close: () => {} };
+  };
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const io: CommandIO = {
+    cwd: request.cwd,
+    env: request.env,
+    tty: request.tty,
+    out: (text) => void stdout.push(text),
+    err: (text) => void stderr.push(text),
+    ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
+    openAudit,
+    signal,
+  };
+  const { runCommandLine } = await import("../main.ts");
+  const exitCode = await runCommandLine(request.argv, io);
+  return {
+    kind: "done",
+    stdout: stdout.join(""),
+    stderr: stderr.join(""),
+    exitCode,
+    keep: () => {
+      for (const sink of held) sink.keep();
+    },
+    discard: () => {
+      for (const sink of held) sink.drop();
+    },
+  };
 }

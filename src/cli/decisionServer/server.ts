@@ -1,41 +1,46 @@
-// The decision server: a warm process that answers `keel hook <agent>`, `keel check <Name> <json>`
-// and read-only `keel tool` calls (client.ts says which) for one user, one Keel build and one
-// environment, so a call costs a Node start and a socket round trip instead of loading Keel and
-// compiling the Bash grammar each time. Each request runs the same main() the command would run in its
-// own process, in the caller's folder, with the caller's per-directory variables and standard input;
-// settings, rules and trust are read afresh for every request, as a new process would. Requests run one
-// at a time. It exits after IDLE_EXIT_MS without requests, and soon after its socket is no longer its own
-// or Keel was rebuilt.
-import { chmodSync, renameSync, statSync, unlinkSync } from "node:fs";
+// The decision server: a warm process that decides `keel hook <agent>` and `keel check <Name> <json>`
+// for one user and one Keel build, so a call costs a Node start and a socket round trip instead of
+// loading Keel and compiling the Bash grammar each time. It is a transport for the decision: each
+// request carries its caller (folder, environment, terminal flags, standard input) as data, and is
+// decided by the same code a process of its own runs (served.ts), with that caller; nothing about the
+// server's own process changes per request. Requests run concurrently; a request whose client went
+// away is cancelled, and only the answers a client acknowledged keep their audit records. It exits after
+// IDLE_EXIT_MS without a decision, and soon after its socket is no longer its own or Keel was rebuilt.
+// What goes wrong is written to a bounded log beside the socket (`keel daemon status` shows it).
+import { appendFileSync, chmodSync, renameSync, statSync, truncateSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { buildId, keyedEnv, PER_REQUEST_ENV, startLockOf } from "./address.ts";
-import { setGivenStdin } from "./givenStdin.ts";
+import { errorMessage } from "../../tool/errors.ts";
+import { buildId, logPathOf, startLockOf } from "./address.ts";
 import {
-  firstLineMessage,
+  ALIVE_EVERY_MS,
+  LineReader,
   MAX_REQUEST_BYTES,
   PROTOCOL_VERSION,
   type ServerReply,
   type ServerRequest,
-  type TtyFlags,
 } from "./protocol.ts";
-import { servedCommand } from "./served.ts";
+import { type DecideRequest, decideServed, type ServedOutcome } from "./served.ts";
 
 /** A server nobody asked for this long exits (`KEEL_DECISION_SERVER_IDLE_MS` overrides it). */
 export const IDLE_EXIT_MS = 10 * 60_000;
 const OWNERSHIP_CHECK_MS = 30_000;
+/** The log is cut back to nothing once it passes this size: it holds recent failures, not history. */
+export const MAX_LOG_BYTES = 256 * 1024;
+/** Requests decided at once; more wait their turn (each is milliseconds of work, or waits on I/O). */
+const MAX_RUNNING = 64;
 
 export interface ServeOptions {
   socket: string;
   build: string;
   /** The CLI entry whose build the clients name. */
   entryFile: string;
-  /** Runs one command line as main() does, returning its exit code. */
-  run: (argv: readonly string[]) => Promise<number>;
-  /** Loads what the answered commands need, before the first request. */
+  /** Loads what the decisions need, before the first request. */
   warmUp: () => Promise<void>;
 }
 
 export async function serveDecisions(options: ServeOptions): Promise<void> {
+  const log = logPathOf(options.socket);
+  const note = (text: string) => writeLog(log, text);
   const lock = startLockOf(options.socket);
   const releaseLock = () => {
     try {
@@ -43,11 +48,11 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
     } catch {}
   };
   if (safeBuildId(options.entryFile) !== options.build) return releaseLock();
-  await options.warmUp().catch(() => {});
-  const idleMs = idleExitMs();
+  await options.warmUp().catch((error: unknown) => note(`warm-up failed: ${errorMessage(error)}`));
+  const idleMs = positiveEnvNumber("KEEL_DECISION_SERVER_IDLE_MS") ?? IDLE_EXIT_MS;
   const startedAt = new Date().toISOString();
-  let requests = 0;
-  let queue: Promise<unknown> = Promise.resolve();
+  let answered = 0;
+  let running = 0;
   let inode: number | undefined;
 
   const stop = () => {
@@ -59,59 +64,65 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
     }
     process.exit(0);
   };
+  // Only decisions keep the server alive: status and stop requests (keel daemon, keel doctor) do not.
   let idle = setTimeout(stop, idleMs);
-  const touch = () => {
+  const decided = () => {
     clearTimeout(idle);
     idle = setTimeout(stop, idleMs);
   };
 
-  const answer = async (request: ServerRequest): Promise<ServerReply> => {
-    if (request.version !== PROTOCOL_VERSION) return declined("another protocol version");
-    if (request.type === "status")
-      return {
-        type: "status",
-        pid: process.pid,
-        build: options.build,
-        startedAt,
-        requests,
-        idleExitMs: idleMs,
-      };
-    if (request.type === "stop") {
-      setImmediate(stop);
-      return { type: "stopping" };
-    }
-    if (request.build !== options.build) {
-      // The client runs another build: this server is stale.
-      setImmediate(stop);
-      return declined("another build");
-    }
-    return runRequest(request, options.run);
-  };
-
-  // Half-open: the client ends its side with the request; the reply still has to go out on ours.
   const server = createServer({ allowHalfOpen: true }, (socket) => {
-    touch();
+    socket.on("error", () => {});
     readRequest(socket, (request) => {
-      const reply = queue.then(() => (request ? answer(request) : declined("unreadable request")));
-      queue = reply.catch(() => {});
-      reply
-        .catch((error: unknown) => declined(`failed: ${(error as Error)?.message ?? String(error)}`))
-        .then((result) => {
-          touch();
-          // Counted once the whole answer is handed to the client.
-          socket.end(`${JSON.stringify(result)}\n`, (error?: Error | null) => {
-            if (!error && result.type === "done") requests++;
-          });
+      if (request === undefined) return reply(socket, declined("unreadable request"), true);
+      if (request.version !== PROTOCOL_VERSION)
+        return reply(socket, declined("another protocol version"), true);
+      if (request.type === "status")
+        return reply(
+          socket,
+          {
+            type: "status",
+            pid: process.pid,
+            build: options.build,
+            startedAt,
+            requests: answered,
+            running,
+            idleExitMs: idleMs,
+            log,
+          },
+          true,
+        );
+      if (request.type === "stop") {
+        reply(socket, { type: "stopping" }, true);
+        return void setImmediate(stop);
+      }
+      if (request.build !== options.build) {
+        // The client runs another build: this server is stale.
+        setImmediate(stop);
+        return reply(socket, declined("another build"), true);
+      }
+      if (running >= MAX_RUNNING) return reply(socket, declined("busy"), true);
+      running++;
+      decided();
+      void answer(socket, request, note)
+        .then((acknowledged) => {
+          if (acknowledged) answered++;
+        })
+        .finally(() => {
+          running--;
+          decided();
         });
     });
   });
+  server.on("error", (error) => note(`socket error: ${errorMessage(error)}`));
   const temporary = `${options.socket}.${process.pid}`;
   try {
     await listen(server, temporary);
     chmodSync(temporary, 0o600);
     renameSync(temporary, options.socket);
-  } catch {
+  } catch (error) {
     // Cannot listen there: the next call starts another try; until then calls decide on their own.
+    note(`cannot listen on ${options.socket}: ${errorMessage(error)}`);
     releaseLock();
     process.exit(1);
   }
@@ -121,16 +132,100 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
   // upgraded: every client now names another server.
   setInterval(() => {
     if (socketInode(options.socket) !== inode || safeBuildId(options.entryFile) !== options.build) stop();
-  }, checkEveryMs()).unref();
+  }, positiveEnvNumber("KEEL_DECISION_SERVER_CHECK_MS") ?? OWNERSHIP_CHECK_MS).unref();
 }
 
-function idleExitMs(): number {
-  return positiveEnvNumber("KEEL_DECISION_SERVER_IDLE_MS") ?? IDLE_EXIT_MS;
+/**
+ * Decides one request: `accepted` at once, `alive` while it works, then the answer. Resolves true when
+ * the client acknowledged the answer (its audit records are then kept), false when it went away.
+ */
+async function answer(
+  socket: Socket,
+  request: Extract<ServerRequest, { type: "decide" }>,
+  note: (text: string) => void,
+): Promise<boolean> {
+  const cancel = new AbortController();
+  const gone = () => cancel.abort(new Error("the client went away"));
+  socket.once("close", gone);
+  reply(socket, { type: "accepted" });
+  const alive = setInterval(() => reply(socket, { type: "alive" }), ALIVE_EVERY_MS);
+  let outcome: ServedOutcome | undefined;
+  try {
+    const wellFormed = wellFormedRequest(request);
+    outcome = wellFormed
+      ? await decideServed(wellFormed, cancel.signal)
+      : { kind: "declined", reason: "unreadable request" };
+  } catch (error) {
+    note(`request failed (${request.command}): ${errorMessage(error)}`);
+    outcome = { kind: "declined", reason: "failed" };
+  } finally {
+    clearInterval(alive);
+  }
+  if (outcome.kind === "declined") {
+    reply(socket, declined(outcome.reason), true);
+    return false;
+  }
+  const done = outcome;
+  if (cancel.signal.aborted || socket.destroyed) {
+    done.discard();
+    return false;
+  }
+  const acknowledged = await new Promise<boolean>((resolve) => {
+    const reader = new LineReader();
+    const onData = (chunk: Buffer) => {
+      if (reader.push(chunk).some((message) => (message as { type?: unknown })?.type === "ack")) finish(true);
+    };
+    const finish = (ok: boolean) => {
+      socket.off("data", onData);
+      socket.off("close", onClose);
+      resolve(ok);
+    };
+    const onClose = () => finish(false);
+    socket.on("data", onData);
+    socket.once("close", onClose);
+    reply(socket, { type: "done", stdout: done.stdout, stderr: done.stderr, exitCode: done.exitCode });
+  });
+  socket.off("close", gone);
+  if (acknowledged) done.keep();
+  else done.discard();
+  socket.end();
+  return acknowledged;
 }
 
-/** How often a server checks that its socket and its build are still current (tests shorten it). */
-function checkEveryMs(): number {
-  return positiveEnvNumber("KEEL_DECISION_SERVER_CHECK_MS") ?? OWNERSHIP_CHECK_MS;
+function wellFormedRequest(request: Extract<ServerRequest, { type: "decide" }>): DecideRequest | undefined {
+  const ok =
+    (request.command === "hook" || request.command === "check") &&
+    Array.isArray(request.argv) &&
+    request.argv.every((arg) => typeof arg === "string") &&
+    typeof request.cwd === "string" &&
+    request.cwd.startsWith("/") &&
+    typeof request.env === "object" &&
+    request.env !== null &&
+    Object.values(request.env).every((value) => typeof value === "string") &&
+    typeof request.tty === "object" &&
+    request.tty !== null;
+  return ok ? request : undefined;
+}
+
+function reply(socket: Socket, message: ServerReply, end = false): void {
+  if (socket.destroyed || !socket.writable) return;
+  const line = `${JSON.stringify(message)}\n`;
+  if (end) socket.end(line);
+  else socket.write(line);
+}
+
+function declined(reason: string): ServerReply {
+  return { type: "declined", reason };
+}
+
+/** Appends one line to the server's log, starting it afresh once it grew past MAX_LOG_BYTES. */
+function writeLog(path: string, text: string): void {
+  try {
+    if ((statSync(path, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) truncateSync(path, 0);
+    appendFileSync(path, `${new Date().toISOString()} pid ${process.pid}: ${text}\n`, { mode: 0o600 });
+  } catch {
+    // A log that cannot be written must not stop decisions.
+  }
 }
 
 function positiveEnvNumber(name: string): number | undefined {
@@ -154,10 +249,6 @@ function socketInode(path: string): number | undefined {
   }
 }
 
-function declined(reason: string): ServerReply {
-  return { type: "declined", reason };
-}
-
 function listen(server: Server, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -168,117 +259,35 @@ function listen(server: Server, path: string): Promise<void> {
   });
 }
 
+/** The first line of the connection: the request (the client keeps its side open for its `ack`). */
 function readRequest(socket: Socket, then: (request: ServerRequest | undefined) => void): void {
   const parts: Buffer[] = [];
   let size = 0;
   let done = false;
-  const finish = () => {
+  const finish = (text: string | undefined) => {
     if (done) return;
     done = true;
-    then(firstLineMessage(parts) as ServerRequest | undefined);
-  };
-  socket.on("data", (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) return socket.destroy();
-    parts.push(chunk);
-    if (chunk.includes(10)) finish();
-  });
-  socket.on("end", finish);
-  socket.on("error", () => {});
-}
-
-type Run = ServeOptions["run"];
-
-/** One command as its own process would run it: the caller's folder, variables, input and terminals. */
-async function runRequest(request: Extract<ServerRequest, { type: "run" }>, run: Run): Promise<ServerReply> {
-  const wellFormed =
-    Array.isArray(request.argv) &&
-    request.argv.every((arg) => typeof arg === "string") &&
-    typeof request.cwd === "string" &&
-    typeof request.env === "object" &&
-    request.env !== null &&
-    typeof request.tty === "object" &&
-    request.tty !== null;
-  if (!wellFormed) return declined("unreadable request");
-  if (servedCommand(request.argv, request.tty) === undefined) return declined("not a command a server runs");
-  // Everything but the per-request variables must be what this server started with.
-  if (keyedEnv(request.env) !== keyedEnv(process.env)) return declined("another environment");
-  const home = process.cwd();
-  try {
-    process.chdir(request.cwd);
-  } catch {
-    return declined("cannot enter the caller's folder");
-  }
-  const restoreEnv = setPerRequestEnv(request.env);
-  const restoreTty = setTtyFlags(request.tty);
-  const output = captureOutput();
-  setGivenStdin(request.stdin ?? { text: "" });
-  let exitCode: number;
-  try {
-    exitCode = await run(request.argv);
-  } finally {
-    setGivenStdin(undefined);
-    output.restore();
-    restoreTty();
-    restoreEnv();
+    socket.off("data", onData);
+    let request: unknown;
     try {
-      process.chdir(home);
-    } catch {}
-  }
-  return { type: "done", stdout: output.stdout(), stderr: output.stderr(), exitCode };
-}
-
-function setPerRequestEnv(env: Record<string, string>): () => void {
-  const saved = PER_REQUEST_ENV.map((name) => [name, process.env[name]] as const);
-  for (const name of PER_REQUEST_ENV) {
-    if (env[name] === undefined) delete process.env[name];
-    else process.env[name] = env[name];
-  }
-  return () => {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
+      request = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      request = undefined;
     }
+    then(request !== null && typeof request === "object" ? (request as ServerRequest) : undefined);
   };
-}
-
-function setTtyFlags(tty: TtyFlags): () => void {
-  const streams = [
-    [process.stdin, tty.stdin],
-    [process.stdout, tty.stdout],
-    [process.stderr, tty.stderr],
-  ] as const;
-  const saved = streams.map(([stream]) => (stream as { isTTY?: boolean }).isTTY);
-  for (const [stream, value] of streams) (stream as { isTTY?: boolean }).isTTY = value;
-  return () => {
-    streams.forEach(([stream], i) => {
-      (stream as { isTTY?: boolean }).isTTY = saved[i];
-    });
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) {
+      done = true;
+      return void socket.destroy();
+    }
+    parts.push(chunk);
+    const end = chunk.indexOf(10);
+    if (end === -1) return;
+    const all = Buffer.concat(parts);
+    finish(all.subarray(0, all.indexOf(10)).toString("utf8"));
   };
-}
-
-type Write = typeof process.stdout.write;
-
-/** What the command writes to stdout and stderr, kept for the reply. */
-function captureOutput(): { stdout(): string; stderr(): string; restore(): void } {
-  const streams = [process.stdout, process.stderr] as const;
-  const saved = streams.map((stream) => stream.write);
-  const captured: string[][] = [[], []];
-  streams.forEach((stream, i) => {
-    stream.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
-      captured[i]?.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-      const done = typeof encoding === "function" ? encoding : callback;
-      if (typeof done === "function") process.nextTick(done as () => void);
-      return true;
-    }) as Write;
-  });
-  return {
-    stdout: () => (captured[0] ?? []).join(""),
-    stderr: () => (captured[1] ?? []).join(""),
-    restore: () => {
-      streams.forEach((stream, i) => {
-        stream.write = saved[i] as Write;
-      });
-    },
-  };
+  socket.on("data", onData);
+  socket.once("end", () => finish(parts.length > 0 ? Buffer.concat(parts).toString("utf8") : undefined));
 }

@@ -1,5 +1,5 @@
 // What the decision server loads before its first request: the answered commands, the tools they
-// judge or run, and the Bash grammar (compiled, and its lexer run once), so no request pays for them.
+// judge, and the Bash grammar (compiled, and its lexer run once), so no request pays for them.
 import { JUDGED_TOOLS } from "../../guard/keelTools.ts";
 import { initBashParser, withBashTree } from "../../shell/analyze/grammar/parse.ts";
 import { catalogEntry } from "../../tools/catalog.ts";
@@ -10,7 +10,6 @@ export async function warmUpDecisions(): Promise<void> {
   await Promise.all([
     import("../commands/check.ts"),
     import("../commands/hook.ts"),
-    import("../commands/tool.ts"),
     import("../../guard/handle.ts"),
     import("../../guard/decide.ts"),
     import("../session.ts"),

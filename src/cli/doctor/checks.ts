@@ -7,7 +7,7 @@ import { definitionFor, definitionFromSettings, type LspServerEntry } from "../.
 import { errorMessage } from "../../tool/errors.ts";
 import { ripgrepPath } from "../../tools/search-shared/ripgrep.ts";
 import { SERVER_SWITCH, serverDir, serverEnabled } from "../decisionServer/address.ts";
-import { listServers } from "../decisionServer/control.ts";
+import { listServers, recentLogLines } from "../decisionServer/control.ts";
 
 export type FindingStatus = "ok" | "warn" | "fail";
 
@@ -199,16 +199,29 @@ export async function checkDecisionServer(env: NodeJS.ProcessEnv = process.env):
         "daemon",
         "warn",
         "no private folder for the decision server's socket: every hook and check call loads Keel anew (~0.1 s)",
-        `Let $XDG_RUNTIME_DIR (or <tmp>/keel-${process.getuid?.() ?? "<uid>"}) be a folder only you own, mode 700; remove a keel-<uid> folder someone else made.`,
+        `Let /run/user/${process.getuid?.() ?? "<uid>"} (or /tmp/keel-${process.getuid?.() ?? "<uid>"}) be a folder only you own, mode 700; remove a keel-<uid> folder someone else made.`,
       ),
     ];
-  const running = (await listServers(env)).length;
-  return [
+  const servers = await listServers(env);
+  const findings = [
     ok(
       "daemon",
-      running === 0
+      servers.length === 0
         ? "decision server: none running (the next hook or check call starts one)"
-        : `decision server: ${running} running (keel daemon status)`,
+        : `decision server: ${servers.length} running (keel daemon status)`,
     ),
   ];
+  for (const server of servers) {
+    const trouble = recentLogLines(server.log, 3);
+    if (trouble.length > 0)
+      findings.push(
+        problem(
+          "daemon",
+          "warn",
+          `decision server pid ${server.pid} logged problems (${server.log}): ${trouble.join(" | ")}`,
+          "Read the log; `keel daemon stop` ends the server (the next call starts a new one).",
+        ),
+      );
+  }
+  return findings;
 }
