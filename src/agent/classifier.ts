@@ -2,8 +2,9 @@
 // conversation, may approve a low-risk call that would otherwise ask. It can only ever say ALLOW or
 // ASK; deny rules, ask rules, safety checks and protected paths never reach it (resolveDecision), and
 // anything it says that is not a clear ALLOW counts as ASK.
+
+import { isHardAsk } from "../permissions/decide.ts";
 import { decidePermission } from "../permissions/engine.ts";
-import { isHardAsk } from "../pipeline/resolveDecision.ts";
 import type { ClassifierVerdict, SpeculativeClassifier } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { Message } from "../tool/messages.ts";

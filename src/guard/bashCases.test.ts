@@ -1,6 +1,7 @@
 // The shared bash cases (shared/security/bash-cases.jsonl; attack strings: only ever decided, never run)
 // through `keel hook claude-code` as Claude Code sends them, beside `keel check` for the same call in
-// the same project and settings: allow -> allow, deny -> deny, ask -> no opinion. Every case goes
+// the same project and settings: allow -> allow, deny -> deny, an ask from a rule or a safety check ->
+// Claude Code's ask, any other ask (no rule matched) -> no opinion. Every case goes
 // through the in-process handler against check's own decision path (openSession + decidePermission);
 // a handful also go through both real CLI processes, in parallel.
 import { spawn } from "node:child_process";
@@ -9,8 +10,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_FOR_DECISION } from "../cli/commands/check.ts";
 import { openSession } from "../cli/session.ts";
-import { decidePermission } from "../permissions/engine.ts";
+import { callInSession, decide, isHardAsk } from "../permissions/decide.ts";
 import { isPermissionMode } from "../permissions/modes.ts";
+import type { PermissionDecision } from "../permissions/types.ts";
 import { trustFolder } from "../settings/trust.ts";
 import {
   type BashCase,
@@ -20,6 +22,8 @@ import {
 } from "../shell/analyze/testing/bashExtraCases.ts";
 import { createTestProject, type TestProject } from "../shell/analyze/testing/project.ts";
 import { findToolByName } from "../tool/registry.ts";
+import type { Tool } from "../tool/Tool.ts";
+import { BashTool } from "../tools/bash/BashTool.ts";
 import { handleHookEvent } from "./handle.ts";
 
 const ENTRY = join(import.meta.dirname, "..", "cli", "entry.ts");
@@ -33,12 +37,7 @@ const savedEnv = {
   KEEL_MANAGED_SETTINGS: process.env.KEEL_MANAGED_SETTINGS,
 };
 
-type Answer = "allow" | "deny" | "silent";
-const EXPECTED_ANSWER: Record<"allow" | "deny" | "ask", Answer> = {
-  allow: "allow",
-  deny: "deny",
-  ask: "silent",
-};
+type Answer = "allow" | "deny" | "ask" | "silent";
 
 function commandOf(testCase: BashCase): string {
   return testCase.command.split(testCase.context.cwd_root ?? "/project").join(project.root);
@@ -86,21 +85,17 @@ async function checkDecision(testCase: BashCase) {
   try {
     const bash = findToolByName(session.context.options.tools, "Bash");
     if (!bash) throw new Error("no Bash tool");
-    return await decidePermission(
-      bash,
-      bash.inputSchema.parse({ command: commandOf(testCase) }),
-      session.context,
-    );
+    const input = bash.inputSchema.parse({ command: commandOf(testCase) });
+    return await decide(callInSession(bash, input, session.context, "person"));
   } finally {
     session.close();
   }
 }
 
 /** What the hook should answer for check's decision. */
-function answerFor(decision: Awaited<ReturnType<typeof checkDecision>>): Answer {
-  // dontAsk turns check's ask into a refusal; the hook leaves that to Claude Code's own dontAsk.
-  if (decision.decisionReason.type === "mode" && decision.decisionReason.mode === "dontAsk") return "silent";
-  return EXPECTED_ANSWER[decision.behavior];
+function answerFor(decision: PermissionDecision): Answer {
+  if (decision.behavior !== "ask") return decision.behavior;
+  return isHardAsk(decision, BashTool as Tool) ? "ask" : "silent";
 }
 
 function answerOf(stdout: string): Answer {
@@ -231,12 +226,13 @@ describe("bash cases through the real keel hook and keel check processes", () =>
       );
       for (const { testCase, check, hook } of outcomes) {
         expect(hook.code, `${testCase.id}: ${hook.stderr}`).toBe(0);
-        const behavior = JSON.parse(check.stdout).behavior as "allow" | "deny" | "ask";
+        const report = JSON.parse(check.stdout) as PermissionDecision & { reason: string };
+        const behavior = report.behavior;
         // keel check's exit code says the decision (0 allow, 1 ask, 3 deny).
         expect(check.code, `${testCase.id}: ${check.stderr}`).toBe(EXIT_FOR_DECISION[behavior]);
         expect({ id: testCase.id, answer: answerOf(hook.stdout) }).toEqual({
           id: testCase.id,
-          answer: EXPECTED_ANSWER[behavior],
+          answer: answerFor({ ...report, message: report.reason } as PermissionDecision),
         });
         expect(behavior).toBe(testCase.expected);
       }

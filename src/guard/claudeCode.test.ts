@@ -56,7 +56,7 @@ const ROWS: Row[] = [
     // git diff may print any tracked file, secrets/ (under a Read deny rule) included: Keel asks.
     name: "Bash recorded: git status && git diff",
     event: () => pre("Bash"),
-    expected: "silent",
+    expected: "ask",
   },
   {
     name: "Bash read-only git that prints no file contents",
@@ -76,9 +76,9 @@ const ROWS: Row[] = [
     reason: /Keel refused this call: .*Bash\(rm:\*\)/,
   },
   {
-    name: "Bash ask rule: no opinion",
+    name: "Bash ask rule: Claude Code's ask",
     event: () => pre("Bash", { command: "git push origin main" }),
-    expected: "silent",
+    expected: "ask",
   },
   {
     name: "Bash ask rule, --strict: ask",
@@ -118,15 +118,15 @@ const ROWS: Row[] = [
     expected: "deny",
   },
   {
-    name: "Bash a write, dontAsk: left to Claude Code's own dontAsk",
+    name: "Bash a write, dontAsk: deny, as keel check says",
     event: () => pre("Bash", { command: "touch notes.txt" }, "dontAsk"),
-    expected: "silent",
+    expected: "deny",
   },
   {
-    name: "Bash a write, dontAsk, --strict: ask",
+    name: "Bash a write, dontAsk, --strict: deny",
     event: () => pre("Bash", { command: "touch notes.txt" }, "dontAsk"),
     strict: true,
-    expected: "ask",
+    expected: "deny",
   },
   {
     name: "Bash reading outside the project: no opinion",
@@ -139,15 +139,15 @@ const ROWS: Row[] = [
     expected: "allow",
   },
   {
-    name: "Bash a field Keel does not know: no opinion, and a note",
+    name: "Bash a field Keel does not know: ask, and a note",
     event: () => pre("Bash", { command: "ls", shell: "zsh" }),
-    expected: "silent",
+    expected: "ask",
     note: /^keel hook claude-code: Bash input has fields Keel does not know: shell$/,
   },
   {
-    name: "Bash without a command: no opinion, and a note",
+    name: "Bash without a command: ask, and a note",
     event: () => pre("Bash", {}),
-    expected: "silent",
+    expected: "ask",
     note: /^keel hook claude-code: Bash input Keel cannot read: command: /,
   },
   {
@@ -191,9 +191,9 @@ const ROWS: Row[] = [
   },
   {
     // Keel's Glob would leave secrets/ out; Claude Code's own search is what runs.
-    name: "Glob of the project, which holds secrets/ under a Read deny rule: no opinion",
+    name: "Glob of the project, which holds secrets/ under a Read deny rule: ask",
     event: () => documented("Glob", { pattern: "**/*.ts" }),
-    expected: "silent",
+    expected: "ask",
   },
   {
     name: "Glob outside the project: no opinion",
@@ -207,16 +207,16 @@ const ROWS: Row[] = [
     expected: "allow",
   },
   {
-    name: "Grep of the project, which holds secrets/ under a Read deny rule: no opinion",
+    name: "Grep of the project, which holds secrets/ under a Read deny rule: ask",
     event: () => documented("Grep", { pattern: "answer", path: P(), output_mode: "content" }),
-    expected: "silent",
+    expected: "ask",
   },
   {
     // Read(./secrets/**) covers what is inside secrets/, not the folder: Keel's Grep would search it
     // and find nothing; the agent's would read the files.
-    name: "Grep inside the denied folder: no opinion",
+    name: "Grep inside the denied folder: ask",
     event: () => documented("Grep", { pattern: "key", path: join(P(), "secrets") }),
-    expected: "silent",
+    expected: "ask",
   },
   {
     name: "LS (documented input)",
@@ -224,9 +224,9 @@ const ROWS: Row[] = [
     expected: "allow",
   },
   {
-    name: "LS of the project, which holds secrets/: no opinion",
+    name: "LS of the project, which holds secrets/: ask",
     event: () => documented("LS", { path: P() }),
-    expected: "silent",
+    expected: "ask",
   },
   // The edit tools: acceptEdits inside the project, deny rules, protected paths even in bypass.
   { name: "Write recorded, default: no opinion", event: () => pre("Write"), expected: "silent" },
@@ -252,9 +252,9 @@ const ROWS: Row[] = [
     expected: "deny",
   },
   {
-    name: "Write .git/config, bypassPermissions: protected, no opinion",
+    name: "Write .git/config, bypassPermissions: protected, Claude Code's ask",
     event: () => pre("Write", { file_path: join(P(), ".git/config"), content: "x" }, "bypassPermissions"),
-    expected: "silent",
+    expected: "ask",
   },
   { name: "Edit recorded, default: no opinion", event: () => pre("Edit"), expected: "silent" },
   {
@@ -318,9 +318,9 @@ const ROWS: Row[] = [
     expected: "silent",
   },
   {
-    name: "mcp server without a rule, plan: no opinion (it may be read-only)",
+    name: "mcp server without a rule, plan: ask (it may be read-only)",
     event: () => ({ ...pre("mcp__everything__echo", undefined, "plan"), tool_name: "mcp__other__tool" }),
-    expected: "silent",
+    expected: "ask",
   },
   // Tools Keel does not judge.
   { name: "TodoWrite: no opinion", event: () => documented("TodoWrite", { todos: [] }), expected: "silent" },

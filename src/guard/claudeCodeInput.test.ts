@@ -1,6 +1,6 @@
 // `keel hook claude-code` beyond the table of recorded events: where the project and the current
-// directory come from, Claude Code settings Keel only partly knows, and bad input (no opinion and one
-// line on stderr, never an allow).
+// directory come from, Claude Code settings Keel only partly knows, and bad input (a refusal with exit
+// code 2 and one line on stderr, never an allow) and broken settings (every call refused, saying where).
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleHookEvent } from "./handle.ts";
@@ -89,16 +89,18 @@ describe("keel hook claude-code: Claude Code settings Keel only partly knows", (
   });
 });
 
-describe("keel hook claude-code: bad input is no opinion and a one-line note", () => {
+describe("keel hook claude-code: an event Keel cannot read is refused, with a one-line note", () => {
+  it("leaves an event it does not answer (not a tool call) to Claude Code", async () => {
+    const event = JSON.stringify({ ...pre("Bash"), hook_event_name: "PostToolUse" });
+    const reply = await handleHookEvent("claude-code", event, world.options());
+    expect(reply).toMatchObject({ stdout: "", exitCode: 0 });
+    expect(reply.note).toMatch(/unknown event PostToolUse.*no opinion$/);
+  });
+
   const BAD: Array<[string, () => string, RegExp]> = [
     ["not JSON", () => "this is not json", /not JSON/],
     ["a JSON array", () => "[1, 2]", /not a JSON object/],
     ["nothing", () => "", /no event on stdin/],
-    [
-      "an event it does not answer",
-      () => JSON.stringify({ ...pre("Bash"), hook_event_name: "PostToolUse" }),
-      /unknown event PostToolUse/,
-    ],
     ["no tool_name", () => JSON.stringify({ ...pre("Bash"), tool_name: undefined }), /no tool_name/],
     [
       "tool_input not an object",
@@ -118,9 +120,11 @@ describe("keel hook claude-code: bad input is no opinion and a one-line note", (
   ];
   it.each(BAD)("%s", async (_name, input, note) => {
     const reply = await handleHookEvent("claude-code", input(), world.options());
+    // Exit code 2 is Claude Code's "block this call", with stderr (the note) as the reason.
     expect(reply.stdout).toBe("");
+    expect(reply.exitCode).toBe(2);
     expect(reply.note).toMatch(note);
-    expect(reply.note).toMatch(/no opinion$/);
+    expect(reply.note).toMatch(/so it refuses the call/);
     expect(reply.note).not.toMatch(/\n/);
   });
 
@@ -136,13 +140,19 @@ describe("keel hook claude-code: bad input is no opinion and a one-line note", (
     ).toBe("allow");
   });
 
-  it("has no opinion when a settings file is broken, and names it", async () => {
-    const broken = createHookWorld({ claudeUser: "{ not json" });
+  it("refuses every call while a settings file is broken, naming file:line:col to the agent", async () => {
+    const broken = createHookWorld({ keelUser: '{ "permissions": { "deny": ["Bash(rm:*)"], } }' });
     try {
-      const event = recordedEvent(recordedClaudeCodeEvents(broken), "PreToolUse", "Bash");
-      const reply = await handleHookEvent("claude-code", JSON.stringify(event), broken.options());
-      expect(reply.stdout).toBe("");
-      expect(reply.note).toMatch(/settings cannot be read.*settings\.json/);
+      for (const tool of ["Bash", "Read"]) {
+        const event = recordedEvent(recordedClaudeCodeEvents(broken), "PreToolUse", tool);
+        const reply = await handleHookEvent("claude-code", JSON.stringify(event), broken.options());
+        const { answer, reason } = answerOf(reply.stdout);
+        expect(answer).toBe("deny");
+        expect(reason).toMatch(
+          /Keel's settings at .*\.keel\/settings\.json:1:\d+ cannot be read: .*refuses every call/,
+        );
+        expect(reply.note).toMatch(/cannot be read/);
+      }
     } finally {
       broken.cleanup();
     }

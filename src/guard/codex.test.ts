@@ -102,13 +102,13 @@ const ROWS: Array<[string, () => Record<string, unknown>, Answer, RegExp?]> = [
     "deny",
   ],
   [
-    "PreToolUse apply_patch Keel cannot read: silence, and a note",
+    "PreToolUse apply_patch Keel cannot read: refused (PreToolUse cannot ask), and a note",
     () => codexEvent("PreToolUse", "apply_patch", { command: "not a patch" }),
-    "silent",
+    "deny",
     /^keel hook codex: apply_patch: no file headers Keel can read in the patch$/,
   ],
   [
-    "PermissionRequest Bash without a command: silence, and a note",
+    "PermissionRequest Bash without a command: silence (Codex's own prompt asks), and a note",
     () => codexEvent("PermissionRequest", "Bash", { description: "network-access example.com" }),
     "silent",
     /Bash: no command in the input/,

@@ -4,11 +4,10 @@
 import { statSync } from "node:fs";
 import type { z } from "zod";
 import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
-import { callInSession, decide } from "../permissions/decide.ts";
+import { callInSession, decide, isHardAsk } from "../permissions/decide.ts";
 import { readDenyGlobs } from "../permissions/pathRules.ts";
 import { toAbsolutePath } from "../permissions/paths.ts";
 import { describeDecider, type PermissionDecision } from "../permissions/types.ts";
-import { isHardAsk } from "../pipeline/resolveDecision.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import type { Env, ToolPermissionContext } from "../tool/context.ts";
@@ -84,7 +83,11 @@ async function judge(call: AgentCall, options: HookOptions, notes: string[]): Pr
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     // The policy is unknown, so nothing can be allowed: every call is refused until the file is fixed.
-    const reason = `Keel's settings at ${error.message.split("\n")[0]} cannot be read, so Keel refuses every call until the file is fixed`;
+    const first = error.problems[0];
+    const where = first ? `${first.file}:${first.line}:${first.column}` : "(unknown file)";
+    const what = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : error.message;
+    const more = error.problems.length > 1 ? ` (and ${error.problems.length - 1} more problems)` : "";
+    const reason = `Keel's settings at ${where} cannot be read: ${what}${more}. Keel refuses every call until the file is fixed`;
     notes.push(reason);
     return cannotDecide(reason, "settings-unreadable");
   }

@@ -127,15 +127,15 @@ const ROWS: Row[] = [
     expected: "silent",
   },
   {
-    name: "read_file with a field Keel does not know: no opinion, and a note",
+    name: "read_file with a field Keel does not know: refused (Gemini cannot ask), and a note",
     event: () => beforeTool(world, "read_file", { file_path: p("README.md"), follow: "symlinks" }),
-    expected: "silent",
+    expected: "deny",
     note: /^keel hook gemini-cli: read_file: read_file input has fields Keel does not know: follow$/,
   },
   {
-    name: "read_file without a path: no opinion, and a note",
+    name: "read_file without a path: refused (Gemini cannot ask), and a note",
     event: () => beforeTool(world, "read_file", { offset: 3 }),
-    expected: "silent",
+    expected: "deny",
     note: /no file_path in the input/,
   },
   {
@@ -170,14 +170,14 @@ const ROWS: Row[] = [
     expected: "allow",
   },
   {
-    name: "replace of .git/config: protected, no opinion",
+    name: "replace of .git/config: protected, refused (Gemini cannot ask)",
     event: () =>
       beforeTool(acceptEdits, "replace", {
         file_path: join(acceptEdits.project, ".git", "config"),
         old_string: "[core]",
         new_string: "[x]",
       }),
-    expected: "silent",
+    expected: "deny",
   },
   {
     name: "glob",
@@ -197,9 +197,9 @@ const ROWS: Row[] = [
   },
   {
     // Keel's Grep would leave secrets/ (Read deny rule) out; Gemini's own search is what runs.
-    name: "search_file_content of the project, which holds secrets/: no opinion",
+    name: "search_file_content of the project, which holds secrets/: refused (Gemini cannot ask)",
     event: () => beforeTool(world, "search_file_content", { pattern: "answer", include: "*.ts" }),
-    expected: "silent",
+    expected: "deny",
   },
   {
     name: "grep_search (newer name) with its output and matching options",
@@ -245,9 +245,9 @@ const ROWS: Row[] = [
     expected: "deny",
   },
   {
-    name: "web_fetch without a URL: no opinion, and a note",
+    name: "web_fetch without a URL: refused (Gemini cannot ask), and a note",
     event: () => beforeTool(world, "web_fetch", { prompt: "what is new?" }),
-    expected: "silent",
+    expected: "deny",
     note: /web_fetch: no URL in the prompt/,
   },
   {
@@ -300,9 +300,9 @@ const ROWS: Row[] = [
     reason: /Read\(\.\/secrets\/\*\*\)/,
   },
   {
-    name: "read_many_files of a glob over the project, which holds secrets/: no opinion",
+    name: "read_many_files of a glob over the project, which holds secrets/: refused (Gemini cannot ask)",
     event: () => beforeTool(world, "read_many_files", { include: ["**/*.md"] }),
-    expected: "silent",
+    expected: "deny",
   },
 ];
 
@@ -331,21 +331,24 @@ describe("keel hook gemini-cli", () => {
     });
   });
 
+  it("an event it does not answer: {} and a note", async () => {
+    const input = JSON.stringify({ hook_event_name: "AfterTool", tool_name: "x", tool_input: {}, cwd: "/" });
+    const reply = await handleHookEvent("gemini-cli", input, world.options());
+    expect(reply).toMatchObject({ stdout: "{}", exitCode: 0 });
+    expect(reply.note).toMatch(/unknown event AfterTool/);
+  });
+
   it.each([
     ["not JSON", "nope", /not JSON/],
-    [
-      "an event it does not answer",
-      JSON.stringify({ hook_event_name: "AfterTool", tool_name: "x", tool_input: {}, cwd: "/" }),
-      /unknown event AfterTool/,
-    ],
     [
       "no cwd",
       JSON.stringify({ hook_event_name: "BeforeTool", tool_name: "read_file", tool_input: {} }),
       /no cwd/,
     ],
-  ])("bad input (%s): {} and a note", async (_name, input, note) => {
+  ])("bad input (%s): exit 2 (Gemini's block) and the reason on stderr", async (_name, input, note) => {
     const reply = await handleHookEvent("gemini-cli", input, world.options());
-    expect(reply.stdout).toBe("{}");
+    expect(reply).toMatchObject({ stdout: "", exitCode: 2 });
     expect(reply.note).toMatch(note);
+    expect(reply.note).toMatch(/refuses the call/);
   });
 });

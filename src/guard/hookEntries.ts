@@ -1,6 +1,7 @@
 // Keel's entries in an agent's hook settings: `{hooks: {Event: [{matcher, hooks: [{type: "command",
 // command, timeout}]}]}}`, the shape Claude Code, Gemini CLI and Codex share. Adding is idempotent and
 // keeps every other hook; removing takes out exactly the entries that run `keel hook <agent>`.
+import { isKeelHookCommand } from "../hooks/keelGuardHook.ts";
 import type { AgentName } from "./types.ts";
 
 export type SettingsObject = Record<string, unknown>;
@@ -21,12 +22,7 @@ export interface FoundEntry {
 
 export type Change = { kind: "added" | "updated" | "removed"; event: string; command: string };
 
-/** True for a command that runs `keel hook <agent>` (bin/keel.js, a `keel` on PATH, npx keel...). */
-export function isKeelHookCommand(command: unknown, agent: AgentName): boolean {
-  if (typeof command !== "string") return false;
-  const pattern = new RegExp(`keel(?:\\.js)?['"]?\\s+hook\\s+${agent.replace("-", "\\-")}(?:\\s|$)`);
-  return pattern.test(command);
-}
+export { isKeelHookCommand };
 
 function objectOrUndefined(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === "object" && !Array.isArray(value)

@@ -63,3 +63,16 @@ function decisionView(call: Call<unknown>): ToolUseContext {
     },
   };
 }
+
+/** Asks that only a person may answer: an ask rule, a safety check, or a tool needing a person. */
+export function isHardAsk(decision: PermissionDecision, tool: Tool): boolean {
+  if (decision.behavior !== "ask") return false;
+  const type = decision.decisionReason.type;
+  return (
+    (type === "rule" &&
+      decision.decisionReason.type === "rule" &&
+      decision.decisionReason.rule.behavior === "ask") ||
+    type === "safetyCheck" ||
+    (tool.requiresUserInteraction?.() ?? false)
+  );
+}

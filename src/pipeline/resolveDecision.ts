@@ -1,10 +1,12 @@
 // Step 9: the permission decision, the hooks' word, the classifier's verdict and, for what is left to
 // ask, a person. A hook "allow" never overrides a deny or an ask rule; nobody to ask means deny.
+import { isHardAsk } from "../permissions/decide.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type Decide, reviseInput, sameInput } from "./reviseInput.ts";
+
 import type { ClassifierVerdict, HookOutcome, PipelineServices, PreToolUseHookResult } from "./services.ts";
 
 export interface FinalDecision {
@@ -18,19 +20,6 @@ export interface FinalDecision {
   /** PermissionRequest hook runs, for the audit log and the person. */
   hookOutcomes?: HookOutcome[];
   userMessages?: string[];
-}
-
-/** Asks that only a person may answer: an ask rule, a safety check, or a tool needing a person. */
-export function isHardAsk(decision: PermissionDecision, tool: Tool): boolean {
-  if (decision.behavior !== "ask") return false;
-  const type = decision.decisionReason.type;
-  return (
-    (type === "rule" &&
-      decision.decisionReason.type === "rule" &&
-      decision.decisionReason.rule.behavior === "ask") ||
-    type === "safetyCheck" ||
-    (tool.requiresUserInteraction?.() ?? false)
-  );
 }
 
 export interface ResolveArgs {

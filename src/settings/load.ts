@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
+import { isKeelGuardHook } from "../hooks/keelGuardHook.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
@@ -234,7 +235,8 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     trustSaved,
     sources,
     permissionContext: buildContextFromMerged(merged, projectRoot, env, warnings),
-    hooks: merged.hooks,
+    // Keel's own guard entries (keel hook install claude-code) decide Claude Code's calls, not Keel's.
+    hooks: merged.hooks.filter((hook) => !isKeelGuardHook(hook)),
     env: merged.env,
     sandbox: merged.sandbox,
     ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),

@@ -47,12 +47,11 @@ describe("keel doctor", () => {
     const off = await doctor(w);
     expect(off.findings).toContainEqual(expect.objectContaining({ area: "daemon", status: "ok" }));
     expect(off.stdout).toMatch(/^ok {4}daemon {3}off \(KEEL_DECISION_SERVER=off\)/m);
-    const tmp = join(w.root, "tmp");
-    const shared = join(tmp, `keel-${process.getuid?.()}`);
+    const shared = join(w.root, "servers");
     mkdirSync(shared, { recursive: true });
     chmodSync(shared, 0o777);
     const { KEEL_DECISION_SERVER: _off, ...on } = w.env;
-    const open = await doctor({ ...w, env: { ...on, TMPDIR: tmp } });
+    const open = await doctor({ ...w, env: { ...on, KEEL_DECISION_SERVER_DIR: shared } });
     expect(open.code).toBe(0);
     expect(open.findings).toContainEqual(
       expect.objectContaining({ area: "daemon", status: "warn", fix: expect.stringContaining("mode 700") }),

@@ -216,3 +216,20 @@ describe("keel audit: who refused", () => {
     expect(summary).toEqual([expect.objectContaining({ tool: "Read", calls: 1, denied: 1, allowed: 0 })]);
   });
 });
+
+describe("Keel's own calls and the hook installed for Claude Code", () => {
+  it("keel tool does not run `keel hook claude-code` from Claude Code's settings, so no claude-code record appears", async () => {
+    const installed = await keel(["hook", "install", "claude-code"]);
+    expect(installed.code).toBe(0);
+    expect(readFileSync(join(home, ".claude", "settings.json"), "utf8")).toMatch(/hook claude-code/);
+    write(join(project, "notes.txt"), "hello\n");
+    const read = await keel(["tool", "Read", JSON.stringify({ file_path: join(project, "notes.txt") })]);
+    expect(read.code).toBe(0);
+    const records = (await keel(["audit", "--json"])).stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(records.map((record) => [record.tool, record.agent ?? "keel"])).toEqual([["Read", "keel"]]);
+  });
+});

@@ -48,7 +48,9 @@ function bashEvent(command: string): string {
 }
 
 describe("keel hook <agent> as a process", () => {
-  it("answers events, and never exits 2 on bad input", { timeout: 120_000 }, async () => {
+  it("answers events, and refuses with exit 2 (block) what it cannot read", {
+    timeout: 120_000,
+  }, async () => {
     const [allow, deny, silent, notJson, strayFlag, unknownAgent, huge, gemini] = await Promise.all([
       keel(["hook", "claude-code"], bashEvent("git status && git diff")),
       keel(["hook", "claude-code"], bashEvent("timeout 5 rm -rf build")),
@@ -69,18 +71,19 @@ describe("keel hook <agent> as a process", () => {
       /Keel refused this call/,
     );
     expect(silent).toMatchObject({ code: 0, stdout: "", stderr: "" });
-    expect(notJson).toMatchObject({ code: 0, stdout: "" });
+    // Exit code 2 is every agent's "block this call", with stderr as the reason.
+    expect(notJson).toMatchObject({ code: 2, stdout: "" });
     expect(notJson.stderr).toMatch(
-      /^keel hook claude-code: the event on stdin is not JSON .*; no opinion\n$/,
+      /^keel hook claude-code: Keel cannot read this hook event \(the event on stdin is not JSON .*\), so it refuses the call\n$/,
     );
     expect(strayFlag.code).toBe(0);
     expect(JSON.parse(strayFlag.stdout).hookSpecificOutput.permissionDecision).toBe("allow");
     expect(strayFlag.stderr).toMatch(/ignored arguments --stric extra/);
-    expect(unknownAgent.code).toBe(1);
+    expect(unknownAgent.code).toBe(2);
     expect(unknownAgent.stderr).toMatch(/unknown agent "claude-kode"/);
-    expect(huge).toMatchObject({ code: 0, stdout: "" });
+    expect(huge).toMatchObject({ code: 2, stdout: "" });
     expect(huge.stderr).toMatch(/larger than/);
-    expect(gemini).toMatchObject({ code: 0, stdout: "{}\n" });
+    expect(gemini).toMatchObject({ code: 2, stdout: "" });
     // Decided calls are in the audit log, and the summary counts them.
     const summary = await keel(["audit", "--summary"]);
     expect(summary.code).toBe(0);

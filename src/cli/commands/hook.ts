@@ -1,7 +1,7 @@
 // `keel hook <agent>`: Keel's decision as the pre-tool hook of another agent (one event on stdin, the
 // agent's answer on stdout), and `keel hook install|uninstall|status` to wire it into the agent's
-// settings. The event path loads only what deciding one call needs; it never exits with 2, which
-// agents read as "block": bad input is no opinion, a one-line note and exit 0.
+// settings. The event path loads only what deciding one call needs. It fails closed: broken settings
+// refuse every call, and an event it cannot read exits with 2, which every agent reads as "block".
 import type { Command } from "commander";
 import { type EventRead, parseEvent, readEvent } from "../../guard/readEvent.ts";
 import { AGENTS, type AgentName, isAgentName } from "../../guard/types.ts";
@@ -10,8 +10,10 @@ import type { CommandIO } from "../io.ts";
 import type { CliRuntime } from "../main.ts";
 import type { ScopeFlags } from "./hookInstall.ts";
 
-/** Exit code for a hook that cannot work at all (unknown agent): an error every agent shows, never a block. */
+/** `keel hook` typed without an agent by a person: its help, and an error. */
 const HOOK_UNUSABLE = 1;
+/** Every agent reads exit code 2 of a hook as "block this call": what Keel cannot decide, it refuses. */
+const HOOK_REFUSED = 2;
 
 export function register(program: Command, runtime: CliRuntime): void {
   const hook = program
@@ -20,16 +22,23 @@ export function register(program: Command, runtime: CliRuntime): void {
       `Answer another agent's pre-tool hook with Keel's decision (${AGENTS.join(", ")}), or install the hook`,
     )
     .argument("[agent]", `the agent whose hook event is on stdin: ${AGENTS.join(", ")}`)
-    .option("--strict", "when Keel would ask, make the agent ask too (instead of leaving it to the agent)")
-    // An agent runs this for every tool call: a stray flag must not turn into exit 2 ("block").
+    .option(
+      "--strict",
+      "every ask of Keel becomes the agent's ask (by default only asks from a rule or a safety check do)",
+    )
+    // An agent runs this for every tool call: a stray flag is noted, not a reason to block the call.
     .allowUnknownOption()
     .allowExcessArguments()
     .addHelpText(
       "after",
       [
         "",
-        "Allow when Keel proves the call safe, deny with Keel's reason, and otherwise no opinion (the",
-        "agent's own rules and prompts decide). Nothing is run. Every decision goes to Keel's audit log.",
+        "Allow when Keel proves the call safe; deny with Keel's reason (a deny rule, plan mode, dontAsk);",
+        "ask when a rule or a safety check asks (the agent asks its person; Gemini CLI and Codex's",
+        "PreToolUse cannot ask, so there it is a refusal that says why); otherwise no opinion, and the",
+        "agent's own rules and prompts decide. Fails closed: a broken Keel settings file refuses every call",
+        "with file:line:col, and an event Keel cannot read exits 2 (block). Nothing is run. Every decision",
+        "goes to Keel's audit log.",
         "",
         "  keel hook install claude-code          add the hook to ~/.claude/settings.json",
         "  keel hook status                       where it is installed",
@@ -47,10 +56,11 @@ export function register(program: Command, runtime: CliRuntime): void {
         return;
       }
       if (!isAgentName(agent)) {
+        // Run by an agent whose hook names no agent Keel knows: Keel cannot decide, so it blocks.
         runtime.io.err(
-          `keel hook: unknown agent "${agent}" (use one of: ${AGENTS.join(", ")}); no opinion\n`,
+          `keel hook: unknown agent "${agent}" (use one of: ${AGENTS.join(", ")}); the call is refused\n`,
         );
-        runtime.setExitCode(HOOK_UNUSABLE);
+        runtime.setExitCode(HOOK_REFUSED);
         return;
       }
       if (runtime.io.stdin === undefined && runtime.io.tty.stdin) {

@@ -47,9 +47,10 @@ const FILES: Record<string, string> = {
   ".git/config": "[core]\n",
 };
 
+/** A string is written as it is (a broken settings file); anything else as JSON. */
 function writeJson(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileSync(path, typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
 }
 
 export function createHookWorld(settings: WorldSettings = {}): HookWorld {
