@@ -34,7 +34,16 @@ describe("summarizeAudit", () => {
       record({ tool: "Write", decisionReason: { type: "user", prompter: "terminal", choice: "once" } }),
     ]);
     expect(rows).toEqual([
-      { agent: "claude-code", tool: "Bash", calls: 3, allowed: 1, denied: 1, leftToPerson: 1, noOpinion: 0 },
+      {
+        agent: "claude-code",
+        tool: "Bash",
+        calls: 3,
+        allowed: 1,
+        denied: 1,
+        leftToPerson: 1,
+        noOpinion: 0,
+        promptsSaved: 0,
+      },
       {
         agent: "claude-code",
         tool: "TodoWrite",
@@ -43,6 +52,7 @@ describe("summarizeAudit", () => {
         denied: 0,
         leftToPerson: 0,
         noOpinion: 1,
+        promptsSaved: 0,
       },
       {
         agent: "gemini-cli",
@@ -52,9 +62,28 @@ describe("summarizeAudit", () => {
         denied: 0,
         leftToPerson: 0,
         noOpinion: 0,
+        promptsSaved: 0,
       },
-      { agent: "keel", tool: "Read", calls: 1, allowed: 1, denied: 0, leftToPerson: 0, noOpinion: 0 },
-      { agent: "keel", tool: "Write", calls: 1, allowed: 0, denied: 0, leftToPerson: 1, noOpinion: 0 },
+      {
+        agent: "keel",
+        tool: "Read",
+        calls: 1,
+        allowed: 1,
+        denied: 0,
+        leftToPerson: 0,
+        noOpinion: 0,
+        promptsSaved: 0,
+      },
+      {
+        agent: "keel",
+        tool: "Write",
+        calls: 1,
+        allowed: 0,
+        denied: 0,
+        leftToPerson: 1,
+        noOpinion: 0,
+        promptsSaved: 0,
+      },
     ]);
   });
 
@@ -90,7 +119,16 @@ describe("summarizeAudit", () => {
       }),
     ]);
     expect(rows).toEqual([
-      { agent: "claude-code", tool: "Write", calls: 3, allowed: 1, denied: 1, leftToPerson: 1, noOpinion: 0 },
+      {
+        agent: "claude-code",
+        tool: "Write",
+        calls: 3,
+        allowed: 1,
+        denied: 1,
+        leftToPerson: 1,
+        noOpinion: 0,
+        promptsSaved: 0,
+      },
     ]);
   });
 
@@ -107,7 +145,7 @@ describe("formatAuditSummary", () => {
   it("prints a table per agent with totals and the prompts saved", () => {
     const text = formatAuditSummary(
       summarizeAudit([
-        record({ agent: "claude-code", hookEvent: "PreToolUse" }),
+        record({ agent: "claude-code", hookEvent: "PreToolUse", savedPrompt: true }),
         record({ agent: "claude-code", hookEvent: "PreToolUse", tool: "Read", inputSummary: "r" }),
         record({ agent: "claude-code", hookEvent: "PreToolUse", inputSummary: "rm", behavior: "deny" }),
       ]),
@@ -115,7 +153,8 @@ describe("formatAuditSummary", () => {
     expect(text).toContain("claude-code (through keel hook)");
     expect(text).toMatch(/Bash\s+2\s+1\s+1\s+0\s+0/);
     expect(text).toMatch(/all tools\s+3\s+2\s+1\s+0\s+0/);
-    expect(text).toContain("2 prompt(s) saved");
+    // Only the Bash allow took a prompt away; Claude Code reads files without asking anyway.
+    expect(text).toContain("1 prompt(s) saved");
   });
 
   it("says when there is nothing", () => {

@@ -5,7 +5,7 @@
 import type { AuditRecord } from "../pipeline/services.ts";
 
 /** Records of `keel hook` carry the agent and its hook event; Keel's own records carry neither. */
-export type SummarizedRecord = AuditRecord & { agent?: string; hookEvent?: string };
+export type SummarizedRecord = AuditRecord & { agent?: string; hookEvent?: string; savedPrompt?: boolean };
 
 export interface SummaryRow {
   /** `keel` for Keel's own sessions, else the agent (`claude-code`, ...). */
@@ -18,6 +18,8 @@ export interface SummaryRow {
   leftToPerson: number;
   /** Keel had no opinion (a tool it does not judge) or the call failed before a decision. */
   noOpinion: number;
+  /** Allowed calls the agent would have asked the person about (keel hook only; see guard/savedPrompt.ts). */
+  promptsSaved: number;
 }
 
 /** Events an agent sends only when it is about to ask the person about a call it already announced. */
@@ -60,11 +62,21 @@ export function summarizeAudit(records: readonly SummarizedRecord[]): SummaryRow
     const key = `${agent}\u0000${record.tool}`;
     let row = rows.get(key);
     if (!row) {
-      row = { agent, tool: record.tool, calls: 0, allowed: 0, denied: 0, leftToPerson: 0, noOpinion: 0 };
+      row = {
+        agent,
+        tool: record.tool,
+        calls: 0,
+        allowed: 0,
+        denied: 0,
+        leftToPerson: 0,
+        noOpinion: 0,
+        promptsSaved: 0,
+      };
       rows.set(key, row);
     }
     row.calls++;
     row[outcomeOf(record)]++;
+    if (record.savedPrompt === true && record.behavior === "allow") row.promptsSaved++;
   }
   return [...rows.values()].sort((a, b) =>
     a.agent === b.agent ? (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0) : a.agent < b.agent ? -1 : 1,
@@ -86,9 +98,17 @@ export function formatAuditSummary(rows: readonly SummaryRow[]): string {
       denied: 0,
       leftToPerson: 0,
       noOpinion: 0,
+      promptsSaved: 0,
     };
     for (const row of own)
-      for (const count of ["calls", "allowed", "denied", "leftToPerson", "noOpinion"] as const)
+      for (const count of [
+        "calls",
+        "allowed",
+        "denied",
+        "leftToPerson",
+        "noOpinion",
+        "promptsSaved",
+      ] as const)
         total[count] += row[count];
     const cells = [...own, total].map((row) => [
       row.tool,
@@ -110,8 +130,10 @@ export function formatAuditSummary(rows: readonly SummaryRow[]): string {
       `  ${line(header)}`,
     );
     for (const cell of cells) lines.push(`  ${line(cell)}`);
-    if (agent !== "keel" && total.allowed > 0)
-      lines.push(`  ${total.allowed} prompt(s) saved: Keel proved those calls safe.`);
+    if (agent !== "keel" && total.promptsSaved > 0)
+      lines.push(
+        `  ${total.promptsSaved} prompt(s) saved: ${agent} would have asked about those calls, and Keel proved them safe.`,
+      );
     lines.push("");
   }
   return `${lines.join("\n")}`;

@@ -7,6 +7,10 @@ export interface HookAuditRecord extends AuditRecord {
   agent: string;
   /** The agent's hook event: PreToolUse, PermissionRequest, BeforeTool. */
   hookEvent: string;
+  /** The agent's permission mode, as its event said. */
+  mode?: string;
+  /** Keel's allow took a prompt away from the person (guard/savedPrompt.ts). */
+  savedPrompt?: boolean;
   noOpinion?: string;
 }
 

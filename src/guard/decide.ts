@@ -16,6 +16,7 @@ import { errorMessage } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type HookAuditRecord, summarizeInput } from "./auditRecord.ts";
 import { loadJudgedTool } from "./keelTools.ts";
+import { savedAPrompt } from "./savedPrompt.ts";
 import type { AgentCall, AgentName, HookOptions, KeelCall, Verdict } from "./types.ts";
 
 export interface AgentDecision {
@@ -253,6 +254,8 @@ function recordDecision(
     isError: false,
     agent: call.agent,
     hookEvent: call.event,
+    ...(call.mode ? { mode: call.mode } : {}),
+    ...(savedAPrompt(call, verdict) ? { savedPrompt: true } : {}),
     ...(verdict.behavior === "none" ? { noOpinion: verdict.reason } : {}),
   };
   const env = options.env;
