@@ -1,7 +1,7 @@
 // Keel's entries in an agent's hook settings: `{hooks: {Event: [{matcher, hooks: [{type: "command",
 // command, timeout}]}]}}`, the shape Claude Code, Gemini CLI and Codex share. Adding is idempotent and
 // keeps every other hook; removing takes out exactly the entries that run `keel hook <agent>`.
-import { isKeelHookCommand } from "../hooks/keelGuardHook.ts";
+import { isKeelHookCommand } from "../settings/keelGuardHook.ts";
 import type { AgentName } from "./types.ts";
 
 export type SettingsObject = Record<string, unknown>;

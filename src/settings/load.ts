@@ -3,7 +3,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfiguredHook } from "../hooks/config.ts";
-import { isKeelGuardHook } from "../hooks/keelGuardHook.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
@@ -15,6 +14,7 @@ import {
   type ToolPermissionContext,
 } from "../tool/context.ts";
 import type { Tools } from "../tool/Tool.ts";
+import { isKeelGuardHook } from "./keelGuardHook.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
 import { type McpServerEntry, type MergedSettings, mergeSettings, type SourceSettings } from "./merge.ts";

@@ -1,7 +1,7 @@
 // Keel's own guard entries in an agent's hook settings: recognised in every form `keel hook install`
 // writes or a person types, and never confused with other hooks that merely mention keel.
 import { describe, expect, it } from "vitest";
-import type { ConfiguredHook } from "./config.ts";
+import type { ConfiguredHook } from "../hooks/config.ts";
 import { isKeelGuardHook } from "./keelGuardHook.ts";
 
 function commandHook(command: string): ConfiguredHook {

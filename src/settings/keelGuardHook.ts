@@ -2,7 +2,7 @@
 // `keel hook install`). Keel reads Claude Code's settings, hooks included, but never runs these: its own
 // calls are already decided by the same policy, and running them would decide each call twice and
 // record Keel's calls as the other agent's.
-import type { ConfiguredHook } from "./config.ts";
+import type { ConfiguredHook } from "../hooks/config.ts";
 
 /** The agents Keel answers as a hook (guard/types.ts AGENTS; named here so loading settings need not load the guard). */
 const GUARDED_AGENTS = ["claude-code", "gemini-cli", "codex"] as const;
