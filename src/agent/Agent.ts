@@ -2,6 +2,8 @@
 // while it streams, results go back in one user turn, and so on until the model stops, a limit is
 // reached or the person interrupts. One Agent is one session: it keeps the conversation, the cost
 // and the transcript, and serves `keel run`, the terminal UI and library users alike.
+import { autoModeRuleNotice } from "../permissions/autoModeRules.ts";
+import type { PermissionMode } from "../permissions/types.ts";
 import { createNestedToolRunner } from "../pipeline/nestedToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import { addRules, removeRules, type ToolUseContext } from "../tool/context.ts";
@@ -83,6 +85,8 @@ export class Agent {
   /** Allow rules that end with the current prompt (allowUntilPromptEnds). */
   readonly #promptRules: string[] = [];
   readonly #runtime: SubagentRuntime;
+  /** The permission mode after the last tool results (a change is told to the person). */
+  #mode: PermissionMode;
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -101,6 +105,7 @@ export class Agent {
       },
     };
     this.sessionId = options.context.options.sessionId;
+    this.#mode = options.context.getAppState().toolPermissionContext.mode;
     this.#model = options.model;
     this.#info = options.modelInfo;
     this.pool = new ToolPool(options.tools, [
@@ -386,11 +391,21 @@ export class Agent {
     this.#append(message);
     yield { type: "user", message };
     this.pool.adopt(this.#context.options.tools);
+    const modeNotice = this.#modeChangeNotice();
+    if (modeNotice) yield { type: "notice", level: "info", text: modeNotice };
     const added = this.loadTools([
       ...turn.results.flatMap(loadedToolNames),
       ...getLoadedDeferredToolNames(this.#context),
     ]);
     if (added.length > 0) yield { type: "notice", level: "info", text: `Loaded tools: ${added.join(", ")}` };
+  }
+
+  /** A tool changed the mode (plan mode's tools): entering or leaving auto mode sets allow rules aside or back. */
+  #modeChangeNotice(): string | undefined {
+    const policy = this.#context.getAppState().toolPermissionContext;
+    const before = this.#mode;
+    this.#mode = policy.mode;
+    return autoModeRuleNotice(before, policy.mode, policy);
   }
 
   async *#autoCompact(signal: AbortSignal, hooks: AgentHooks): AsyncGenerator<AgentEvent, void, undefined> {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
+import { autoModeRuleNotice } from "../permissions/autoModeRules.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import type { LoadedSettings } from "../settings/load.ts";
 import { userHomeDir } from "../settings/locations.ts";
@@ -176,12 +177,21 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     config.model,
   );
   if (started.additionalContext.length > 0) agent.addContext(started.additionalContext);
+  const autoNotice = autoModeRuleNotice(
+    "default",
+    settings.permissionContext.mode,
+    settings.permissionContext,
+  );
   return {
     agent,
     config,
     transcript,
     hooks,
-    notices: [...(toolSearch.problem ? [toolSearch.problem] : []), ...started.userMessages],
+    notices: [
+      ...(toolSearch.problem ? [toolSearch.problem] : []),
+      ...(autoNotice ? [autoNotice] : []),
+      ...started.userMessages,
+    ],
     trusted: settings.trustSaved,
     ...(resumed ? { resumed } : {}),
   };

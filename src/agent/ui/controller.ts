@@ -2,6 +2,7 @@
 // approval dialog, an MCP server's form (formInput.ts), the prompt line and the status line; keys come
 // in here and become edits, answers and session actions. The Ink components only render snapshots of this state and forward keys.
 import type { Key } from "ink";
+import { autoModeRuleNotice } from "../../permissions/autoModeRules.ts";
 import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
@@ -243,6 +244,8 @@ export class InteractiveController {
       status: this.#statusLine(),
       hint: `${next} mode: ${MODE_DESCRIPTIONS[next]} (Shift+Tab to change)`,
     });
+    const notice = autoModeRuleNotice(current, next, context.getAppState().toolPermissionContext);
+    if (notice) this.#push({ kind: "notice", level: "info", text: notice });
   }
 
   /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */

@@ -71,7 +71,19 @@ const inputSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, _ and - only")
     .optional()
-    .describe("A name to address this agent with SendMessage while it runs"),
+    .describe(
+      "A name to address this agent with SendMessage, while it runs and after it finished (it resumes)",
+    ),
+  team_name: z
+    .string()
+    .optional()
+    .describe("Deprecated and ignored: every agent of a session belongs to one implicit team"),
+  mode: z
+    .string()
+    .optional()
+    .describe(
+      "Deprecated and ignored: an agent runs under the session's permission mode (or its type's, when stricter)",
+    ),
 });
 
 export interface AgentToolOutput {
