@@ -62,7 +62,7 @@ export interface AgentOptions {
   /** A saved session to continue. */
   resume?: SessionState;
   /** Set when this loop is a sub-agent (started by the Agent tool): how deep it is, and its id. */
-  subagent?: { depth: number; agentId: string };
+  subagent?: { depth: number; agentId: string; main?: SubagentRuntime };
 }
 
 export class Agent {

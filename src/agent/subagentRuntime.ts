@@ -54,6 +54,14 @@ export class SubagentRuntime implements AgentRuntime {
     this.#options = options;
     this.#spawn = spawn;
     this.depth = options.subagent?.depth ?? 0;
+    this.main = options.subagent?.main ?? this;
+  }
+
+  /** The session's main loop's runtime (SendMessage to "main" queues there). */
+  readonly main: SubagentRuntime;
+
+  sendToMain(message: string): void {
+    this.main.send(message);
   }
 
   get model(): string {
@@ -231,7 +239,7 @@ export class SubagentRuntime implements AgentRuntime {
         costUsd: 0,
         loadedTools: [...(spec.loadedTools ?? [])],
       },
-      subagent: { depth: this.depth + 1, agentId: spec.agentId },
+      subagent: { depth: this.depth + 1, agentId: spec.agentId, main: this.main },
     });
     return {
       agentId: spec.agentId,

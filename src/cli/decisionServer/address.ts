@@ -68,7 +68,8 @@ function tmpFolder(env: NodeJS.ProcessEnv): string {
   return given.length > 1 ? given.replace(/\/+$/, "") : given;
 }
 
-function isPrivateFolder(path: string, uid: number): boolean {
+/** A folder (no symlink) this user owns that nobody else may enter. */
+export function isPrivateFolder(path: string, uid: number): boolean {
   try {
     const stat = lstatSync(path);
     return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;
