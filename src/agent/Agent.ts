@@ -261,12 +261,63 @@ export class Agent {
   }
 
   /** Runs one prompt to the end. Yields what happens; returns (and yields as `end`) the outcome. */
-  async *submit(prompt: string | ContentBlock[]): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
+  submit(prompt: string | ContentBlock[]): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
+    return this.#run(prompt);
+  }
+
+  /**
+   * Input that arrived while the session was idle, for whoever drives it to run once idle: a scheduled
+   * prompt (run as a prompt, under the permissions in force now), else the queued messages (another
+   * session's message, a background agent's report), which get a turn of their own.
+   */
+  takePendingInput(): { kind: "prompt"; prompt: string; label: string } | { kind: "messages" } | undefined {
+    const prompt = this.#pendingPrompts.shift();
+    if (prompt) return { kind: "prompt", ...prompt };
+    if (this.#runtime.hasMessages) return { kind: "messages" };
+    return undefined;
+  }
+
+  get hasPendingInput(): boolean {
+    return this.#pendingPrompts.length > 0 || this.#runtime.hasMessages;
+  }
+
+  /** A prompt to run once the session is idle (a scheduled prompt that fired); `label` says where it came from. */
+  queuePrompt(prompt: string, label: string): void {
+    this.#pendingPrompts.push({ prompt, label });
+    for (const listener of this.#inputListeners) listener();
+  }
+
+  /** A message for the next model request (another session's); wakes an idle session's driver. */
+  queueMessage(text: string): void {
+    this.#runtime.send(text);
+  }
+
+  /** Called when input arrives for the session (a queued prompt or message). */
+  onPendingInput(listener: () => void): () => void {
+    this.#inputListeners.add(listener);
+    const off = this.#runtime.onQueued(listener);
+    return () => {
+      this.#inputListeners.delete(listener);
+      off();
+    };
+  }
+
+  /** Runs a turn for the queued messages alone (no new prompt). */
+  continueWithMessages(): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
+    return this.#run(undefined);
+  }
+
+  readonly #pendingPrompts: Array<{ prompt: string; label: string }> = [];
+  readonly #inputListeners = new Set<() => void>();
+
+  async *#run(
+    prompt: string | ContentBlock[] | undefined,
+  ): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
     if (this.#interrupt) throw new Error("The agent is already working on a prompt.");
     const run = new PromptRun(this.#options);
     this.#interrupt = run.interrupt;
     try {
-      const blocked = yield* this.#acceptPrompt(prompt, run);
+      const blocked = prompt === undefined ? undefined : yield* this.#acceptPrompt(prompt, run);
       if (blocked) return yield* finish(blocked);
       for (;;) {
         if (run.turns >= run.maxTurns)

@@ -12,6 +12,7 @@ import { userHomeDir } from "../settings/locations.ts";
 import { workingDirectories } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import type { Tool } from "../tool/Tool.ts";
+import type { Clock } from "../tools/schedule-shared/clock.ts";
 import { deferMcpTools, parseToolSearchSetting } from "../tools/tool-search/deferMcpTools.ts";
 import { Agent } from "./Agent.ts";
 import { type AgentHooks, hooksFromRunner, NO_HOOKS } from "./agentHooks.ts";
@@ -19,6 +20,7 @@ import { ModelClassifier } from "./classifier.ts";
 import { agentSettingsFrom, type ModelConfig, type ModelFlags, resolveModelConfig } from "./config.ts";
 import { ProviderError } from "./errors.ts";
 import { createProvider } from "./providers/index.ts";
+import { type SessionServicesOptions, startSessionServices, withSessionOptions } from "./sessionServices.ts";
 import { buildSystemPrompt } from "./systemPrompt.ts";
 import { findSession, readTranscript, type SessionState, Transcript, transcriptDir } from "./transcript.ts";
 
@@ -34,6 +36,8 @@ export interface AgentFlags extends ModelFlags {
   /** Extended thinking budget in tokens. */
   thinking?: number;
   classifierModel?: string;
+  /** `--name`: what other sessions of this user call this one (SendMessage). */
+  name?: string;
 }
 
 export interface AgentSessionInput {
@@ -44,6 +48,8 @@ export interface AgentSessionInput {
   interactive: boolean;
   prompter?: Prompter;
   env?: NodeJS.ProcessEnv;
+  /** The scheduler's clock (tests move it by hand). */
+  clock?: Clock;
 }
 
 export interface AgentSession {
@@ -59,6 +65,8 @@ export interface AgentSession {
   resumed?: SessionState;
   /** Ends what the session started outside the agent (MCP servers, background shells, the terminal). */
   close?: () => void;
+  /** Something the session started may still report back (a background agent, a wakeup): print mode waits. */
+  hasPendingWork?: () => boolean;
 }
 
 /** A setup problem a person must fix (no key, unknown provider, no session to resume). */
@@ -107,7 +115,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     mode: toolSearch.mode,
   });
   const transcript = new Transcript(dir, sessionId);
-  const context = createToolUseContext({
+  const baseContext = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !input.interactive,
@@ -122,6 +130,19 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     // A project's custom commands grant their allowed-tools only where its own allow rules apply.
     projectTrusted: settings.trusted,
   });
+  const serviceOptions: SessionServicesOptions = {
+    sessionId,
+    projectRoot: settings.projectRoot,
+    env,
+    ...(flags.name ? { name: flags.name } : {}),
+    kind: input.interactive ? "terminal" : "run",
+    ...(input.clock ? { clock: input.clock } : {}),
+    ...(resumed ? { resumedFrom: dir } : {}),
+  };
+  let agentRef: Agent | undefined;
+  const { context, scheduler } = withSessionOptions(baseContext, serviceOptions, (prompt, label) =>
+    agentRef?.queuePrompt(prompt, label),
+  );
   const runner =
     input.services.hooks instanceof HookRunner
       ? input.services.hooks
@@ -171,6 +192,8 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(flags.thinking ? { thinkingBudget: flags.thinking } : {}),
     ...(resumed ? { resume: resumed } : {}),
   });
+  agentRef = agent;
+  const beside = await startSessionServices(agent, scheduler, serviceOptions);
   const started = await hooks.sessionStart(
     resumed ? "resume" : "startup",
     context.abortController.signal,
@@ -190,8 +213,10 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     notices: [
       ...(toolSearch.problem ? [toolSearch.problem] : []),
       ...(autoNotice ? [autoNotice] : []),
+      ...beside.notices,
       ...started.userMessages,
     ],
+    hasPendingWork: beside.hasPendingWork,
     trusted: settings.trustSaved,
     ...(resumed ? { resumed } : {}),
   };

@@ -100,10 +100,43 @@ export async function runPrintMode(
   try {
     const source = typeof prompts === "string" || Array.isArray(prompts) ? single(prompts) : prompts;
     const iterator = source[Symbol.asyncIterator]();
+    let nextPrompt: Promise<IteratorResult<PrintPrompt>> | undefined;
+    let promptsDone = false;
     while (!signal) {
-      const next = await Promise.race([iterator.next(), stopped.then(() => undefined)]);
-      if (!next || next.done) break;
-      outcome = await runOnePrompt(session, next.value, options, line);
+      // Input that came meanwhile (another session's message, a background agent's report, a scheduled
+      // prompt) runs between prompts, once the agent is idle.
+      const pending = agent.takePendingInput();
+      if (pending) {
+        if (pending.kind === "prompt") options.stderr.write(`keel: ${pending.label}\n`);
+        outcome = await runOnePrompt(
+          session,
+          () => (pending.kind === "prompt" ? agent.submit(pending.prompt) : agent.continueWithMessages()),
+          options,
+          line,
+        );
+        continue;
+      }
+      if (promptsDone) {
+        // The prompts are done: the session stays while what it started may still report back.
+        if (!session.hasPendingWork?.()) break;
+        await Promise.race([inputOrIdle(session), stopped]);
+        continue;
+      }
+      nextPrompt ??= iterator.next();
+      const next = await Promise.race([
+        nextPrompt,
+        stopped.then(() => "stopped" as const),
+        inputArrived(session).then(() => "input" as const),
+      ]);
+      if (next === "stopped") break;
+      if (next === "input") continue;
+      nextPrompt = undefined;
+      if (next.done) {
+        promptsDone = true;
+        continue;
+      }
+      const prompt = next.value;
+      outcome = await runOnePrompt(session, () => agent.submit(prompt), options, line);
     }
     if (signal) void iterator.return?.();
   } finally {
@@ -123,9 +156,40 @@ async function* single(prompt: PrintPrompt): AsyncGenerator<PrintPrompt> {
   yield prompt;
 }
 
+/** Resolves when input arrives for the session. */
+function inputArrived(session: AgentSession): Promise<void> {
+  return new Promise((resolve) => {
+    if (session.agent.hasPendingInput) return resolve();
+    const off = session.agent.onPendingInput(() => {
+      off();
+      resolve();
+    });
+  });
+}
+
+/** How often a session waiting on its background work checks that there is still some. */
+const PENDING_WORK_CHECK_MS = 1_000;
+
+/** Resolves when input arrives, or when the session has nothing left that could send any. */
+function inputOrIdle(session: AgentSession): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (session.hasPendingWork?.()) return;
+      done();
+    }, PENDING_WORK_CHECK_MS);
+    const off = session.agent.onPendingInput(() => done());
+    const done = () => {
+      clearInterval(timer);
+      off();
+      resolve();
+    };
+    if (session.agent.hasPendingInput) done();
+  });
+}
+
 async function runOnePrompt(
   session: AgentSession,
-  prompt: PrintPrompt,
+  start: () => AsyncGenerator<AgentEvent, RunOutcome, undefined>,
   options: PrintOptions,
   line: (record: Record<string, unknown>) => void,
 ): Promise<RunOutcome> {
@@ -160,7 +224,7 @@ async function runOnePrompt(
     }
   };
   let outcome: RunOutcome | undefined;
-  for await (const event of agent.submit(prompt)) {
+  for await (const event of start()) {
     tally.observe(event);
     if (event.type === "end") outcome = event.outcome;
     if (text) text.event(event);

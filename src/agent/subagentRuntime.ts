@@ -78,6 +78,15 @@ export class SubagentRuntime implements AgentRuntime {
 
   send(message: string): void {
     this.#inbox.push(message);
+    for (const listener of this.#queued) listener();
+  }
+
+  readonly #queued = new Set<() => void>();
+
+  /** Called whenever a message is queued (an idle session starts a turn for it). */
+  onQueued(listener: () => void): () => void {
+    this.#queued.add(listener);
+    return () => this.#queued.delete(listener);
   }
 
   get hasMessages(): boolean {

@@ -3,7 +3,13 @@
 // A registered agent with a record folder is saved there at start and end (agentRecords.ts), so it can
 // be resumed after the session is (`keel -c`).
 import { onSessionEnd } from "../../tool/sessionEnd.ts";
-import { type AgentRecord, pruneAgentRecords, saveAgentRecord, snapshotReads } from "./agentRecords.ts";
+import {
+  type AgentRecord,
+  loadAgentRecords,
+  pruneAgentRecords,
+  saveAgentRecord,
+  snapshotReads,
+} from "./agentRecords.ts";
 import type { LaunchedAgent } from "./launch.ts";
 
 export type AgentStatus = "running" | "completed" | "failed" | "stopped";
@@ -118,6 +124,43 @@ export function findAgent(sessionId: string, idOrName: string): RegisteredAgent 
 /** The name is taken while an agent of that name is running. */
 export function nameInUse(sessionId: string, name: string): boolean {
   return listAgents(sessionId).some((agent) => agent.name === name && agent.status === "running");
+}
+
+/**
+ * A continued session (`keel -c`) gets its agents back from their records, ready to be resumed; one that
+ * was running when its process ended is "stopped".
+ */
+export function restoreAgents(sessionId: string, recordDir: string): RegisteredAgent[] {
+  const restored: RegisteredAgent[] = [];
+  for (const record of loadAgentRecords(recordDir)) {
+    if (getAgent(sessionId, record.id)) continue;
+    const agent: RegisteredAgent = {
+      id: record.id,
+      ...(record.name ? { name: record.name } : {}),
+      agentType: record.agentType,
+      description: record.description,
+      ...(record.parentId ? { parentId: record.parentId } : {}),
+      fork: record.fork,
+      background: record.background,
+      status: record.status === "running" ? "stopped" : record.status,
+      ...(record.isolation ? { isolation: record.isolation } : {}),
+      startedAt: record.startedAt,
+      lastActivityAt: record.lastActivityAt,
+      ...(record.model ? { model: record.model } : {}),
+      ...(record.cwd ? { cwd: record.cwd } : {}),
+      ...(record.worktree ? { worktree: record.worktree } : {}),
+      recordDir,
+      send: () => {},
+    };
+    registerAgent(sessionId, agent);
+    restored.push(agent);
+  }
+  return restored;
+}
+
+/** A background agent of the session is still running (its report is still to come). */
+export function hasRunningBackgroundAgents(sessionId: string): boolean {
+  return listAgents(sessionId).some((agent) => agent.background && agent.status === "running");
 }
 
 /** Forgets a session's agents (at session end). */
