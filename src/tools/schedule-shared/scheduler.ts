@@ -90,7 +90,11 @@ export class Scheduler {
       const missed = nextFireAfter(job.cron, job.lastFiredAt ?? job.createdAt);
       if (missed !== undefined && missed <= now) {
         const when = new Date(missed).toLocaleString();
-        await this.#fire(loaded, missed, `missed at ${when}, when no Keel session was open in this project`);
+        await this.#fireDurable(
+          loaded,
+          missed,
+          `missed at ${when}, when no Keel session was open in this project`,
+        );
       }
     }
     this.#arm();
@@ -233,10 +237,10 @@ export class Scheduler {
     const earliest = Math.min(...times);
     if (!Number.isFinite(earliest)) return;
     const wait = Math.min(MAX_TIMER_MS, Math.max(0, earliest - this.clock.now()));
-    this.#timer = this.clock.setTimer(() => void this.#tick(), wait);
+    this.#timer = this.clock.setTimer(() => this.#tick(), wait);
   }
 
-  async #tick(): Promise<void> {
+  #tick(): void {
     this.#timer = undefined;
     const now = this.clock.now();
     const wakeup = this.#wakeup;
@@ -245,23 +249,16 @@ export class Scheduler {
       this.#options.fire({ prompt: wakeup.prompt, label: `Wakeup (ScheduleWakeup): ${wakeup.reason}` });
     }
     for (const job of [...this.#jobs.values()]) {
-      if (job.nextFireAt !== undefined && job.nextFireAt <= now) await this.#fire(job, job.nextFireAt);
+      if (job.nextFireAt === undefined || job.nextFireAt > now) continue;
+      if (job.durable) void this.#fireDurable(job, job.nextFireAt);
+      else this.#fireNow(job);
     }
     this.#arm();
   }
 
-  /** Fires a job (a durable one only if no other session fired it first), then moves it on or ends it. */
-  async #fire(job: CronJob, due: number, late?: string): Promise<void> {
+  /** Hands the prompt on, then moves the job to its next time or ends it. */
+  #fireNow(job: CronJob, late?: string): void {
     const now = this.clock.now();
-    if (job.durable && this.#options.store) {
-      const mine = await this.#claimDurable(job, due, now).catch(() => false);
-      if (!mine) {
-        this.#jobs.delete(job.id);
-        const reread = readDurableJobs(this.#options.store).find((entry) => entry.id === job.id);
-        if (reread) this.#jobs.set(job.id, this.#fromDurable(reread));
-        return;
-      }
-    }
     job.lastFiredAt = now;
     const expired = job.recurring && job.expiresAt !== undefined && now >= job.expiresAt;
     const where = job.durable
@@ -278,10 +275,30 @@ export class Scheduler {
     });
     if (!job.recurring || expired) {
       this.#jobs.delete(job.id);
-      if (job.durable) await this.#forgetDurable(job).catch(() => undefined);
+      if (job.durable) void this.#forgetDurable(job).catch(() => undefined);
       return;
     }
     Object.assign(job, this.#next(job.cron, now));
+  }
+
+  /** A durable job fires in the one session that notes the run in the project's file first. */
+  async #fireDurable(job: CronJob, due: number, late?: string): Promise<void> {
+    // Moved on at once, so the timer does not come back to this run while the file is being read.
+    Object.assign(job, this.#next(job.cron, Math.max(due, this.clock.now())));
+    const mine = await this.#claimDurable(job, due, this.clock.now()).catch(() => false);
+    if (this.#closed) return;
+    if (mine) {
+      this.#fireNow(job, late);
+      this.#arm();
+      return;
+    }
+    // Another session fired it, or it was deleted there: take the file's word for what is left.
+    this.#jobs.delete(job.id);
+    const reread = this.#options.store
+      ? readDurableJobs(this.#options.store).find((entry) => entry.id === job.id)
+      : undefined;
+    if (reread) this.#jobs.set(job.id, this.#fromDurable(reread));
+    this.#arm();
   }
 
   /** Notes the fire in the project's file; false when another session has fired this run already. */
