@@ -97,6 +97,8 @@ export async function runPrintMode(
     wakeOnStop();
   });
   let outcome: RunOutcome | undefined;
+  const jsonRun: JsonRun | undefined =
+    options.format === "json" ? { tally: new RunTally(), started: performance.now() } : undefined;
   try {
     const source = typeof prompts === "string" || Array.isArray(prompts) ? single(prompts) : prompts;
     const iterator = source[Symbol.asyncIterator]();
@@ -113,6 +115,7 @@ export async function runPrintMode(
           () => (pending.kind === "prompt" ? agent.submit(pending.prompt) : agent.continueWithMessages()),
           options,
           line,
+          jsonRun,
         );
         continue;
       }
@@ -136,7 +139,7 @@ export async function runPrintMode(
         continue;
       }
       const prompt = next.value;
-      outcome = await runOnePrompt(session, () => agent.submit(prompt), options, line);
+      outcome = await runOnePrompt(session, () => agent.submit(prompt), options, line, jsonRun);
     }
     if (signal) void iterator.return?.();
   } finally {
@@ -145,10 +148,22 @@ export async function runPrintMode(
     // Background commands and sub-agents end with the session rather than keep the process alive.
     await releaseSession(agent.sessionId);
   }
+  const ran = outcome !== undefined;
   if (!outcome) {
     if (!signal) throw new Error("no prompt was given");
     outcome = { reason: "interrupted", turns: 0, text: "", usage: agent.usage, costUsd: 0 };
   }
+  if (jsonRun && ran)
+    line(
+      resultRecord({
+        sessionId: agent.sessionId,
+        model: agent.model,
+        contextWindow: agent.modelInfo.contextWindow,
+        outcome,
+        durationMs: performance.now() - jsonRun.started,
+        tally: jsonRun.tally,
+      }),
+    );
   return { outcome, ...(signal ? { signal } : {}) };
 }
 
@@ -187,15 +202,22 @@ function inputOrIdle(session: AgentSession): Promise<void> {
   });
 }
 
+/** `--output-format json` prints one result for the whole run, whatever ran after the prompt. */
+interface JsonRun {
+  tally: RunTally;
+  started: number;
+}
+
 async function runOnePrompt(
   session: AgentSession,
   start: () => AsyncGenerator<AgentEvent, RunOutcome, undefined>,
   options: PrintOptions,
   line: (record: Record<string, unknown>) => void,
+  jsonRun?: JsonRun,
 ): Promise<RunOutcome> {
   const { agent } = session;
   const started = performance.now();
-  const tally = new RunTally();
+  const tally = jsonRun?.tally ?? new RunTally();
   const text =
     options.format === "text"
       ? new TextPrinter(
@@ -232,7 +254,7 @@ async function runOnePrompt(
   }
   for (const waiting of held) line(waiting);
   if (!outcome) throw new Error("the agent ended without an outcome");
-  if (options.format !== "text")
+  if (options.format === "stream-json")
     line(
       resultRecord({
         sessionId: agent.sessionId,
