@@ -3,16 +3,7 @@
 // firing in a session, auto mode setting an interpreter rule aside, and the classifier's verdict
 // recorded in default mode.
 import { type ChildProcess, spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../../agent/testing/harness.ts";

@@ -97,22 +97,19 @@ function from(context: ToolUseContext): string {
   return `agent ${label(sender ?? { id: context.agentId })}`;
 }
 
+function deliveryText(delivery: Delivery): string {
+  const who = delivery.name ? `${delivery.name} (${delivery.id})` : delivery.id;
+  if (delivery.kind === "agent")
+    return `Message queued for ${who}; it arrives with the agent's next model request.`;
+  if (delivery.kind === "resumed")
+    return `${who} had finished, so it was resumed in the background with your message and everything it had before (task ${delivery.taskId}). Its answer will arrive as a task notification; TaskOutput reads its progress.`;
+  if (delivery.kind === "main")
+    return "Message queued for the main agent; it arrives with its next model request.";
+  return `Message delivered to the session ${who}; it sees it between its turns, and acts on it with its own permissions.`;
+}
+
 function resultText(output: SendMessageOutput): string {
-  return output.delivered
-    .map((delivery) => {
-      const who = delivery.name ? `${delivery.name} (${delivery.id})` : delivery.id;
-      switch (delivery.kind) {
-        case "agent":
-          return `Message queued for ${who}; it arrives with the agent's next model request.`;
-        case "resumed":
-          return `${who} had finished, so it was resumed in the background with your message and everything it had before (task ${delivery.taskId}). Its answer will arrive as a task notification; TaskOutput reads its progress.`;
-        case "main":
-          return "Message queued for the main agent; it arrives with its next model request.";
-        case "session":
-          return `Message delivered to the session ${who}; it sees it between its turns, and acts on it with its own permissions.`;
-      }
-    })
-    .join("\n");
+  return output.delivered.map(deliveryText).join("\n");
 }
 
 export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
