@@ -126,11 +126,13 @@ export async function runPrintMode(
         continue;
       }
       nextPrompt ??= iterator.next();
+      const input = inputArrived(session);
       const next = await Promise.race([
         nextPrompt,
         stopped.then(() => "stopped" as const),
-        inputArrived(session).then(() => "input" as const),
+        input.arrived.then(() => "input" as const),
       ]);
+      input.cancel();
       if (next === "stopped") break;
       if (next === "input") continue;
       nextPrompt = undefined;
@@ -171,15 +173,17 @@ async function* single(prompt: PrintPrompt): AsyncGenerator<PrintPrompt> {
   yield prompt;
 }
 
-/** Resolves when input arrives for the session. */
-function inputArrived(session: AgentSession): Promise<void> {
-  return new Promise((resolve) => {
+/** Resolves when input arrives for the session; `cancel` stops listening. */
+function inputArrived(session: AgentSession): { arrived: Promise<void>; cancel: () => void } {
+  let off: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => {
     if (session.agent.hasPendingInput) return resolve();
-    const off = session.agent.onPendingInput(() => {
+    off = session.agent.onPendingInput(() => {
       off();
       resolve();
     });
   });
+  return { arrived, cancel: () => off() };
 }
 
 /** How often a session waiting on its background work checks that there is still some. */

@@ -32,18 +32,29 @@ export interface PeerListenerOptions {
   onMessage(message: PeerMessage): void;
 }
 
+/** Listeners still open when the process exits get their files removed (one exit handler for all). */
+const open = new Set<PeerListener>();
+let exitHandlerSet = false;
+function removeAtExit(listener: PeerListener): void {
+  open.add(listener);
+  if (exitHandlerSet) return;
+  exitHandlerSet = true;
+  process.on("exit", () => {
+    for (const each of open) removePeerFiles(each.socket);
+  });
+}
+
 export class PeerListener {
   readonly socket: string;
   readonly info: PeerSession;
   readonly #server: Server;
   #closed = false;
-  readonly #onExit = () => removePeerFiles(this.socket);
 
   private constructor(socket: string, info: PeerSession, server: Server) {
     this.socket = socket;
     this.info = info;
     this.#server = server;
-    process.on("exit", this.#onExit);
+    removeAtExit(this);
   }
 
   /** Listens for the session; undefined when there is no private folder (or sockets are off). */
@@ -84,7 +95,7 @@ export class PeerListener {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    process.off("exit", this.#onExit);
+    open.delete(this);
     this.#server.close();
     removePeerFiles(this.socket);
   }
