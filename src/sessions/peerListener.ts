@@ -8,6 +8,7 @@ import { atomicWriteJson } from "../settings/atomicJson.ts";
 import { randomBytes } from "../tool/lazyCrypto.ts";
 import {
   infoFileOf,
+  listPeers,
   type PeerKind,
   type PeerSession,
   peersDir,
@@ -61,6 +62,8 @@ export class PeerListener {
   static async open(options: PeerListenerOptions): Promise<PeerListener | undefined> {
     const dir = peersEnabled(options.env) ? peersDir(options.env) : undefined;
     if (!dir) return undefined;
+    // Files left by sessions whose process is gone go now, not only when someone lists the sessions.
+    listPeers(options.env);
     const socket = join(dir, `${process.pid}-${randomBytes(3).toString("hex")}.sock`);
     const server = createServer((connection) => serve(connection, options.onMessage));
     server.maxConnections = MAX_CONNECTIONS;
