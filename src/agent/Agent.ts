@@ -2,6 +2,8 @@
 // while it streams, results go back in one user turn, and so on until the model stops, a limit is
 // reached or the person interrupts. One Agent is one session: it keeps the conversation, the cost
 // and the transcript, and serves `keel run`, the terminal UI and library users alike.
+import { autoModeRuleNotice } from "../permissions/autoModeRules.ts";
+import type { PermissionMode } from "../permissions/types.ts";
 import { createNestedToolRunner } from "../pipeline/nestedToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
 import { addRules, removeRules, type ToolUseContext } from "../tool/context.ts";
@@ -60,7 +62,7 @@ export interface AgentOptions {
   /** A saved session to continue. */
   resume?: SessionState;
   /** Set when this loop is a sub-agent (started by the Agent tool): how deep it is, and its id. */
-  subagent?: { depth: number; agentId: string };
+  subagent?: { depth: number; agentId: string; main?: SubagentRuntime };
 }
 
 export class Agent {
@@ -83,6 +85,8 @@ export class Agent {
   /** Allow rules that end with the current prompt (allowUntilPromptEnds). */
   readonly #promptRules: string[] = [];
   readonly #runtime: SubagentRuntime;
+  /** The permission mode after the last tool results (a change is told to the person). */
+  #mode: PermissionMode;
 
   constructor(options: AgentOptions) {
     this.#options = options;
@@ -101,6 +105,7 @@ export class Agent {
       },
     };
     this.sessionId = options.context.options.sessionId;
+    this.#mode = options.context.getAppState().toolPermissionContext.mode;
     this.#model = options.model;
     this.#info = options.modelInfo;
     this.pool = new ToolPool(options.tools, [
@@ -256,12 +261,63 @@ export class Agent {
   }
 
   /** Runs one prompt to the end. Yields what happens; returns (and yields as `end`) the outcome. */
-  async *submit(prompt: string | ContentBlock[]): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
+  submit(prompt: string | ContentBlock[]): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
+    return this.#run(prompt);
+  }
+
+  /**
+   * Input that arrived while the session was idle, for whoever drives it to run once idle: a scheduled
+   * prompt (run as a prompt, under the permissions in force now), else the queued messages (another
+   * session's message, a background agent's report), which get a turn of their own.
+   */
+  takePendingInput(): { kind: "prompt"; prompt: string; label: string } | { kind: "messages" } | undefined {
+    const prompt = this.#pendingPrompts.shift();
+    if (prompt) return { kind: "prompt", ...prompt };
+    if (this.#runtime.hasMessages) return { kind: "messages" };
+    return undefined;
+  }
+
+  get hasPendingInput(): boolean {
+    return this.#pendingPrompts.length > 0 || this.#runtime.hasMessages;
+  }
+
+  /** A prompt to run once the session is idle (a scheduled prompt that fired); `label` says where it came from. */
+  queuePrompt(prompt: string, label: string): void {
+    this.#pendingPrompts.push({ prompt, label });
+    for (const listener of this.#inputListeners) listener();
+  }
+
+  /** A message for the next model request (another session's); wakes an idle session's driver. */
+  queueMessage(text: string): void {
+    this.#runtime.send(text);
+  }
+
+  /** Called when input arrives for the session (a queued prompt or message). */
+  onPendingInput(listener: () => void): () => void {
+    this.#inputListeners.add(listener);
+    const off = this.#runtime.onQueued(listener);
+    return () => {
+      this.#inputListeners.delete(listener);
+      off();
+    };
+  }
+
+  /** Runs a turn for the queued messages alone (no new prompt). */
+  continueWithMessages(): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
+    return this.#run(undefined);
+  }
+
+  readonly #pendingPrompts: Array<{ prompt: string; label: string }> = [];
+  readonly #inputListeners = new Set<() => void>();
+
+  async *#run(
+    prompt: string | ContentBlock[] | undefined,
+  ): AsyncGenerator<AgentEvent, RunOutcome, undefined> {
     if (this.#interrupt) throw new Error("The agent is already working on a prompt.");
     const run = new PromptRun(this.#options);
     this.#interrupt = run.interrupt;
     try {
-      const blocked = yield* this.#acceptPrompt(prompt, run);
+      const blocked = prompt === undefined ? undefined : yield* this.#acceptPrompt(prompt, run);
       if (blocked) return yield* finish(blocked);
       for (;;) {
         if (run.turns >= run.maxTurns)
@@ -386,11 +442,21 @@ export class Agent {
     this.#append(message);
     yield { type: "user", message };
     this.pool.adopt(this.#context.options.tools);
+    const modeNotice = this.#modeChangeNotice();
+    if (modeNotice) yield { type: "notice", level: "info", text: modeNotice };
     const added = this.loadTools([
       ...turn.results.flatMap(loadedToolNames),
       ...getLoadedDeferredToolNames(this.#context),
     ]);
     if (added.length > 0) yield { type: "notice", level: "info", text: `Loaded tools: ${added.join(", ")}` };
+  }
+
+  /** A tool changed the mode (plan mode's tools): entering or leaving auto mode sets allow rules aside or back. */
+  #modeChangeNotice(): string | undefined {
+    const policy = this.#context.getAppState().toolPermissionContext;
+    const before = this.#mode;
+    this.#mode = policy.mode;
+    return autoModeRuleNotice(before, policy.mode, policy);
   }
 
   async *#autoCompact(signal: AbortSignal, hooks: LoopHooks): AsyncGenerator<AgentEvent, void, undefined> {

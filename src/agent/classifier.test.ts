@@ -48,8 +48,13 @@ async function runAuto(options: {
     { blocks: [text("done")] },
   ];
   let played = 0;
-  const server = await startServer("anthropic", (request) =>
-    isClassifierRequest(request.body) ? { blocks: [text(options.verdict)] } : turns[played++]!,
+  const server = await startServer(
+    "anthropic",
+    () => turns[played++]!,
+    undefined,
+    () => ({
+      blocks: [text(options.verdict)],
+    }),
   );
   servers.push(server);
   const provider = providerFor("anthropic", server);
@@ -80,7 +85,7 @@ describe("auto mode classifier", () => {
   it("turns an ordinary ask into allow, recorded with the classifier as decider", async () => {
     const { server, entry } = await runAuto({ verdict: "ALLOW: part of the task" });
     expect(touched).toEqual(["readme"]);
-    const classifierRequest = server.requests.find((request) => isClassifierRequest(request.body))!;
+    const classifierRequest = server.classifierRequests[0]!;
     expect(JSON.stringify(classifierRequest.body.messages)).toContain("touch the readme");
     expect(classifierRequest.body.tools).toBeUndefined();
     expect(entry?.behavior).toBe("allow");
@@ -90,14 +95,16 @@ describe("auto mode classifier", () => {
 
   it.each([
     { name: "a deny rule", deny: ["Touch"], verdict: "ALLOW: fine", classifierAsked: false },
-    { name: "an ask rule", ask: ["Touch"], verdict: "ALLOW: fine", classifierAsked: false },
+    { name: "an ask rule", ask: ["Touch"], verdict: "ALLOW: fine", classifierAsked: true },
     { name: "an ASK verdict", verdict: "ASK: not requested", classifierAsked: true },
     { name: "an unclear verdict", verdict: "Sure, go ahead!", classifierAsked: true },
-    { name: "default mode", mode: "default" as const, verdict: "ALLOW: fine", classifierAsked: false },
+    // Outside auto mode the classifier judges every call the rules do not refuse, and decides none.
+    { name: "default mode", mode: "default" as const, verdict: "ALLOW: fine", classifierAsked: true },
   ])("never allows past $name", async ({ name: _name, verdict, classifierAsked, ...rest }) => {
     const { server, entry } = await runAuto({ verdict, ...rest });
     expect(touched).toEqual([]);
-    expect(server.requests.some((request) => isClassifierRequest(request.body))).toBe(classifierAsked);
+    expect(server.classifierRequests.length > 0).toBe(classifierAsked);
+    expect(server.requests.some((request) => isClassifierRequest(request.body))).toBe(false);
     expect(entry?.behavior).toBe("deny");
     expect(entry?.decidedBy).not.toMatch(/classifier/);
   });

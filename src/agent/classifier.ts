@@ -1,7 +1,9 @@
-// The `auto` permission mode's classifier: a model, given a short fixed prompt, the call and the recent
-// conversation, may approve a low-risk call that would otherwise ask. It can only ever say ALLOW or
-// ASK; deny rules, ask rules, safety checks and protected paths never reach it (resolveDecision), and
-// anything it says that is not a clear ALLOW counts as ASK.
+// The classifier: a model, given a short fixed prompt, the call and the recent conversation, judges the
+// risk of every call the rules do not refuse, in every mode; the verdict is recorded in the audit log
+// with the decision (or after it, when it comes later). Only in `auto` mode does it decide: it may
+// approve a low-risk call that would otherwise ask. It can only ever say ALLOW or ASK; deny rules, ask
+// rules, safety checks and protected paths never yield to it (resolveDecision), and anything it says
+// that is not a clear ALLOW counts as ASK.
 
 import { isHardAsk } from "../permissions/decide.ts";
 import { decidePermission } from "../permissions/engine.ts";
@@ -78,12 +80,10 @@ export class ModelClassifier implements SpeculativeClassifier {
     signal: AbortSignal;
   }): Promise<ClassifierVerdict> {
     const { tool, input, context, signal } = args;
-    if (context.getAppState().toolPermissionContext.mode !== "auto")
-      return { behavior: "ask", reason: "the classifier only acts in auto mode" };
-    // Only an ordinary ask can use a verdict; skip the model call for everything else.
+    // A refused call carries no risk to weigh; every other call is judged, whatever decides it.
     const decision = await decidePermission(tool, input, context);
-    if (decision.behavior !== "ask" || isHardAsk(decision, tool))
-      return { behavior: "ask", reason: "not consulted: the rules decide this call" };
+    if (decision.behavior === "deny")
+      return { behavior: "ask", reason: "not consulted: the rules refuse this call", notConsulted: true };
     const prompts = recentUserPrompts(context.messages);
     const question = [
       prompts.length
@@ -91,7 +91,9 @@ export class ModelClassifier implements SpeculativeClassifier {
         : "No user request is known.",
       `Working directory: ${context.getAppState().cwd}`,
       `The call: ${describeCall(tool, input)}`,
-      `Why it would ask: ${decision.message}`,
+      decision.behavior === "ask"
+        ? `Why it would ask: ${decision.message}`
+        : `The rules allow it (${decision.message ?? "allowed"}); judge its risk all the same.`,
     ].join("\n\n");
     try {
       const response = await completeMessage(

@@ -5,12 +5,14 @@ import { join } from "node:path";
 import { JsonlAuditSink } from "../audit/jsonlSink.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
+import { autoModeRuleNotice } from "../permissions/autoModeRules.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import type { LoadedSettings } from "../settings/load.ts";
 import { userHomeDir } from "../settings/locations.ts";
 import { workingDirectories } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import type { Tool } from "../tool/Tool.ts";
+import type { Clock } from "../tools/schedule-shared/clock.ts";
 import { deferMcpTools, parseToolSearchSetting } from "../tools/tool-search/deferMcpTools.ts";
 import { Agent } from "./Agent.ts";
 import { ModelClassifier } from "./classifier.ts";
@@ -18,6 +20,7 @@ import { agentSettingsFrom, type ModelConfig, type ModelFlags, resolveModelConfi
 import { ProviderError } from "./errors.ts";
 import { hooksFromRunner, type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { createProvider } from "./providers/index.ts";
+import { type SessionServicesOptions, startSessionServices, withSessionOptions } from "./sessionServices.ts";
 import { buildSystemPrompt } from "./systemPrompt.ts";
 import { findSession, readTranscript, type SessionState, Transcript, transcriptDir } from "./transcript.ts";
 
@@ -33,6 +36,8 @@ export interface AgentFlags extends ModelFlags {
   /** Extended thinking budget in tokens. */
   thinking?: number;
   classifierModel?: string;
+  /** `--name`: what other sessions of this user call this one (SendMessage). */
+  name?: string;
 }
 
 export interface AgentSessionInput {
@@ -43,6 +48,8 @@ export interface AgentSessionInput {
   interactive: boolean;
   prompter?: Prompter;
   env?: NodeJS.ProcessEnv;
+  /** The scheduler's clock (tests move it by hand). */
+  clock?: Clock;
 }
 
 export interface AgentSession {
@@ -58,6 +65,8 @@ export interface AgentSession {
   resumed?: SessionState;
   /** Ends what the session started outside the agent (MCP servers, background shells, the terminal). */
   close?: () => void;
+  /** Something the session started may still report back (a background agent, a wakeup): print mode waits. */
+  hasPendingWork?: () => boolean;
 }
 
 /** A setup problem a person must fix (no key, unknown provider, no session to resume). */
@@ -106,7 +115,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     mode: toolSearch.mode,
   });
   const transcript = new Transcript(dir, sessionId);
-  const context = createToolUseContext({
+  const baseContext = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,
     isNonInteractiveSession: !input.interactive,
@@ -121,6 +130,19 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     // A project's custom commands grant their allowed-tools only where its own allow rules apply.
     projectTrusted: settings.trusted,
   });
+  const serviceOptions: SessionServicesOptions = {
+    sessionId,
+    projectRoot: settings.projectRoot,
+    env,
+    ...(flags.name ? { name: flags.name } : {}),
+    kind: input.interactive ? "terminal" : "run",
+    ...(input.clock ? { clock: input.clock } : {}),
+    ...(resumed ? { resumedFrom: dir } : {}),
+  };
+  let agentRef: Agent | undefined;
+  const { context, scheduler } = withSessionOptions(baseContext, serviceOptions, (prompt, label) =>
+    agentRef?.queuePrompt(prompt, label),
+  );
   const runner =
     input.services.hooks instanceof HookRunner
       ? input.services.hooks
@@ -170,18 +192,31 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(flags.thinking ? { thinkingBudget: flags.thinking } : {}),
     ...(resumed ? { resume: resumed } : {}),
   });
+  agentRef = agent;
+  const beside = await startSessionServices(agent, scheduler, serviceOptions);
   const started = await hooks.sessionStart(
     resumed ? "resume" : "startup",
     context.abortController.signal,
     config.model,
   );
   if (started.additionalContext.length > 0) agent.addContext(started.additionalContext);
+  const autoNotice = autoModeRuleNotice(
+    "default",
+    settings.permissionContext.mode,
+    settings.permissionContext,
+  );
   return {
     agent,
     config,
     transcript,
     hooks,
-    notices: [...(toolSearch.problem ? [toolSearch.problem] : []), ...started.userMessages],
+    notices: [
+      ...(toolSearch.problem ? [toolSearch.problem] : []),
+      ...(autoNotice ? [autoNotice] : []),
+      ...beside.notices,
+      ...started.userMessages,
+    ],
+    hasPendingWork: beside.hasPendingWork,
     trusted: settings.trustSaved,
     ...(resumed ? { resumed } : {}),
   };

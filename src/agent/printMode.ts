@@ -97,13 +97,51 @@ export async function runPrintMode(
     wakeOnStop();
   });
   let outcome: RunOutcome | undefined;
+  const jsonRun: JsonRun | undefined =
+    options.format === "json" ? { tally: new RunTally(), started: performance.now() } : undefined;
   try {
     const source = typeof prompts === "string" || Array.isArray(prompts) ? single(prompts) : prompts;
     const iterator = source[Symbol.asyncIterator]();
+    let nextPrompt: Promise<IteratorResult<PrintPrompt>> | undefined;
+    let promptsDone = false;
     while (!signal) {
-      const next = await Promise.race([iterator.next(), stopped.then(() => undefined)]);
-      if (!next || next.done) break;
-      outcome = await runOnePrompt(session, next.value, options, line);
+      // Input that came meanwhile (another session's message, a background agent's report, a scheduled
+      // prompt) runs between prompts, once the agent is idle.
+      const pending = agent.takePendingInput();
+      if (pending) {
+        if (pending.kind === "prompt") options.stderr.write(`keel: ${pending.label}\n`);
+        outcome = await runOnePrompt(
+          session,
+          () => (pending.kind === "prompt" ? agent.submit(pending.prompt) : agent.continueWithMessages()),
+          options,
+          line,
+          jsonRun,
+        );
+        continue;
+      }
+      if (promptsDone) {
+        // The prompts are done: the session stays while what it started may still report back.
+        if (!session.hasPendingWork?.()) break;
+        await Promise.race([inputOrIdle(session), stopped]);
+        continue;
+      }
+      nextPrompt ??= iterator.next();
+      const input = inputArrived(session);
+      const next = await Promise.race([
+        nextPrompt,
+        stopped.then(() => "stopped" as const),
+        input.arrived.then(() => "input" as const),
+      ]);
+      input.cancel();
+      if (next === "stopped") break;
+      if (next === "input") continue;
+      nextPrompt = undefined;
+      if (next.done) {
+        promptsDone = true;
+        continue;
+      }
+      const prompt = next.value;
+      outcome = await runOnePrompt(session, () => agent.submit(prompt), options, line, jsonRun);
     }
     if (signal) void iterator.return?.();
   } finally {
@@ -112,10 +150,22 @@ export async function runPrintMode(
     // Background commands and sub-agents end with the session rather than keep the process alive.
     await releaseSession(agent.sessionId);
   }
+  const ran = outcome !== undefined;
   if (!outcome) {
     if (!signal) throw new Error("no prompt was given");
     outcome = { reason: "interrupted", turns: 0, text: "", usage: agent.usage, costUsd: 0 };
   }
+  if (jsonRun && ran)
+    line(
+      resultRecord({
+        sessionId: agent.sessionId,
+        model: agent.model,
+        contextWindow: agent.modelInfo.contextWindow,
+        outcome,
+        durationMs: performance.now() - jsonRun.started,
+        tally: jsonRun.tally,
+      }),
+    );
   return { outcome, ...(signal ? { signal } : {}) };
 }
 
@@ -123,15 +173,55 @@ async function* single(prompt: PrintPrompt): AsyncGenerator<PrintPrompt> {
   yield prompt;
 }
 
+/** Resolves when input arrives for the session; `cancel` stops listening. */
+function inputArrived(session: AgentSession): { arrived: Promise<void>; cancel: () => void } {
+  let off: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    if (session.agent.hasPendingInput) return resolve();
+    off = session.agent.onPendingInput(() => {
+      off();
+      resolve();
+    });
+  });
+  return { arrived, cancel: () => off() };
+}
+
+/** How often a session waiting on its background work checks that there is still some. */
+const PENDING_WORK_CHECK_MS = 1_000;
+
+/** Resolves when input arrives, or when the session has nothing left that could send any. */
+function inputOrIdle(session: AgentSession): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (session.hasPendingWork?.()) return;
+      done();
+    }, PENDING_WORK_CHECK_MS);
+    const off = session.agent.onPendingInput(() => done());
+    const done = () => {
+      clearInterval(timer);
+      off();
+      resolve();
+    };
+    if (session.agent.hasPendingInput) done();
+  });
+}
+
+/** `--output-format json` prints one result for the whole run, whatever ran after the prompt. */
+interface JsonRun {
+  tally: RunTally;
+  started: number;
+}
+
 async function runOnePrompt(
   session: AgentSession,
-  prompt: PrintPrompt,
+  start: () => AsyncGenerator<AgentEvent, RunOutcome, undefined>,
   options: PrintOptions,
   line: (record: Record<string, unknown>) => void,
+  jsonRun?: JsonRun,
 ): Promise<RunOutcome> {
   const { agent } = session;
   const started = performance.now();
-  const tally = new RunTally();
+  const tally = jsonRun?.tally ?? new RunTally();
   const text =
     options.format === "text"
       ? new TextPrinter(
@@ -160,7 +250,7 @@ async function runOnePrompt(
     }
   };
   let outcome: RunOutcome | undefined;
-  for await (const event of agent.submit(prompt)) {
+  for await (const event of start()) {
     tally.observe(event);
     if (event.type === "end") outcome = event.outcome;
     if (text) text.event(event);
@@ -168,7 +258,7 @@ async function runOnePrompt(
   }
   for (const waiting of held) line(waiting);
   if (!outcome) throw new Error("the agent ended without an outcome");
-  if (options.format !== "text")
+  if (options.format === "stream-json")
     line(
       resultRecord({
         sessionId: agent.sessionId,

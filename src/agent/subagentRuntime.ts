@@ -54,6 +54,14 @@ export class SubagentRuntime implements AgentRuntime {
     this.#options = options;
     this.#spawn = spawn;
     this.depth = options.subagent?.depth ?? 0;
+    this.main = options.subagent?.main ?? this;
+  }
+
+  /** The session's main loop's runtime (SendMessage to "main" queues there). */
+  readonly main: SubagentRuntime;
+
+  sendToMain(message: string): void {
+    this.main.send(message);
   }
 
   get model(): string {
@@ -70,6 +78,15 @@ export class SubagentRuntime implements AgentRuntime {
 
   send(message: string): void {
     this.#inbox.push(message);
+    for (const listener of this.#queued) listener();
+  }
+
+  readonly #queued = new Set<() => void>();
+
+  /** Called whenever a message is queued (an idle session starts a turn for it). */
+  onQueued(listener: () => void): () => void {
+    this.#queued.add(listener);
+    return () => this.#queued.delete(listener);
   }
 
   get hasMessages(): boolean {
@@ -232,7 +249,7 @@ export class SubagentRuntime implements AgentRuntime {
         costUsd: 0,
         loadedTools: [...(spec.loadedTools ?? [])],
       },
-      subagent: { depth: this.depth + 1, agentId: spec.agentId },
+      subagent: { depth: this.depth + 1, agentId: spec.agentId, main: this.main },
     });
     return {
       agentId: spec.agentId,

@@ -56,6 +56,8 @@ function pad(text: string, width: number): string {
 
 /** One line per call, for people. */
 export function formatAuditRecord(record: AuditRecord): string {
+  if (record.classifierVerdictFor && record.classifier)
+    return `${record.time}  ${pad(record.sessionId.slice(0, 8), 8)}  ${pad(record.tool, 12)}  classifier verdict (after the decision): ${record.classifier.behavior}: ${record.classifier.reason}`;
   const outcome = record.isError ? `error${record.errorCode ? ` ${record.errorCode}` : ""}` : "ok";
   const agent = (record as AuditRecord & { agent?: string; hookEvent?: string }).agent;
   const via = agent ? ` (for ${agent}, ${(record as { hookEvent?: string }).hookEvent ?? "hook"})` : "";
@@ -72,6 +74,8 @@ export function formatAuditRecord(record: AuditRecord): string {
       `${Math.round(record.durationMs.total)}ms`,
       `${record.resultChars} chars`,
       outcome,
-    ].join("  ") + `\n    input: ${record.inputSummary}${hooks}`
+    ].join("  ") +
+    `\n    input: ${record.inputSummary}${hooks}` +
+    (record.classifier ? `\n    classifier: ${record.classifier.behavior}: ${record.classifier.reason}` : "")
   );
 }

@@ -34,6 +34,8 @@ export function collapseFollowUps(records: readonly SummarizedRecord[]): Summari
   const result: Array<SummarizedRecord | undefined> = [];
   const announced = new Map<string, number>();
   for (const record of records) {
+    // A classifier verdict that came late adds to its call's record; it is no call of its own.
+    if (record.classifierVerdictFor) continue;
     const key = callKey(record);
     const earlier = announced.get(key);
     if (record.hookEvent && FOLLOW_UP_EVENTS.has(record.hookEvent) && earlier !== undefined) {

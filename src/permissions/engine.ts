@@ -2,9 +2,10 @@
 // here, in one place: tools contribute only through checkPermissions() (a tool that means "ask unless
 // a rule covers this" returns passthrough), and a tool that needs a rule's answer elsewhere (a deny
 // rule before it touches a path, an allow rule opening a private host) asks this module.
-import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
+import { type ToolPermissionContext, type ToolUseContext, updatePermissionContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { safeFlag, type Tool } from "../tool/Tool.ts";
+import { setAsideInAuto } from "./autoModeRules.ts";
 import { findBlanketRule, findContentRule, listRules, ruleNamesOf } from "./matchers.ts";
 import { formatRuleValue } from "./rules.ts";
 import type { PermissionDecision, PermissionResult, PermissionRule } from "./types.ts";
@@ -165,12 +166,31 @@ async function decideBeforeMode<I>(
   if (contentAllow)
     return { ...fromRule<I>(contentAllow, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
 
+  const setAside = await setAsideAllowRule(context, permissionContext, anyTool, checkedInput);
+  const message = own.message ?? `${tool.name} needs approval: no rule allows this call`;
   return {
     behavior: "ask",
-    message: own.message ?? `${tool.name} needs approval: no rule allows this call`,
+    message: setAside
+      ? `${message} (the allow rule ${formatRuleValue(setAside.value)} is set aside in auto mode: it would let any code run without the classifier)`
+      : message,
     decisionReason: own.decisionReason ?? { type: "default", reason: "no rule allows this call" },
     ...(own.suggestions ? { suggestions: own.suggestions } : {}),
   };
+}
+
+/** In auto mode, the allow rule that would have allowed this call had auto mode not set it aside. */
+async function setAsideAllowRule(
+  context: ToolUseContext,
+  permissionContext: ToolPermissionContext,
+  tool: Tool,
+  input: unknown,
+): Promise<PermissionRule | undefined> {
+  if (permissionContext.mode !== "auto") return undefined;
+  const unfiltered = updatePermissionContext(permissionContext, { mode: "default" });
+  const rule =
+    findBlanketRule(unfiltered, tool, "allow") ??
+    (await findContentRule(context, unfiltered, tool, input, "allow"));
+  return rule && setAsideInAuto(rule) ? rule : undefined;
 }
 
 function withReason<I>(

@@ -4,6 +4,7 @@
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
 import { didYouMean } from "../tool/didYouMean.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
+import { setAsideInAuto } from "./autoModeRules.ts";
 import { parseRuleCached, RuleParseError } from "./rules.ts";
 import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
 
@@ -36,26 +37,40 @@ function rulesFor(context: ToolPermissionContext, behavior: RuleBehavior) {
 }
 
 // Policies are frozen all the way down and replaced on change, so a frozen rule set is listed once.
-const listed = new WeakMap<object, Partial<Record<RuleBehavior, readonly PermissionRule[]>>>();
+const listed = new WeakMap<
+  object,
+  Partial<Record<RuleBehavior | "allowInAuto", readonly PermissionRule[]>>
+>();
 
 function isFrozenRuleSet(bySource: object): boolean {
   return Object.isFrozen(bySource) && Object.values(bySource).every((texts) => Object.isFrozen(texts));
 }
 
-/** Every well-formed rule of one behaviour, in source order (policy first). */
-export function listRules(context: ToolPermissionContext, behavior: RuleBehavior): readonly PermissionRule[] {
+/**
+ * Every well-formed rule of one behaviour, in source order (policy first). In auto mode, allow rules that
+ * would let any code run are left out (set aside, see autoModeRules.ts); `includeSetAside` lists them too.
+ */
+export function listRules(
+  context: ToolPermissionContext,
+  behavior: RuleBehavior,
+  options: { includeSetAside?: boolean } = {},
+): readonly PermissionRule[] {
   const bySource = rulesFor(context, behavior);
-  const known = listed.get(bySource)?.[behavior];
+  const setAside = behavior === "allow" && context.mode === "auto" && !options.includeSetAside;
+  const key = setAside ? "allowInAuto" : behavior;
+  const known = listed.get(bySource)?.[key];
   if (known) return known;
   const rules: PermissionRule[] = [];
   for (const source of RULE_SOURCES) {
     for (const text of bySource[source] ?? []) {
       const value = parseRuleCached(text);
-      if (!(value instanceof RuleParseError)) rules.push(Object.freeze({ behavior, source, value }));
+      if (value instanceof RuleParseError) continue;
+      const rule = Object.freeze({ behavior, source, value });
+      if (!(setAside && setAsideInAuto(rule))) rules.push(rule);
     }
   }
   if (isFrozenRuleSet(bySource))
-    listed.set(bySource, { ...listed.get(bySource), [behavior]: Object.freeze(rules) });
+    listed.set(bySource, { ...listed.get(bySource), [key]: Object.freeze(rules) });
   return rules;
 }
 

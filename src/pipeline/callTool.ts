@@ -16,6 +16,8 @@ export interface CallState {
   callMs: number;
   hooks: HookOutcome[];
   classifier?: AuditRecord["classifier"];
+  /** The classifier's verdict while it is still coming (recorded later when it misses the decision). */
+  classifierPending?: Promise<unknown> | undefined;
   additionalContext: string[];
   userMessages: string[];
   preventContinuation?: boolean;

@@ -71,7 +71,9 @@ export async function resolveDecision(args: ResolveArgs): Promise<FinalDecision>
     });
   }
 
-  if (!isHardAsk(ask, tool) && hook?.decision !== "ask" && args.classifier) {
+  // The classifier decides only in auto mode; elsewhere its verdict is a risk signal for the audit log.
+  const auto = args.context.getAppState().toolPermissionContext.mode === "auto";
+  if (auto && !isHardAsk(ask, tool) && hook?.decision !== "ask" && args.classifier) {
     const verdict = await args.classifier;
     if (verdict?.behavior === "allow") {
       return allow(input, {

@@ -7,7 +7,7 @@ import { ToolError } from "../tool/errors.ts";
 import { buildTool } from "../tool/Tool.ts";
 import { type PipelineEvent, type ResultEvent, runToolUse } from "./runToolUse.ts";
 import type { AuditRecord, PipelineServices, PreToolUseHookResult, ToolHookRunner } from "./services.ts";
-import { call, echoTool, Latch, testContext } from "./testing/tools.ts";
+import { call, echoTool, Latch, testContext, until } from "./testing/tools.ts";
 
 async function collect(
   events: AsyncGenerator<PipelineEvent>,
@@ -428,7 +428,9 @@ describe("runToolUse: the speculative classifier", () => {
         },
       },
     };
-    const { result } = await collect(runToolUse(call("Echo", { text: "a" }), testContext([tool]), services));
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([tool], { mode: "auto" }), services),
+    );
     expect(result.block.content).toBe("a");
     expect(result.decision?.reason).toEqual({
       type: "classifier",
@@ -442,9 +444,60 @@ describe("runToolUse: the speculative classifier", () => {
       classifier: { name: "c", classify: async () => ({ behavior: "allow", reason: "ok" }) },
     };
     const { result } = await collect(
-      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()], { ask: ["Echo"] }), services),
+      runToolUse(
+        call("Echo", { text: "a" }),
+        testContext([echoTool()], { ask: ["Echo"], mode: "auto" }),
+        services,
+      ),
     );
     expect(result.isError).toBe(true);
+  });
+
+  it("outside auto mode judges but never decides; its verdict is recorded with the decision", async () => {
+    const audit: AuditRecord[] = [];
+    const services: PipelineServices = {
+      audit: { record: (entry) => audit.push(entry) },
+      classifier: { name: "c", classify: async () => ({ behavior: "allow", reason: "looks harmless" }) },
+    };
+    const { result } = await collect(
+      runToolUse(call("Echo", { text: "a" }), testContext([echoTool()]), services),
+    );
+    expect(result.decision?.reason.type).toBe("noPrompter");
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.classifier).toMatchObject({ behavior: "allow", reason: "looks harmless" });
+  });
+
+  it("a verdict that comes after the decision is recorded, linked to the call by its tool_use_id", async () => {
+    const audit: AuditRecord[] = [];
+    const answer = new Latch();
+    const services: PipelineServices = {
+      audit: { record: (entry) => audit.push(entry) },
+      classifier: {
+        name: "c",
+        classify: async () => {
+          await answer.promise;
+          return { behavior: "ask", reason: "writes outside the task" };
+        },
+      },
+    };
+    const { result } = await collect(
+      runToolUse(
+        call("Echo", { text: "a" }, "tu_late"),
+        testContext([echoTool()], { allow: ["Echo"] }),
+        services,
+      ),
+    );
+    expect(result.block.content).toBe("a");
+    expect(audit).toHaveLength(1);
+    expect(audit[0]?.classifier).toBeUndefined();
+    answer.open();
+    await until(() => audit.length === 2, "the late verdict");
+    expect(audit[1]).toMatchObject({
+      toolUseId: "tu_late",
+      classifierVerdictFor: "tu_late",
+      behavior: "allow",
+      classifier: { behavior: "ask", reason: "writes outside the task" },
+    });
   });
 
   it("a failing classifier leaves the ask standing", async () => {

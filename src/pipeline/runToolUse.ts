@@ -170,13 +170,20 @@ export async function* runToolUse(
     yield fail(tool, validation.value.errorCode ?? "validation_failed", validation.value.message);
     return;
   }
-  // 6. The speculative classifier starts now, beside steps 7-9. No classifier, no controller: aborting
-  // one builds a DOMException, a cost every call would pay for nothing.
-  const classifierAbort = services.classifier ? new AbortController() : undefined;
-  const classifier = classifierAbort
-    ? startClassifier(services, tool, input, context, classifierAbort.signal, state)
+  // 6. The speculative classifier starts now, beside steps 7-9, in every mode. It outlives the decision
+  // (its verdict is recorded when it comes), bounded by the session's abort and CLASSIFIER_TIMEOUT_MS.
+  const classifier = services.classifier
+    ? startClassifier(
+        services,
+        tool,
+        input,
+        context,
+        AbortSignal.any([signal, AbortSignal.timeout(CLASSIFIER_TIMEOUT_MS)]),
+        state,
+      )
     : undefined;
-  try {
+  state.classifierPending = classifier;
+  {
     // 7. Permission check. 8. PreToolUse hooks. 9. Resolve.
     const permissionStart = performance.now();
     const asker = askerOf(services);
@@ -239,8 +246,6 @@ export async function* runToolUse(
     }
     // 10-15. Gate, call, output check, post hooks, result.
     yield* callTool({ tool, input, toolUse, context, services, state, finish, fail });
-  } finally {
-    classifierAbort?.abort();
   }
 }
 
@@ -249,6 +254,9 @@ function askerOf(services: PipelineServices): Asker {
   if (!services.prompter) return "nobody";
   return services.prompter.name === "mcp-elicitation" ? "form" : "person";
 }
+
+/** A classifier that has not answered by then is given up on; its record says so. */
+export const CLASSIFIER_TIMEOUT_MS = 60_000;
 
 async function decideSafely(
   decide: NonNullable<PipelineServices["decidePermission"]>,
@@ -351,5 +359,23 @@ function recordAudit(
     services.audit.record(entry);
   } catch {
     // An audit sink that fails must not fail the call; the sink reports its own errors.
+  }
+  const pending = state.classifierPending;
+  if (pending && !state.classifier) void pending.then(() => recordLateVerdict(services, entry, state));
+}
+
+/** The classifier answered after the decision was recorded: a record of its own, linked by toolUseId. */
+function recordLateVerdict(services: PipelineServices, decided: AuditRecord, state: CallState): void {
+  const verdict = state.classifier;
+  if (!services.audit || !verdict || verdict.notConsulted) return;
+  try {
+    services.audit.record({
+      ...decided,
+      time: new Date().toISOString(),
+      classifier: verdict,
+      classifierVerdictFor: decided.toolUseId,
+    });
+  } catch {
+    // As above: the sink reports its own errors.
   }
 }

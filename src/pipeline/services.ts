@@ -118,9 +118,15 @@ export interface ClassifierVerdict {
   /** `allow` may turn an ordinary ask into allow; never a deny, an ask rule or a safety check. */
   behavior: "allow" | "ask" | "deny";
   reason: string;
+  /** The classifier did not weigh this call (the rules refuse it): no verdict to record later. */
+  notConsulted?: boolean;
 }
 
-/** Started beside the permission and hook steps; its verdict joins the decision. */
+/**
+ * Started beside the permission and hook steps, in every mode: its verdict is recorded in the audit log
+ * (a verdict that comes after the decision as a record of its own, `classifierVerdictFor`), and decides
+ * only in `auto` mode.
+ */
 export interface SpeculativeClassifier {
   readonly name: string;
   classify(args: {
@@ -147,6 +153,11 @@ export interface AuditRecord {
   isError: boolean;
   errorCode?: ToolErrorCode;
   agentId?: string;
+  /**
+   * Set on a record that only adds the classifier's verdict to an earlier record of the same call
+   * (same toolUseId): the verdict came after the decision was recorded.
+   */
+  classifierVerdictFor?: string;
 }
 
 export interface AuditSink {

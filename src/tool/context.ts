@@ -265,6 +265,10 @@ export interface ToolUseOptions {
   agentRuntime?: unknown;
   /** Opaque to the pipeline; the LSP tool reads its servers and their policy here (lsp/servers.ts LspOptions). */
   lsp?: unknown;
+  /** Opaque to the pipeline; the agent session puts its scheduler here (CronCreate, ScheduleWakeup). */
+  scheduler?: unknown;
+  /** The name other sessions of this user send messages to (`--name`), when the session has one. */
+  sessionName?: string;
   /** The session's transcript file (`keel run`, the terminal UI), given to hooks as transcript_path. */
   transcriptPath?: string;
   /** Where EnterWorktree creates worktrees (settings `worktree.directory`); default `<repo>/.keel/worktrees`. */

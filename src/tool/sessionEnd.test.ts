@@ -20,6 +20,8 @@ function agent(id: string) {
     fork: false,
     background: false,
     status: "running",
+    startedAt: 0,
+    lastActivityAt: 0,
     send() {},
   } as const;
 }

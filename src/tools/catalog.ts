@@ -87,6 +87,14 @@ export const TOOL_CATALOG: readonly ToolCatalogEntry[] = [
     name: "SendMessage",
     load: async () => (await import("./send-message/SendMessageTool.ts")).SendMessageTool,
   },
+  { name: "ListAgents", load: async () => (await import("./list-agents/ListAgentsTool.ts")).ListAgentsTool },
+  { name: "CronCreate", load: async () => (await import("./cron-create/CronCreateTool.ts")).CronCreateTool },
+  { name: "CronList", load: async () => (await import("./cron-list/CronListTool.ts")).CronListTool },
+  { name: "CronDelete", load: async () => (await import("./cron-delete/CronDeleteTool.ts")).CronDeleteTool },
+  {
+    name: "ScheduleWakeup",
+    load: async () => (await import("./schedule-wakeup/ScheduleWakeupTool.ts")).ScheduleWakeupTool,
+  },
 ];
 
 /** The catalog entry a tool name or alias means (exact, as the pipeline looks tools up). */

@@ -15,7 +15,7 @@ import { OpenAIProvider } from "../providers/openai.ts";
 import { startAnthropicServer } from "./anthropicServer.ts";
 import { startOpenAIServer } from "./openaiServer.ts";
 import type { Script } from "./script.ts";
-import type { ScriptedServer } from "./server.ts";
+import type { ClassifierScript, ScriptedServer } from "./server.ts";
 
 export type Protocol = "anthropic" | "openai";
 export const PROTOCOLS: readonly Protocol[] = ["anthropic", "openai"];
@@ -25,10 +25,10 @@ export async function startServer(
   protocol: Protocol,
   script: Script,
   apiKey = TEST_KEY,
+  classifier?: ClassifierScript,
 ): Promise<ScriptedServer> {
-  return protocol === "anthropic"
-    ? startAnthropicServer({ script, apiKey })
-    : startOpenAIServer({ script, apiKey });
+  const options = { script, apiKey, ...(classifier ? { classifier } : {}) };
+  return protocol === "anthropic" ? startAnthropicServer(options) : startOpenAIServer(options);
 }
 
 export function providerFor(protocol: Protocol, server: ScriptedServer, apiKey = TEST_KEY): ModelProvider {

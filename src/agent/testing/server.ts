@@ -25,14 +25,27 @@ export interface Protocol {
   jsonResponse(turn: ScriptTurn, body: Record<string, unknown>, turnIndex: number): unknown;
 }
 
+/** What the scripted server answers the classifier (its requests carry CLASSIFIER_MARKER), apart from the script. */
+export type ClassifierScript = (request: RecordedRequest, index: number) => ScriptTurn;
+
+/** A line of the classifier's fixed prompt (src/agent/classifier.ts): its requests are told apart by it. */
+export const CLASSIFIER_MARKER = "You review one tool call a coding agent wants to make";
+
 export interface ScriptedServerOptions {
   script: Script;
+  /**
+   * Answers the classifier's requests without taking a turn of the script (they are recorded in
+   * `classifierRequests`). Default: "ASK: no verdict scripted".
+   */
+  classifier?: ClassifierScript;
   /** When set, requests with another key get the protocol's 401. */
   apiKey?: string;
 }
 
 export class ScriptedServer {
   readonly requests: RecordedRequest[] = [];
+  /** The classifier's requests, answered by `options.classifier`. */
+  readonly classifierRequests: RecordedRequest[] = [];
   /** Responses whose connection the client closed before the server finished (aborts). */
   readonly clientClosed: number[] = [];
   readonly #protocol: Protocol;
@@ -99,6 +112,18 @@ export class ScriptedServer {
       body,
       turnIndex: -1,
     };
+    if (rawBody.includes(CLASSIFIER_MARKER)) {
+      this.classifierRequests.push(recorded);
+      const index = this.classifierRequests.length - 1;
+      const turn = this.#options.classifier?.(recorded, index) ?? {
+        blocks: [{ type: "text", text: "ASK: no verdict scripted" }],
+      };
+      if (body.stream !== true) {
+        await turn.beforeStop?.();
+        return sendJson(response, { status: 200, body: this.#protocol.jsonResponse(turn, body, -1) });
+      }
+      return this.#stream(turn, body, -1, response);
+    }
     this.requests.push(recorded);
     const path = (request.url ?? "").split("?")[0] ?? "";
     if (path !== this.#protocol.path) return sendJson(response, this.#protocol.notFound(path));

@@ -2,6 +2,7 @@
 // approval dialog, an MCP server's form (formInput.ts), the prompt line and the status line; keys come
 // in here and become edits, answers and session actions. The Ink components only render snapshots of this state and forward keys.
 import type { Key } from "ink";
+import { autoModeRuleNotice } from "../../permissions/autoModeRules.ts";
 import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
@@ -64,6 +65,7 @@ export class InteractiveController {
   readonly #form: FormInput;
   readonly #promptHistory: PromptHistoryStore | undefined;
   readonly #attention: AttentionNotifier;
+  readonly #stopWatchingInput: () => void;
 
   constructor(
     session: AgentSession,
@@ -91,6 +93,7 @@ export class InteractiveController {
     this.#state.status = this.#statusLine();
     prompter.onChange(() => this.#update({ dialog: this.#dialog(), form: this.#form.state() }));
     for (const text of session.notices) this.#push({ kind: "notice", level: "info", text });
+    this.#stopWatchingInput = session.agent.onPendingInput(() => setImmediate(() => this.#runPendingInput()));
     if (session.resumed)
       this.#push({
         kind: "notice",
@@ -117,6 +120,7 @@ export class InteractiveController {
   exit(code = 0): void {
     if (this.#exitCode !== undefined) return;
     this.#exitCode = code;
+    this.#stopWatchingInput();
     this.#attention.stop();
     this.prompter.cancelAll();
     this.session.agent.interrupt();
@@ -243,6 +247,8 @@ export class InteractiveController {
       status: this.#statusLine(),
       hint: `${next} mode: ${MODE_DESCRIPTIONS[next]} (Shift+Tab to change)`,
     });
+    const notice = autoModeRuleNotice(current, next, context.getAppState().toolPermissionContext);
+    if (notice) this.#push({ kind: "notice", level: "info", text: notice });
   }
 
   /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */
@@ -290,10 +296,35 @@ export class InteractiveController {
   /** `shown`: what the history shows instead of the prompt (the `/command args` a person typed). */
   async submit(prompt: string, shown?: string): Promise<void> {
     this.#push({ kind: "user", text: shown ?? prompt });
+    await this.#drive(() => this.session.agent.submit(prompt));
+  }
+
+  /**
+   * Input that came while the agent was idle (another session's message, a background agent's report, a
+   * scheduled prompt) runs once nothing else does; the person sees where it came from.
+   */
+  #runPendingInput(): void {
+    if (this.#state.running || this.#exitCode !== undefined || this.prompter.current) return;
+    const pending = this.session.agent.takePendingInput();
+    if (!pending) return;
+    if (pending.kind === "prompt") {
+      this.#push({ kind: "notice", level: "info", text: pending.label });
+      void this.submit(pending.prompt);
+      return;
+    }
+    this.#push({
+      kind: "notice",
+      level: "info",
+      text: "A message arrived (another session, or a background agent's report).",
+    });
+    void this.#drive(() => this.session.agent.continueWithMessages());
+  }
+
+  async #drive(start: () => ReturnType<AgentSession["agent"]["submit"]>): Promise<void> {
     this.#update({ running: true, hint: undefined });
     this.#attention.promptStarted();
     try {
-      for await (const event of this.session.agent.submit(prompt)) {
+      for await (const event of start()) {
         this.#view.event(event);
         // Each answer costs: the status line shows the session's cost so far.
         if (event.type === "assistant") this.#update({ status: this.#statusLine() });
@@ -304,6 +335,7 @@ export class InteractiveController {
       this.#view.finish();
       this.#update({ running: false, hint: undefined, status: this.#statusLine() });
       this.#attention.promptDone();
+      setImmediate(() => this.#runPendingInput());
     }
   }
 

@@ -61,7 +61,18 @@ export function withAgentOptions(command: Command): Command {
       "the model's context window, for compaction (unknown models)",
       positiveInteger,
     )
-    .option("--classifier-model <model>", "model for the auto mode's classifier (default: the main model)");
+    .option("--classifier-model <model>", "model for the classifier (default: the main model)")
+    .option(
+      "--name <name>",
+      "a name other Keel sessions of yours can send messages to (SendMessage; letters, digits, _ and -)",
+      sessionName,
+    );
+}
+
+function sessionName(value: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value))
+    throw new InvalidArgumentError("use 1-64 letters, digits, _ and -");
+  return value;
 }
 
 export function exitCodeForOutcome(outcome: RunOutcome): number {

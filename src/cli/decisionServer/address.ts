@@ -44,7 +44,8 @@ export function serverDir(env: NodeJS.ProcessEnv): string | undefined {
   return isPrivateFolder(dir, uid) ? dir : undefined;
 }
 
-function isPrivateFolder(path: string, uid: number): boolean {
+/** A folder (no symlink) this user owns that nobody else may enter. */
+export function isPrivateFolder(path: string, uid: number): boolean {
   try {
     const stat = lstatSync(path);
     return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;

@@ -41,3 +41,24 @@ export const PRIVILEGE_COMMANDS: ReadonlySet<string> = new Set(
 export const REMOVERS: ReadonlySet<string> = new Set(
   words("rm rmdir shred unlink srm trash trash-put zf_rm zf_rmdir"),
 );
+
+/**
+ * Package runners: programs (or their subcommands) that fetch or look up a package or script by name and
+ * run it. An empty list: the program itself runs what it is given (npx); else the subcommands that do.
+ */
+export const PACKAGE_RUNNERS: Readonly<Record<string, readonly string[]>> = {
+  npx: [],
+  pnpx: [],
+  bunx: [],
+  uvx: [],
+  npm: words("exec x run run-script"),
+  pnpm: words("dlx exec run"),
+  yarn: words("dlx exec run node"),
+  bun: words("x run exec"),
+  deno: words("run eval"),
+  pipx: words("run"),
+  uv: words("run tool"),
+  poetry: words("run"),
+  cargo: words("run"),
+  go: words("run"),
+};

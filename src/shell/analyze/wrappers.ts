@@ -54,6 +54,11 @@ const ANALYSIS_WRAPPERS: Record<string, WrapperDef> = {
   },
 };
 
+/** Programs that run the command given after their own options (timeout, env, nohup, xargs...). */
+export function isCommandWrapper(name: string): boolean {
+  return name in ANALYSIS_WRAPPERS || name === "xargs";
+}
+
 /** Wrappers whose only effect is scheduling or timing: stripped for allow-rule matching. */
 const ALLOW_WRAPPERS = new Set(["timeout", "time", "nice", "stdbuf", "nohup"]);
 

@@ -9,6 +9,7 @@ import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError, type ToolErrorCode } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool, type ValidationResult } from "../../tool/Tool.ts";
+import { subagentsDir } from "./agentRecords.ts";
 import {
   type AgentType,
   agentTypeRoots,
@@ -71,7 +72,19 @@ const inputSchema = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, _ and - only")
     .optional()
-    .describe("A name to address this agent with SendMessage while it runs"),
+    .describe(
+      "A name to address this agent with SendMessage, while it runs and after it finished (it resumes)",
+    ),
+  team_name: z
+    .string()
+    .optional()
+    .describe("Deprecated and ignored: every agent of a session belongs to one implicit team"),
+  mode: z
+    .string()
+    .optional()
+    .describe(
+      "Deprecated and ignored: an agent runs under the session's permission mode (or its type's, when stricter)",
+    ),
 });
 
 export interface AgentToolOutput {
@@ -211,6 +224,8 @@ export function createAgentTool(
         env: env(),
       });
       const sessionId = context.options.sessionId;
+      const now = Date.now();
+      const recordDir = subagentsDir(context);
       registerAgent(sessionId, {
         id: launched.agentId,
         ...(input.name ? { name: input.name } : {}),
@@ -220,6 +235,16 @@ export function createAgentTool(
         fork: launched.fork,
         background: input.run_in_background === true,
         status: "running",
+        ...(input.isolation ? { isolation: input.isolation } : {}),
+        startedAt: now,
+        lastActivityAt: now,
+        model: launched.loop.model,
+        cwd: launched.cwd,
+        ...(launched.worktree
+          ? { worktree: { path: launched.worktree.path, branch: launched.worktree.branch } }
+          : {}),
+        ...(recordDir ? { recordDir } : {}),
+        launched,
         send: (message) => launched.loop.send(message),
       });
       const base = {

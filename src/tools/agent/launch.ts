@@ -21,6 +21,9 @@ export interface AgentToolInput {
   run_in_background?: boolean | undefined;
   isolation?: "worktree" | undefined;
   name?: string | undefined;
+  /** Accepted for Claude Code's schema and ignored (one implicit team; the session's mode). */
+  team_name?: string | undefined;
+  mode?: string | undefined;
 }
 
 export interface LaunchedAgent {

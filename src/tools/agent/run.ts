@@ -7,7 +7,7 @@ import type { ToolUseContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { resultText } from "../../tool/messages.ts";
 import type { LaunchedAgent } from "./launch.ts";
-import { type AgentStatus, setAgentStatus } from "./runningAgents.ts";
+import { type AgentStatus, setAgentStatus, touchAgent } from "./runningAgents.ts";
 import type { AgentRuntime } from "./runtime.ts";
 import { finishWorktree, type WorktreeResult } from "./worktree.ts";
 
@@ -56,6 +56,7 @@ export async function runToEnd(
   try {
     outcome = await launched.loop.run(launched.prompt, (event) => {
       if (event.type === "tool_result") toolCalls++;
+      touchAgent(sessionId, launched.agentId);
       onEvent?.(event);
     });
   } catch (error) {

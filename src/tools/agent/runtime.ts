@@ -74,6 +74,8 @@ export interface AgentRuntime {
   }): Promise<SubagentStartAnswer>;
   /** Queues a message for this loop's next model request (background agents report back here). */
   send(message: string): void;
+  /** Queues a message for the session's main loop (SendMessage to "main"). */
+  sendToMain(message: string): void;
 }
 
 export function agentRuntimeOf(context: ToolUseContext): AgentRuntime | undefined {

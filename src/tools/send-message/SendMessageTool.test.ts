@@ -96,6 +96,8 @@ describe("SendMessage addressing", () => {
         fork: false,
         background: true,
         status,
+        startedAt: 0,
+        lastActivityAt: 0,
         send: (message) => inbox.get(id)!.push(message),
       });
     };
@@ -139,13 +141,13 @@ describe("SendMessage addressing", () => {
   });
 
   it.each([
+    ["done-one", undefined, "no_agent_loop", "Resuming an agent needs Keel's agent loop"],
     [
-      "done-one",
+      "nobody",
       undefined,
-      "wrong_state",
-      'has finished (completed) and takes no more messages. Its report is in TaskOutput (task_id "agent_00000003")',
+      "not_found",
+      "Agents of this session: alpha (agent_00000001) running, agent_00000002 running, done-one (agent_00000003) completed.",
     ],
-    ["nobody", undefined, "not_found", "Running agents: alpha (agent_00000001), agent_00000002."],
     ["alpha", "agent_00000001", "invalid_input", "That is you"],
   ])("refuses %s (from %s)", async (to, sender, code, message) => {
     const { send } = session();
