@@ -1,5 +1,5 @@
 // The live Keel sessions of this user on this machine. Each session (`keel`, `keel run`) listens on a
-// Unix socket in the user's private folder (the decision server's: `$XDG_RUNTIME_DIR/keel`, else
+// Unix socket in the user's private folder (the decision server's: `/run/user/<uid>/keel`, else
 // `<tmp>/keel-<uid>`, only when this user owns it and nobody else may enter it), under `sessions/`,
 // with a small JSON file beside it saying who listens. Only the same user can reach the folder, so only
 // the same user's sessions can send; nothing listens on the network. A session removes its files when

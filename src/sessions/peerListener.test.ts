@@ -20,7 +20,7 @@ afterEach(() => {
 function runtimeEnv(): NodeJS.ProcessEnv {
   const dir = mkdtempSync(join(tmpdir(), "keel-peers-"));
   folders.push(dir);
-  return { XDG_RUNTIME_DIR: dir };
+  return { KEEL_DECISION_SERVER_DIR: dir };
 }
 
 const from = { sessionId: "s-from", pid: 1, cwd: "/p" };
@@ -52,7 +52,7 @@ describe("session sockets", () => {
     await sendPeerMessage(listener.socket, { type: "message", from, text: "hello" });
     expect(received.map((message) => message.text)).toEqual(["hello"]);
     listener.close();
-    expect(readdirSync(join(env.XDG_RUNTIME_DIR as string, "keel", "sessions"))).toEqual([]);
+    expect(readdirSync(join(env.KEEL_DECISION_SERVER_DIR as string, "sessions"))).toEqual([]);
     await expect(sendPeerMessage(listener.socket, { type: "message", from, text: "x" })).rejects.toThrow(
       /nothing listens there any more/,
     );
@@ -68,7 +68,7 @@ describe("session sockets", () => {
 
   it("cleans the files of a session whose process is gone", async () => {
     const env = runtimeEnv();
-    const dir = join(env.XDG_RUNTIME_DIR as string, "keel", "sessions");
+    const dir = join(env.KEEL_DECISION_SERVER_DIR as string, "sessions");
     await open(env, "alive");
     const stale: PeerSession = {
       sessionId: "gone",
@@ -88,12 +88,9 @@ describe("session sockets", () => {
     const dir = mkdtempSync(join(tmpdir(), "keel-peers-open-"));
     folders.push(dir);
     chmodSync(dir, 0o755);
-    // The runtime folder is open to others, so the fallback <tmp>/keel-<uid> is used: open to others too.
-    const fallback = join(dir, `keel-${process.getuid?.()}`);
-    mkdirSync(fallback);
-    chmodSync(fallback, 0o755);
+    // The folder named for Keel's sockets is open to others: nothing listens there.
     const listener = await PeerListener.open({
-      env: { XDG_RUNTIME_DIR: dir, TMPDIR: dir },
+      env: { KEEL_DECISION_SERVER_DIR: dir },
       sessionId: "s",
       cwd: "/p",
       kind: "run",

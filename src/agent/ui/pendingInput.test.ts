@@ -1,8 +1,8 @@
 // The terminal UI runs input that arrives while the agent is idle (another session's message, a
 // background agent's report, a fired scheduled prompt) in a turn of its own, and shows where it came from.
 import { expect, it } from "vitest";
-import { NO_HOOKS } from "../loopHooks.ts";
 import type { AgentSession } from "../createAgent.ts";
+import { NO_HOOKS } from "../loopHooks.ts";
 import { scriptedAgent } from "../testing/harness.ts";
 import { text } from "../testing/script.ts";
 import { InteractiveController } from "./controller.ts";

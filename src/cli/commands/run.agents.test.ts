@@ -29,7 +29,7 @@ function world(): KeelWorld {
   folders.push(made.root);
   const runtime = join(made.root, "runtime");
   mkdirSync(runtime, { mode: 0o700 });
-  made.env.XDG_RUNTIME_DIR = runtime;
+  made.env.KEEL_DECISION_SERVER_DIR = runtime;
   return made;
 }
 
@@ -162,7 +162,7 @@ function openSession(args: string[], w: KeelWorld) {
 }
 
 function sessionFiles(w: KeelWorld): string[] {
-  const dir = join(w.env.XDG_RUNTIME_DIR as string, "keel", "sessions");
+  const dir = join(w.env.KEEL_DECISION_SERVER_DIR as string, "sessions");
   return existsSync(dir) ? readdirSync(dir) : [];
 }
 
