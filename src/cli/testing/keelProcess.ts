@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { TEST_KEY } from "../../agent/testing/harness.ts";
 
 export const ENTRY = join(import.meta.dirname, "..", "entry.ts");
@@ -86,4 +87,49 @@ export function jsonLines(text: string): Array<Record<string, unknown>> {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A running `keel tool --jsonl` process: one call at a time, each answered by its result line. */
+export interface JsonlSession {
+  pid: number;
+  call(name: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Closes stdin and waits for the exit. */
+  close(): Promise<KeelResult>;
+}
+
+/** Starts `keel tool --jsonl ...args` in the world's project, as a separate process, kept open between calls. */
+export function startJsonlSession(
+  world: KeelWorld,
+  args: readonly string[],
+  spawnOptions: { uid?: number; gid?: number } = {},
+): JsonlSession {
+  const child = spawn(process.execPath, [ENTRY, "tool", "--jsonl", ...args], {
+    cwd: world.project,
+    env: world.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    ...spawnOptions,
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const exited = new Promise<KeelResult>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: "", stderr }));
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  let calls = 0;
+  return {
+    pid: child.pid as number,
+    async call(name, input) {
+      child.stdin.write(`${JSON.stringify({ name, input, id: `call-${++calls}` })}\n`);
+      const next = await lines.next();
+      if (next.done) throw new Error(`keel exited before answering ${name}: ${stderr}`);
+      return JSON.parse(next.value) as Record<string, unknown>;
+    },
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+  };
 }

@@ -74,13 +74,14 @@ function notRead(absolutePath: string, options: FreshnessOptions, partial: boole
 function changed(absolutePath: string): ToolError {
   return new ToolError(
     "changed_since_read",
-    `${absolutePath} has been modified since it was last read (by the user or another program). Read it again to see the current content, then retry the change.`,
+    `${absolutePath} has been modified since it was last read (by the user or another program), so what was read is stale. Read it again to see the current content, then retry the change.`,
   );
 }
 
 /**
- * Throws unless the file was read (fully, when required) and is unchanged: same mtime, or, when the
- * mtime moved, the same content hash (a `touch` is not a change).
+ * Throws unless the file was read (fully, when required) and is unchanged: the same content hash (a
+ * `touch` is not a change), or, for a file read without one (streamed), the same mtime. The hash decides
+ * whenever there is one: two writes within one clock tick can leave the mtime as it was.
  */
 export function assertReadAndUnchanged(
   context: ToolUseContext,
@@ -91,8 +92,8 @@ export function assertReadAndUnchanged(
   const record = getReadRecord(context, absolutePath);
   if (!record) throw notRead(absolutePath, options, false);
   if (options.requireFullRead && record.isPartialView) throw notRead(absolutePath, options, true);
-  if (record.mtimeMs === current.mtimeMs) return record;
-  if (record.hash !== "" && record.hash === sha256(current.bytes)) return record;
+  if (record.hash !== "" ? record.hash === sha256(current.bytes) : record.mtimeMs === current.mtimeMs)
+    return record;
   throw changed(absolutePath);
 }
 
