@@ -28,7 +28,12 @@ export interface SweepResult {
   removed: string[];
 }
 
-async function removeIfLeftover(folder: string, entry: Dirent, now: number): Promise<string | undefined> {
+async function removeIfLeftover(
+  folder: string,
+  entry: Dirent,
+  now: number,
+  graceMs: number,
+): Promise<string | undefined> {
   const pid = entry.isFile() ? tempNameOwner(entry.name) : undefined;
   const isLock = pid === undefined && entry.isDirectory() && isLockName(entry.name);
   if (pid === undefined && !isLock) return undefined;
@@ -45,7 +50,7 @@ async function removeIfLeftover(folder: string, entry: Dirent, now: number): Pro
       ? path
       : undefined;
   }
-  if (now - stats.mtimeMs < LEFTOVER_GRACE_MS || !ownerIsGone(pid as number, stats.mtimeMs)) return undefined;
+  if (now - stats.mtimeMs < graceMs || !ownerIsGone(pid as number, stats.mtimeMs)) return undefined;
   return (await unlink(path).then(
     () => true,
     () => false,
@@ -54,14 +59,18 @@ async function removeIfLeftover(folder: string, entry: Dirent, now: number): Pro
     : undefined;
 }
 
+export interface SweepOptions {
+  /** Sweep even if this process swept the folder less than a minute ago. */
+  force?: boolean;
+  /** Default LEFTOVER_GRACE_MS. */
+  graceMs?: number;
+}
+
 /**
  * Removes the leftovers of gone writers in `folder`. At most once a minute per folder and process
  * unless `force`; never throws (a folder it cannot read is left alone).
  */
-export async function sweepLeftovers(
-  folder: string,
-  options: { force?: boolean } = {},
-): Promise<SweepResult> {
+export async function sweepLeftovers(folder: string, options: SweepOptions = {}): Promise<SweepResult> {
   const now = Date.now();
   const last = lastSwept.get(folder);
   if (!options.force && last !== undefined && now - last < SWEEP_INTERVAL_MS) return { removed: [] };
@@ -73,7 +82,7 @@ export async function sweepLeftovers(
     for await (const entry of dir) {
       if (++read > MAX_ENTRIES_READ) break;
       if (!entry.name.startsWith(".")) continue;
-      const path = await removeIfLeftover(folder, entry, now);
+      const path = await removeIfLeftover(folder, entry, now, options.graceMs ?? LEFTOVER_GRACE_MS);
       if (path) removed.push(path);
     }
   } catch {
