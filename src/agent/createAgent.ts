@@ -18,6 +18,7 @@ import { ModelClassifier } from "./classifier.ts";
 import { agentSettingsFrom, type ModelConfig, type ModelFlags, resolveModelConfig } from "./config.ts";
 import { ProviderError } from "./errors.ts";
 import { createProvider } from "./providers/index.ts";
+import { sweepExpiredResults } from "./savedResults.ts";
 import { buildSystemPrompt } from "./systemPrompt.ts";
 import { findSession, readTranscript, type SessionState, Transcript, transcriptDir } from "./transcript.ts";
 
@@ -106,6 +107,8 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     mode: toolSearch.mode,
   });
   const transcript = new Transcript(dir, sessionId);
+  // Saved results of this project's sessions inactive for 30 days go now (this one's are kept).
+  sweepExpiredResults(dir, { keep: sessionId });
   const context = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,
