@@ -8,7 +8,7 @@ import type { Tool } from "../../tool/Tool.ts";
 import { type FileIdentity, readOnlyProblem, writeFileAtomic } from "./atomicWrite.ts";
 import { decodeText, encodeText, type TextFormat } from "./encoding.ts";
 import { denyRuleError } from "./filePermissions.ts";
-import { recordWrite } from "./readState.ts";
+import { forgetFileState, recordWrite } from "./readState.ts";
 import { didYouMean } from "./similarNames.ts";
 
 /** Larger files are not edited in memory (a JavaScript string holds at most about 512 M characters). */
@@ -155,7 +155,13 @@ export async function writeTextFile(
   const pieces = (write.splices && spliceBytes(write.splices.file, write.splices.sites)) ?? [
     encodeText(text, format),
   ];
-  await writeFileAtomic(path, pieces, { signal: write.signal, expect: write.expect });
+  try {
+    await writeFileAtomic(path, pieces, { signal: write.signal, expect: write.expect });
+  } catch (error) {
+    // Changed by another program while this change was written: the next Read must read it afresh.
+    if (error instanceof ToolError && error.code === "changed_since_read") forgetFileState(context, path);
+    throw error;
+  }
   const stats = await stat(path);
   recordWrite(context, path, text, pieces, stats.mtimeMs);
   return { stats };

@@ -37,7 +37,7 @@ export interface ProcessLockOptions {
 function lostLockError(path: string): ToolError {
   return new ToolError(
     "changed_since_read",
-    `Keel lost its lock on ${path} while changing it (the process was stalled), so another program may have changed the file; nothing was written. Read the file again, then retry the change.`,
+    `Keel lost its lock on ${path} while changing it (the process was stalled), so another program may have changed the file and what was read may be stale; nothing was written. Read the file again, then retry the change.`,
   );
 }
 

@@ -25,6 +25,17 @@ export function recordFileState(context: ToolUseContext, absolutePath: string, r
   if (resolved !== absolutePath) context.readFileState.set(resolved, record);
 }
 
+/**
+ * Forgets what was read of a file found changed, under both its names: the next Read then reads it
+ * afresh instead of answering "unchanged" (which it judges by mtime, and two writes within one clock
+ * tick can leave the mtime as it was).
+ */
+export function forgetFileState(context: ToolUseContext, absolutePath: string): void {
+  context.readFileState.delete(absolutePath);
+  const resolved = resolveSymlinks(absolutePath);
+  if (resolved !== absolutePath) context.readFileState.delete(resolved);
+}
+
 /** Files larger than this are tracked by mtime alone (as Read does for the files it streams). */
 export const HASHED_MAX_BYTES = 8 << 20;
 
@@ -81,7 +92,8 @@ function changed(absolutePath: string): ToolError {
 /**
  * Throws unless the file was read (fully, when required) and is unchanged: the same content hash (a
  * `touch` is not a change), or, for a file read without one (streamed), the same mtime. The hash decides
- * whenever there is one: two writes within one clock tick can leave the mtime as it was.
+ * whenever there is one: two writes within one clock tick can leave the mtime as it was. A changed
+ * file's record is forgotten, so the Read that should follow reads it whole.
  */
 export function assertReadAndUnchanged(
   context: ToolUseContext,
@@ -94,6 +106,7 @@ export function assertReadAndUnchanged(
   if (options.requireFullRead && record.isPartialView) throw notRead(absolutePath, options, true);
   if (record.hash !== "" ? record.hash === sha256(current.bytes) : record.mtimeMs === current.mtimeMs)
     return record;
+  forgetFileState(context, absolutePath);
   throw changed(absolutePath);
 }
 
