@@ -1,7 +1,7 @@
 // Test helper: `keel` as a real child process (from source, on this Node) in a temp project and home,
 // against the scripted model servers, with optional stdin.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -42,6 +42,11 @@ export function keelWorld(): KeelWorld {
       ANTHROPIC_API_KEY: TEST_KEY,
     },
   };
+}
+
+/** Removes a world and everything its processes left in it. */
+export function removeWorld(world: KeelWorld): void {
+  rmSync(world.root, { recursive: true, force: true });
 }
 
 /** Runs `keel args` in the world's project; `stdin` is written then closed (else stdin is empty). */
