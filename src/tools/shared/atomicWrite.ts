@@ -47,9 +47,10 @@ export async function readOnlyProblem(path: string, stats: Stats): Promise<ToolE
         `Cannot write ${path}: it is on a read-only file system. Write elsewhere.`,
       );
     if (code !== "EACCES" && code !== "EPERM") return undefined;
+    const owner = stats.uid === process.getuid?.() ? "" : `, owned by uid ${stats.uid}`;
     return new ToolError(
       "read_only",
-      `${path} is read-only (mode ${octal(stats.mode)}): you may not write it, so it was not changed. If it should change, ask the user to make it writable (for example chmod u+w), then read it again and retry.`,
+      `${path} is read-only (mode ${octal(stats.mode)}${owner}): you may not write it, so it was not changed. If it should change, ask the user to make it writable for you (for example chmod u+w), then read it again and retry.`,
     );
   }
 }
@@ -80,16 +81,17 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
   }
 }
 
+function isVersion(now: Stats | undefined, expected: FileIdentity | "absent"): boolean {
+  return expected === "absent" ? now === undefined : now !== undefined && sameVersion(now, expected);
+}
+
 /** Throws unless `target` is still the version the caller expects to replace. */
 async function assertExpected(
   path: string,
   target: string,
   expected: FileIdentity | "absent",
 ): Promise<void> {
-  const now = await statOrUndefined(target);
-  const asExpected =
-    expected === "absent" ? now === undefined : now !== undefined && sameVersion(now, expected);
-  if (!asExpected) throw changedWhileWriting(path);
+  if (!isVersion(await statOrUndefined(target), expected)) throw changedWhileWriting(path);
 }
 
 /**
@@ -158,6 +160,8 @@ export async function writeFileAtomic(
     const problem = await readOnlyProblem(target, previous);
     if (problem) throw problem;
   }
+  // Already another version: refused before anything is written (and checked again before the rename).
+  if (options.expect !== undefined && !isVersion(previous, options.expect)) throw changedWhileWriting(path);
   const mode = previous ? previous.mode & 0o7777 : (options.mode ?? 0o666);
   const tempPath = tempPathFor(target);
   const handle = await open(tempPath, "wx", mode);
