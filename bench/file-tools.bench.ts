@@ -4,16 +4,23 @@
 //    doing the Keel read (target < 100 MB), measured in a fresh child process per run.
 // 2. Edit: one replacement in a 50 MB file through the whole pipeline vs a plain read-replace-write in
 //    Node (target <= 2).
+// 3. Edit of a 4 KB file through the whole pipeline (read-state check, cross-process lock, atomic write
+//    with the re-check before the rename) vs the same durable write by hand: read, replace, temp file,
+//    fsync, rename, fsync the folder; and the cross-process lock alone against it. Both for information:
+//    fsync times on a shared machine vary too much for a target (measured: Keel 1.9-6 ms, by hand 0.5-5 ms).
+// FILE_BENCH_ONLY=read|edit|small-edit runs one part.
 // Runs interleave keel and reference; medians are reported. `node bench/file-tools.bench.ts`.
 import { spawnSync } from "node:child_process";
 import {
   closeSync,
   cpSync,
   existsSync,
+  fsyncSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -27,6 +34,7 @@ import { createToolUseContext } from "../src/tool/createContext.ts";
 import type { Tool } from "../src/tool/Tool.ts";
 import { EditTool } from "../src/tools/edit/EditTool.ts";
 import { ReadTool } from "../src/tools/read/ReadTool.ts";
+import { acquireProcessLock } from "../src/tools/shared/processLock.ts";
 import { printTable, summarize } from "./stats.ts";
 
 const projectRoot = join(import.meta.dirname, "..");
@@ -325,11 +333,92 @@ async function benchEdit(): Promise<Array<Record<string, string | number>>> {
   ];
 }
 
+// --- 3. Edit of a small file ------------------------------------------------------------------------
+
+const SMALL_FILE = join(dataDir, "file-tools-4kb.txt");
+const SMALL_RUNS = Number(process.env.FILE_BENCH_SMALL_RUNS ?? 200);
+
+/** What an atomic edit costs without Keel: read, replace, write a temp file, fsync it, rename it, fsync the folder. */
+function plainAtomicEdit(from: string, to: string): number {
+  const started = performance.now();
+  const text = readFileSync(SMALL_FILE, "utf8");
+  const temp = `${SMALL_FILE}.bench-tmp`;
+  const fd = openSync(temp, "w");
+  writeSync(fd, text.replace(from, to));
+  fsyncSync(fd);
+  closeSync(fd);
+  renameSync(temp, SMALL_FILE);
+  const folder = openSync(dataDir, "r");
+  fsyncSync(folder);
+  closeSync(folder);
+  return performance.now() - started;
+}
+
+async function benchSmallEdit(): Promise<Array<Record<string, string | number>>> {
+  mkdirSync(dataDir, { recursive: true });
+  const body = Array.from({ length: 110 }, (_, n) => line(n)).join("");
+  writeFileSync(SMALL_FILE, `const marker = "${MARKERS[0]}";\n${body}`);
+  const context = createToolUseContext({
+    tools: [ReadTool, EditTool] as Tool[],
+    cwd: projectRoot,
+    mode: "acceptEdits",
+  });
+  const call = async (name: string, input: Record<string, unknown>) => {
+    const started = performance.now();
+    for await (const event of runToolUse({ type: "tool_use", id: `s-${name}`, name, input }, context)) {
+      if (event.type === "result" && event.isError) throw new Error(JSON.stringify(event.block.content));
+    }
+    return performance.now() - started;
+  };
+  const keel: number[] = [];
+  const ref: number[] = [];
+  const lock: number[] = [];
+  for (let i = 0; i < SMALL_RUNS + 5; i++) {
+    // Keel's edit turns marker 0 into 1; the plain one turns it back; both read the file the same way.
+    await call("Read", { file_path: SMALL_FILE });
+    const k = await call("Edit", { file_path: SMALL_FILE, old_string: MARKERS[0], new_string: MARKERS[1] });
+    const r = plainAtomicEdit(MARKERS[1], MARKERS[0]);
+    const started = performance.now();
+    const held = await acquireProcessLock(SMALL_FILE);
+    await held.release();
+    const l = performance.now() - started;
+    if (i >= 5) {
+      keel.push(k);
+      ref.push(r);
+      lock.push(l);
+    }
+  }
+  if (!readFileSync(SMALL_FILE, "utf8").includes(MARKERS[0])) throw new Error("edits did not land");
+  return [
+    {
+      measure: "Edit in a 4 KB file (pipeline call)",
+      keel: `${median(keel).toFixed(2)} ms`,
+      reference: `${median(ref).toFixed(2)} ms (read, replace, temp, fsync, rename, fsync folder)`,
+      ratio: (median(keel) / median(ref)).toFixed(2),
+      target: "info",
+      result: "-",
+    },
+    {
+      measure: "cross-process lock taken and released",
+      keel: `${median(lock).toFixed(2)} ms`,
+      reference: `${median(ref).toFixed(2)} ms (the durable write above)`,
+      ratio: (median(lock) / median(ref)).toFixed(2),
+      target: "info",
+      result: "-",
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   process.stdout.write(
     `File tools benchmark: Node ${process.version}, ${process.platform} ${process.arch}, ${RUNS} runs, medians\n\n`,
   );
-  const rows = [...benchRead(), ...(await benchEdit())];
+  const only = process.env.FILE_BENCH_ONLY;
+  const rows = [
+    ...(only === undefined || only === "read" ? benchRead() : []),
+    ...(only === undefined || only === "edit" ? await benchEdit() : []),
+    ...(only === undefined || only === "small-edit" ? await benchSmallEdit() : []),
+  ];
   printTable(rows);
   if (rows.some((row) => row.result === "FAIL")) process.exitCode = 1;
 }

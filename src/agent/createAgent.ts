@@ -20,6 +20,7 @@ import { agentSettingsFrom, type ModelConfig, type ModelFlags, resolveModelConfi
 import { ProviderError } from "./errors.ts";
 import { hooksFromRunner, type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { createProvider } from "./providers/index.ts";
+import { sweepExpiredResults } from "./savedResults.ts";
 import { type SessionServicesOptions, startSessionServices, withSessionOptions } from "./sessionServices.ts";
 import { buildSystemPrompt } from "./systemPrompt.ts";
 import { findSession, readTranscript, type SessionState, Transcript, transcriptDir } from "./transcript.ts";
@@ -115,6 +116,8 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     mode: toolSearch.mode,
   });
   const transcript = new Transcript(dir, sessionId);
+  // Saved results of this project's sessions inactive for 30 days go now (this one's are kept).
+  sweepExpiredResults(dir, { keep: sessionId });
   const baseContext = createToolUseContext({
     tools,
     permissionContext: settings.permissionContext,

@@ -1,7 +1,8 @@
 // Turning a tool's output into the tool_result a model sees: mapping, the empty marker, and the budget
 // (over it, the full output goes to disk and the model gets a notice with the path and a preview).
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { errorMessage } from "../tool/errors.ts";
 import { groupThousands } from "../tool/format.ts";
 import {
   resultText,
@@ -9,6 +10,7 @@ import {
   type ToolResultBlock,
   type ToolResultContent,
 } from "../tool/messages.ts";
+import { prepareResultsFolder, RESULT_FILE_MODE } from "../tool/resultsFolder.ts";
 import type { Tool } from "../tool/Tool.ts";
 
 /** The most any tool's result may take in the conversation before it is persisted. */
@@ -47,20 +49,41 @@ function safeFileName(toolUseId: string): string {
   return toolUseId.replace(/[^A-Za-z0-9_.-]/g, "_") || "result";
 }
 
-/** Writes the full output and returns the notice the model gets instead. */
+/** Saves the full output in the session's private results folder (0600 in 0700); its path. */
+async function saveResultText(toolResultsDir: string, name: string, text: string): Promise<string> {
+  const path = join(toolResultsDir, name);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      prepareResultsFolder(toolResultsDir, { again: attempt > 0 });
+      await writeFile(path, text, { encoding: "utf8", mode: RESULT_FILE_MODE });
+      return path;
+    } catch (error) {
+      // The folder was removed meanwhile (a temp cleaner): made again, once.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
+    }
+  }
+}
+
+/** Writes the full output and returns the notice the model gets instead (or, if it cannot be saved, a preview saying so). */
 export async function persistLargeResult(
   block: ToolResultBlock,
   toolResultsDir: string,
-): Promise<{ block: ToolResultBlock; path: string }> {
-  await mkdir(toolResultsDir, { recursive: true });
+): Promise<{ block: ToolResultBlock; path?: string }> {
   const text = resultText(block.content);
-  const path = join(toolResultsDir, `${safeFileName(block.tool_use_id)}.txt`);
-  await writeFile(path, text, "utf8");
   const { preview } = previewOf(text);
+  const size = `Output too large (${groupThousands(text.length)} characters).`;
+  const shown = `Preview (first ${groupThousands(PREVIEW_BYTES)} bytes):\n${preview}\n...`;
+  let path: string;
+  try {
+    path = await saveResultText(toolResultsDir, `${safeFileName(block.tool_use_id)}.txt`, text);
+  } catch (error) {
+    const notice = `${size} The full output could not be saved (${errorMessage(error)}); only this preview is left.\n\n${shown}`;
+    return { block: { ...block, content: notice } };
+  }
   const notice =
-    `<persisted-output>\nOutput too large (${groupThousands(text.length)} characters). ` +
+    `<persisted-output>\n${size} ` +
     `Full output saved to: ${path}\nRead that file (with offset and limit) or search it to see the rest.\n\n` +
-    `Preview (first ${groupThousands(PREVIEW_BYTES)} bytes):\n${preview}\n...\n</persisted-output>`;
+    `${shown}\n</persisted-output>`;
   return { block: { ...block, content: notice }, path };
 }
 
@@ -82,5 +105,7 @@ export async function toToolResultBlock(
   const hasImage = typeof block.content !== "string" && block.content.some((part) => part.type === "image");
   if (hasImage || resultTextLength(block.content) <= resultBudget(tool)) return { block };
   const persisted = await persistLargeResult(block, toolResultsDir);
-  return { block: persisted.block, persistedPath: persisted.path };
+  return persisted.path
+    ? { block: persisted.block, persistedPath: persisted.path }
+    : { block: persisted.block };
 }

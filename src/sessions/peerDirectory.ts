@@ -6,7 +6,8 @@
 // it ends; files of a process that is gone are removed by the next listing.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isPrivateFolder, serverDir } from "../cli/decisionServer/address.ts";
+import { serverDir } from "../cli/decisionServer/address.ts";
+import { isPrivateFolder } from "../tool/privateFolder.ts";
 
 export type PeerKind = "terminal" | "run";
 

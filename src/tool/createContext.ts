@@ -1,6 +1,5 @@
 // Building a ToolUseContext: for library users, the CLI, the MCP server, the agent and tests alike.
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import {
   type AppState,
@@ -12,6 +11,7 @@ import {
   updatePermissionContext,
 } from "./context.ts";
 import { randomUUID } from "./lazyCrypto.ts";
+import { temporaryResultsDir } from "./resultsFolder.ts";
 import type { Tools } from "./Tool.ts";
 
 export interface SessionOptions {
@@ -77,7 +77,8 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
     options: {
       tools: options.tools,
       sessionId,
-      toolResultsDir: options.toolResultsDir ?? join(tmpdir(), "keel", sessionId, "tool-results"),
+      // Given: the caller's (the agent keeps it beside the transcript). Else private, removed with the session.
+      toolResultsDir: options.toolResultsDir ?? temporaryResultsDir(sessionId),
       isNonInteractiveSession: options.isNonInteractiveSession ?? true,
       ...(options.model === undefined ? {} : { model: options.model }),
       ...(options.lsp === undefined ? {} : { lsp: options.lsp }),

@@ -25,7 +25,9 @@ export type ToolErrorCode =
   | "too_large" // over the tool's size limit (bytes or tokens); the message says how to take a part
   | "unsupported_encoding" // the new text has characters the file's encoding cannot store
   | "not_read" // a file must be read (whole) before it is changed
-  | "changed_since_read" // the file changed on disk after it was read
+  | "changed_since_read" // the file changed on disk after it was read (or while the change was written)
+  | "read_only" // the file, its folder or its file system may not be written by this user
+  | "file_busy" // another Keel process held the file's lock for longer than a writer waits
   | "file_exists" // creating a file that already exists and is not empty
   | "no_change" // the edit would leave the file as it is
   | "string_not_found" // old_string is not in the file

@@ -10,6 +10,7 @@ import { userHomeDir } from "../../settings/locations.ts";
 import { agentMemoryDir } from "../../tools/agent/agentMemory.ts";
 import { agentTypeRoots, loadAgentTypes } from "../../tools/agent/agentTypes.ts";
 import { writeFileAtomic } from "../../tools/shared/atomicWrite.ts";
+import { withFileLock } from "../../tools/shared/fileLock.ts";
 import { loadMemoryFiles } from "../memory.ts";
 
 export interface MemoryEntry {
@@ -116,10 +117,16 @@ export async function memoryCommand(host: MemoryHost, args: string): Promise<voi
       host.print(`Usage: /memory add ${which} <note>`);
       return;
     }
-    const before = await readFile(entry.path, "utf8").catch(() => "");
-    const separator = before === "" || before.endsWith("\n") ? "" : "\n";
-    await writeFileAtomic(entry.path, Buffer.from(`${before}${separator}- ${note}\n`));
-    host.print(`Added to ${entry.path}: - ${note}`);
+    // Read and write under the file's lock: an agent writing its notes at the same time is not overwritten.
+    const problem = await withFileLock(entry.path, async ({ signal }) => {
+      const before = await readFile(entry.path, "utf8").catch(() => "");
+      const separator = before === "" || before.endsWith("\n") ? "" : "\n";
+      await writeFileAtomic(entry.path, Buffer.from(`${before}${separator}- ${note}\n`), { signal });
+    }).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    host.print(problem ?? `Added to ${entry.path}: - ${note}`);
     return;
   }
   const problem = await (host.editFile ?? ((path: string) => openInEditor(path, host.env)))(entry.path);

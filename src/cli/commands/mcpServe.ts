@@ -1,11 +1,11 @@
 // `keel mcp [serve]`: Keel's tools as an MCP server, over stdio or Streamable HTTP (--http).
 import { randomBytes } from "node:crypto";
 import { lspOptionsFromSettings } from "../../lsp/servers.ts";
-import { stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { createMcpSessionContext } from "../../mcp/sessionContext.ts";
 import type { PipelineServices } from "../../pipeline/services.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { assembleToolPool } from "../../tool/registry.ts";
+import { releaseSession } from "../../tool/sessionEnd.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError } from "../exitCodes.ts";
 import { openSession, type PolicyFlags } from "../session.ts";
@@ -79,10 +79,11 @@ export async function serve(flags: ServeFlags, options: McpCommandOptions): Prom
   const createSession = () => {
     const lsp = lspOptionsFromSettings(settings, { startOnFileUse: true });
     const context = createMcpSessionContext(tools, settings.permissionContext, lsp);
-    // Both transports abort the session's controller when its client goes: its language servers stop then.
+    // Both transports abort the session's controller when its client goes: what the session holds
+    // (language servers, background commands, saved results) is released then.
     context.abortController.signal.addEventListener(
       "abort",
-      () => void stopLanguageServers(context.options.sessionId),
+      () => void releaseSession(context.options.sessionId),
       { once: true },
     );
     return { tools, context, services, log };

@@ -1,5 +1,6 @@
 // `keel tool <Name> [json|-]`: one call through the whole pipeline, printing what the model would see.
 
+import { readdirSync } from "node:fs";
 import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import { randomUUID } from "../../tool/lazyCrypto.ts";
@@ -20,6 +21,15 @@ export function contentAsText(content: ToolResultContent): string {
         : `[image: ${block.source.media_type}, ${Math.round((block.source.data.length * 3) / 4)} bytes]`,
     )
     .join("\n");
+}
+
+/** Whether the session saved any output (a large result, a Bash output file) that its end removes. */
+function savedResultsIn(dir: string): boolean {
+  try {
+    return readdirSync(dir).length > 0;
+  } catch {
+    return false;
+  }
 }
 
 export function exitCodeFor(result: ResultEvent): number {
@@ -103,6 +113,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
         process.once("SIGINT", onSignal);
         let result: ResultEvent | undefined;
+        let saved = false;
         try {
           for await (const event of runToolUse(
             { type: "tool_use", id: `cli_${randomUUID()}`, name, input },
@@ -115,12 +126,18 @@ export function register(program: Command, runtime: CliRuntime): void {
                 `[progress] ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n`,
               );
           }
+          saved = savedResultsIn(session.context.options.toolResultsDir);
         } finally {
           process.off("SIGINT", onSignal);
           session.close();
         }
         if (!result) throw new Error("the pipeline ended without a result");
         for (const message of result.userMessages) process.stderr.write(`keel: ${message}\n`);
+        if (saved)
+          process.stderr.write(
+            "keel: the output saved for this call is removed when keel exits (each `keel tool` call is a session of its " +
+              "own). To read it, run the call and the Read in one session with `keel tool --jsonl`.\n",
+          );
         if (result.errorCode === "not_read" || result.errorCode === "changed_since_read")
           process.stderr.write(
             "keel: each `keel tool` call is a session of its own, so no earlier Read counts here. Run the Read and " +

@@ -1,10 +1,11 @@
 // Where the decision server of this user and this Keel build listens. Kept to Node built-ins and a few
 // file checks: the client loads this at every `keel hook` / `keel check` start.
 import { createRequire } from "node:module";
+import { isPrivateFolder, tmpFolder } from "../../tool/privateFolder.ts";
 
 // Built-ins through require(): an ES import of node:fs builds a facade that loads all of fs's streams.
 const require = createRequire(import.meta.url);
-const { lstatSync, mkdirSync, statSync } = require("node:fs") as typeof import("node:fs");
+const { mkdirSync, statSync } = require("node:fs") as typeof import("node:fs");
 const { join } = require("node:path") as typeof import("node:path");
 
 /** `KEEL_DECISION_SERVER=off` (or 0, false, no): every call decides in its own process. */
@@ -42,16 +43,6 @@ export function serverDir(env: NodeJS.ProcessEnv): string | undefined {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
   }
   return isPrivateFolder(dir, uid) ? dir : undefined;
-}
-
-/** A folder (no symlink) this user owns that nobody else may enter. */
-export function isPrivateFolder(path: string, uid: number): boolean {
-  try {
-    const stat = lstatSync(path);
-    return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /** What identifies the program a server runs: the launcher's entry file as built. */

@@ -1,9 +1,10 @@
 // Test helper: `keel` as a real child process (from source, on this Node) in a temp project and home,
 // against the scripted model servers, with optional stdin.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { TEST_KEY } from "../../agent/testing/harness.ts";
 
 export const ENTRY = join(import.meta.dirname, "..", "entry.ts");
@@ -41,6 +42,11 @@ export function keelWorld(): KeelWorld {
       ANTHROPIC_API_KEY: TEST_KEY,
     },
   };
+}
+
+/** Removes a world and everything its processes left in it. */
+export function removeWorld(world: KeelWorld): void {
+  rmSync(world.root, { recursive: true, force: true });
 }
 
 /** Runs `keel args` in the world's project; `stdin` is written then closed (else stdin is empty). */
@@ -86,4 +92,49 @@ export function jsonLines(text: string): Array<Record<string, unknown>> {
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** A running `keel tool --jsonl` process: one call at a time, each answered by its result line. */
+export interface JsonlSession {
+  pid: number;
+  call(name: string, input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** Closes stdin and waits for the exit. */
+  close(): Promise<KeelResult>;
+}
+
+/** Starts `keel tool --jsonl ...args` in the world's project, as a separate process, kept open between calls. */
+export function startJsonlSession(
+  world: KeelWorld,
+  args: readonly string[],
+  spawnOptions: { uid?: number; gid?: number } = {},
+): JsonlSession {
+  const child = spawn(process.execPath, [ENTRY, "tool", "--jsonl", ...args], {
+    cwd: world.project,
+    env: world.env,
+    stdio: ["pipe", "pipe", "pipe"],
+    ...spawnOptions,
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const exited = new Promise<KeelResult>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout: "", stderr }));
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  let calls = 0;
+  return {
+    pid: child.pid as number,
+    async call(name, input) {
+      child.stdin.write(`${JSON.stringify({ name, input, id: `call-${++calls}` })}\n`);
+      const next = await lines.next();
+      if (next.done) throw new Error(`keel exited before answering ${name}: ${stderr}`);
+      return JSON.parse(next.value) as Record<string, unknown>;
+    },
+    close() {
+      child.stdin.end();
+      return exited;
+    },
+  };
 }

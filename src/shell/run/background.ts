@@ -1,9 +1,10 @@
 // Background tasks: a per-session registry of work that runs on after the call that started it returned
 // (Bash commands, sub-agents). Output streams to a file that stays after the task (and the session) ends.
 
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "../../tool/lazyCrypto.ts";
+import { prepareResultsFolder } from "../../tool/resultsFolder.ts";
 import { onSessionEnd } from "../../tool/sessionEnd.ts";
 import { type CommandLauncher, type ShellExit, type ShellProcess, startShellCommand } from "./exec.ts";
 import { interpretExitCode } from "./execSemantics.ts";
@@ -103,7 +104,7 @@ export async function registerBackgroundTask(
   const prefix = options.kind === "shell" ? "bash" : options.kind;
   let id = options.id && !tasks.has(options.id) ? options.id : "";
   while (id === "" || tasks.has(id)) id = `${prefix}_${randomBytes(4).toString("hex")}`;
-  await mkdir(options.outputDir, { recursive: true });
+  prepareResultsFolder(options.outputDir);
   const outputPath = join(options.outputDir, `${id}.log`);
   const handle = await start(id, outputPath);
   const info: BackgroundTaskInfo = {

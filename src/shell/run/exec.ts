@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RESULT_FILE_MODE } from "../../tool/resultsFolder.ts";
 import { openAnonymousFile } from "./anonymousFile.ts";
 import { pathWithRipgrep } from "./bundledRipgrep.ts";
 
@@ -295,7 +296,7 @@ export async function startShellCommand(options: ShellCommandOptions): Promise<S
   let child: ChildProcess;
   try {
     const { argv, env } = await (options.launcher ?? plainBash).prepare(script, options.cwd);
-    const outputFd = options.outputFd ?? openSync(options.outputPath, "w");
+    const outputFd = options.outputFd ?? openSync(options.outputPath, "w", RESULT_FILE_MODE);
     try {
       if (reportCwd) cwdFd = openCwdReport();
       let childEnv: NodeJS.ProcessEnv | undefined;

@@ -1,8 +1,9 @@
 // One command run to its end: output to a file in the results folder, progress while it runs, and
 // a bounded summary when it is done. The file is kept only when the model cannot see it all; until
 // then it has no name (where the system allows), so there is nothing to remove or to leave behind.
-import { closeSync, fstatSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, fstatSync, openSync } from "node:fs";
 import { join } from "node:path";
+import { prepareResultsFolder, RESULT_FILE_MODE } from "../../tool/resultsFolder.ts";
 import { uniqueName } from "../../tool/uniqueName.ts";
 import { openAnonymousFile, saveAnonymousFile } from "./anonymousFile.ts";
 import {
@@ -72,9 +73,6 @@ function startProgress(outputFd: number, options: ForegroundOptions): () => void
   };
 }
 
-/** Output folders already made by this process: made once, and again only if removed since. */
-const madeDirs = new Set<string>();
-
 /** The command's output file: nameless where it can be (named only if kept), else named at once. */
 interface OutputFile {
   fd: number;
@@ -94,7 +92,7 @@ function openOutputFile(outputDir: string, path: string): OutputFile {
   }
   const fd = openAnonymousFile(outputDir);
   if (fd !== undefined) return { fd, path, named: false };
-  return { fd: openSync(path, "w+"), path, named: true };
+  return { fd: openSync(path, "w+", RESULT_FILE_MODE), path, named: true };
 }
 
 /** Opens the next command's output file once the event loop is free: while this command runs. */
@@ -122,7 +120,7 @@ function saveOutputFile(output: OutputFile, outputDir: string): void {
     saveAnonymousFile(output.fd, output.path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    mkdirSync(outputDir, { recursive: true });
+    prepareResultsFolder(outputDir, { again: true });
     saveAnonymousFile(output.fd, output.path);
   }
 }
@@ -163,17 +161,14 @@ async function startInOutputDir(
       ...(options.launcher ? { launcher: options.launcher } : {}),
       ...(options.killGraceMs === undefined ? {} : { killGraceMs: options.killGraceMs }),
     });
-  if (!madeDirs.has(options.outputDir)) {
-    mkdirSync(options.outputDir, { recursive: true });
-    madeDirs.add(options.outputDir);
-    return start();
-  }
+  // The session's private results folder (made, and checked, once per process).
+  prepareResultsFolder(options.outputDir);
   try {
     return await start();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     // The folder (or the working directory) went away: make the folder again and let a second try say which.
-    mkdirSync(options.outputDir, { recursive: true });
+    prepareResultsFolder(options.outputDir, { again: true });
     return start();
   }
 }

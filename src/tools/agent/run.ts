@@ -6,6 +6,7 @@ import { registerBackgroundTask } from "../../shell/run/background.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { resultText } from "../../tool/messages.ts";
+import { RESULT_FILE_MODE } from "../../tool/resultsFolder.ts";
 import type { LaunchedAgent } from "./launch.ts";
 import { type AgentStatus, setAgentStatus, touchAgent } from "./runningAgents.ts";
 import type { AgentRuntime } from "./runtime.ts";
@@ -156,7 +157,7 @@ export async function startInBackground(
       outputDir: args.context.options.toolResultsDir,
     },
     (_id, outputPath) => {
-      const log = (text: string) => appendFileSync(outputPath, `${text}\n`);
+      const log = (text: string) => appendFileSync(outputPath, `${text}\n`, { mode: RESULT_FILE_MODE });
       log(`${launched.agentId} (${launched.type.name}) started: ${args.description}`);
       const done = runToEnd(launched, sessionId, (event) => {
         const line = progressLine(event);

@@ -103,6 +103,22 @@ describe("Edit: errors, each with a code", () => {
     expect(readFileSync(path, "utf8")).toBe("version two\n");
   });
 
+  it("changed with the mtime as it was (two writes in one clock tick): stale, and the next Read reads it afresh", async () => {
+    const path = file("version one\n");
+    await readFirst(path);
+    const { atime, mtime } = statSync(path);
+    writeFileSync(path, "version two\n");
+    utimesSync(path, atime, mtime);
+    const error = await editError({ file_path: path, old_string: "version", new_string: "v" });
+    expect(error.code).toBe("changed_since_read");
+    expect(error.message).toMatch(/stale\. Read it again/);
+    expect(readFileSync(path, "utf8")).toBe("version two\n");
+    // Not the "unchanged since last read" stub, although the mtime did not move.
+    expect(await runToolText(ReadTool, { file_path: path }, s.context)).toContain("version two");
+    await edit({ file_path: path, old_string: "version two", new_string: "version three" });
+    expect(readFileSync(path, "utf8")).toBe("version three\n");
+  });
+
   it("a touch without a content change is not a change", async () => {
     const path = file("same\n");
     await readFirst(path);

@@ -18,7 +18,7 @@ import {
 } from "../shared/changeOutput.ts";
 import { missingFile, previewFileChange, replacementView } from "../shared/changePreview.ts";
 import { changeTarget, loadTextFile, missingFileError, writeTextFile } from "../shared/editableFile.ts";
-import { withNewErrors } from "../shared/editDiagnostics.ts";
+import { type LockedChange, withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission } from "../shared/filePermissions.ts";
@@ -84,44 +84,59 @@ function changedSpan(
 
 async function performEdit(input: EditInput, context: ToolUseContext): Promise<FileChange> {
   const path = pathOf(input, context);
-  return withFileLock(path, async () => {
-    const problem = await validateEdit(input, context);
-    if (problem) throw problem;
-    const file = await loadTextFile(path);
-    if (!file) {
-      if (input.old_string !== "")
-        throw await missingFileError(path, "To create a new file, use an empty old_string.");
-      const format = { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(input.new_string) };
-      await writeTextFile(context, path, input.new_string, format);
-      const created = { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
-      return withNewErrors(context, created, undefined, input.new_string);
-    }
-    if (input.old_string === "") {
-      if (file.text !== "") throw existsError(path);
-      await writeTextFile(context, path, input.new_string, file.format);
-      const filled = {
-        ...describeFileChange("update", path, "", input.new_string),
-        strategies: ["fill-empty"],
-      };
-      return withNewErrors(context, filled, "", input.new_string);
-    }
-    assertReadAndUnchanged(
-      context,
-      path,
-      { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
-      { requireFullRead: false },
-    );
-    const applied = applyEdit(file.text, input, file.format.lineEnding, path);
-    await writeTextFile(context, path, applied.text, file.format, { file, sites: applied.sites });
-    const note = strategyNote(applied.strategy, applied.forgiven);
-    const change = {
-      ...describeFileChange("update", path, file.text, applied.text, changedSpan(file.text, applied.sites)),
-      strategies: [applied.strategy],
-      replacements: applied.replacements,
-      ...(note ? { notes: [note] } : {}),
+  const signal = context.abortController.signal;
+  // The check that the file is as it was read and the write are one step, also across processes.
+  const done = await withFileLock(path, (held) => editLocked(input, context, path, held.signal), { signal });
+  // Diagnostics wait for the language server: outside the lock, so other writers need not wait too.
+  return withNewErrors(context, done.change, done.before, done.after);
+}
+
+async function editLocked(
+  input: EditInput,
+  context: ToolUseContext,
+  path: string,
+  signal: AbortSignal,
+): Promise<LockedChange> {
+  const problem = await validateEdit(input, context);
+  if (problem) throw problem;
+  const file = await loadTextFile(path);
+  if (!file) {
+    if (input.old_string !== "")
+      throw await missingFileError(path, "To create a new file, use an empty old_string.");
+    const format = { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(input.new_string) };
+    await writeTextFile(context, path, input.new_string, format, { expect: "absent", signal });
+    const created = { ...describeFileChange("create", path, "", input.new_string), strategies: ["create"] };
+    return { change: created, before: undefined, after: input.new_string };
+  }
+  if (input.old_string === "") {
+    if (file.text !== "") throw existsError(path);
+    await writeTextFile(context, path, input.new_string, file.format, { expect: file.stats, signal });
+    const filled = {
+      ...describeFileChange("update", path, "", input.new_string),
+      strategies: ["fill-empty"],
     };
-    return withNewErrors(context, change, file.text, applied.text);
+    return { change: filled, before: "", after: input.new_string };
+  }
+  assertReadAndUnchanged(
+    context,
+    path,
+    { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
+    { requireFullRead: false },
+  );
+  const applied = applyEdit(file.text, input, file.format.lineEnding, path);
+  await writeTextFile(context, path, applied.text, file.format, {
+    splices: { file, sites: applied.sites },
+    expect: file.stats,
+    signal,
   });
+  const note = strategyNote(applied.strategy, applied.forgiven);
+  const change = {
+    ...describeFileChange("update", path, file.text, applied.text, changedSpan(file.text, applied.sites)),
+    strategies: [applied.strategy],
+    replacements: applied.replacements,
+    ...(note ? { notes: [note] } : {}),
+  };
+  return { change, before: file.text, after: applied.text };
 }
 
 export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileChange>({

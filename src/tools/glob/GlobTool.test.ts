@@ -38,6 +38,9 @@ beforeAll(async () => {
     "build/out.ts": "",
     "x.gen.ts": "",
     "empty/": "",
+    // A write in progress (or killed): Keel's temporary copy and lock, never listed.
+    "src/.c.ts.4242.0a1b2c3d.keel-tmp": "partial",
+    "src/.c.ts.keel-lock/": "",
   });
   await writeTree(outside, { "o.ts": "" });
   await symlink(outside, join(root, "linked"));

@@ -36,6 +36,9 @@ beforeAll(async () => {
     ".git/config": "",
     ".hg/store": "",
     "dist/bundle.js": "",
+    // A write in progress (or killed): Keel's temporary copy and lock, never listed.
+    ".b.ts.4242.0a1b2c3d.keel-tmp": "partial",
+    ".b.ts.keel-lock/": "",
   });
   await writeTree(outside, { "secret-outside.txt": "" });
   await symlink(outside, join(root, "link"));

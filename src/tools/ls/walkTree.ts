@@ -1,5 +1,6 @@
 // A breadth-first walk for LS: the top levels first, so a capped listing still shows the overall shape.
-// Ignore files, VCS folders, Read-denied paths and the caller's ignore globs are applied while walking;
+// Ignore files, VCS folders, Keel's own work files (a write in progress: its temporary copy and lock),
+// Read-denied paths and the caller's ignore globs are applied while walking;
 // symbolic links are listed but never followed.
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -8,6 +9,7 @@ import ignore, { type Ignore } from "ignore";
 import { ToolError } from "../../tool/errors.ts";
 import { compareStrings } from "../search-shared/newestFirst.ts";
 import { VCS_FOLDERS } from "../search-shared/searchArgs.ts";
+import { isKeelWorkName } from "../shared/keelNames.ts";
 import { ancestorLayers, type IgnoreLayer, isIgnored, readIgnoreLayer } from "./ignoreRules.ts";
 
 export interface TreeEntry {
@@ -65,6 +67,7 @@ export async function walkTree(root: string, options: WalkOptions): Promise<Walk
     for (const child of children) {
       const isDirectory = child.isDirectory();
       if (isDirectory && (VCS_FOLDERS as readonly string[]).includes(child.name)) continue;
+      if (isKeelWorkName(child.name)) continue;
       const relativePath = folder.relative ? `${folder.relative}/${child.name}` : child.name;
       const testPath = isDirectory ? `${relativePath}/` : relativePath;
       if (denied?.ignores(testPath) || userIgnore?.ignores(testPath)) continue;

@@ -19,7 +19,7 @@ import {
 } from "../shared/changeOutput.ts";
 import { missingFile, previewFileChange } from "../shared/changePreview.ts";
 import { changeTarget, loadTextFile, missingFileError, writeTextFile } from "../shared/editableFile.ts";
-import { withNewErrors } from "../shared/editDiagnostics.ts";
+import { type LockedChange, withNewErrors } from "../shared/editDiagnostics.ts";
 import { DEFAULT_TEXT_FORMAT, detectLineEnding, type TextFormat } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission } from "../shared/filePermissions.ts";
@@ -97,49 +97,62 @@ async function validateMultiEdit(
 
 async function performMultiEdit(input: MultiEditInput, context: ToolUseContext): Promise<FileChange> {
   const path = pathOf(input, context);
-  return withFileLock(path, async () => {
-    const problem = await validateMultiEdit(input, context);
-    if (problem) throw problem;
-    const file = await loadTextFile(path);
-    const creates = input.edits[0]?.old_string === "";
-    if (!file && !creates)
-      throw await missingFileError(path, "To create it, make the first edit's old_string empty.");
-    if (file && !creates) {
-      assertReadAndUnchanged(
-        context,
-        path,
-        { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
-        { requireFullRead: false },
-      );
-    }
-    const before = file?.text ?? "";
-    let text = creates ? (input.edits[0]?.new_string ?? "") : before;
-    const format: TextFormat = file?.format ?? { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(text) };
-    const strategies: string[] = creates ? ["create"] : [];
-    const notes: string[] = [];
-    let replacements = 0;
-    for (const [index, edit] of input.edits.entries()) {
-      if (creates && index === 0) continue;
-      try {
-        const applied = applyEdit(text, edit, format.lineEnding, path);
-        text = applied.text;
-        strategies.push(applied.strategy);
-        replacements += applied.replacements;
-        const note = strategyNote(applied.strategy, applied.forgiven, `edits[${index}].old_string`);
-        if (note) notes.push(note);
-      } catch (error) {
-        throw error instanceof ToolError ? atIndex(index, error) : error;
-      }
-    }
-    await writeTextFile(context, path, text, format);
-    const change = {
-      ...describeFileChange(file ? "update" : "create", path, before, text),
-      strategies,
-      replacements,
-      ...(notes.length ? { notes } : {}),
-    };
-    return withNewErrors(context, change, file ? before : undefined, text);
+  const signal = context.abortController.signal;
+  // The check that the file is as it was read and the write are one step, also across processes.
+  const done = await withFileLock(path, (held) => multiEditLocked(input, context, path, held.signal), {
+    signal,
   });
+  // Diagnostics wait for the language server: outside the lock, so other writers need not wait too.
+  return withNewErrors(context, done.change, done.before, done.after);
+}
+
+async function multiEditLocked(
+  input: MultiEditInput,
+  context: ToolUseContext,
+  path: string,
+  signal: AbortSignal,
+): Promise<LockedChange> {
+  const problem = await validateMultiEdit(input, context);
+  if (problem) throw problem;
+  const file = await loadTextFile(path);
+  const creates = input.edits[0]?.old_string === "";
+  if (!file && !creates)
+    throw await missingFileError(path, "To create it, make the first edit's old_string empty.");
+  if (file && !creates) {
+    assertReadAndUnchanged(
+      context,
+      path,
+      { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
+      { requireFullRead: false },
+    );
+  }
+  const before = file?.text ?? "";
+  let text = creates ? (input.edits[0]?.new_string ?? "") : before;
+  const format: TextFormat = file?.format ?? { ...DEFAULT_TEXT_FORMAT, lineEnding: detectLineEnding(text) };
+  const strategies: string[] = creates ? ["create"] : [];
+  const notes: string[] = [];
+  let replacements = 0;
+  for (const [index, edit] of input.edits.entries()) {
+    if (creates && index === 0) continue;
+    try {
+      const applied = applyEdit(text, edit, format.lineEnding, path);
+      text = applied.text;
+      strategies.push(applied.strategy);
+      replacements += applied.replacements;
+      const note = strategyNote(applied.strategy, applied.forgiven, `edits[${index}].old_string`);
+      if (note) notes.push(note);
+    } catch (error) {
+      throw error instanceof ToolError ? atIndex(index, error) : error;
+    }
+  }
+  await writeTextFile(context, path, text, format, { expect: file?.stats ?? "absent", signal });
+  const change = {
+    ...describeFileChange(file ? "update" : "create", path, before, text),
+    strategies,
+    replacements,
+    ...(notes.length ? { notes } : {}),
+  };
+  return { change, before: file ? before : undefined, after: text };
 }
 
 export const MultiEditTool: Tool<MultiEditInput, FileChange> = buildTool<MultiEditInput, FileChange>({

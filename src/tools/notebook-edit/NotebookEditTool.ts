@@ -10,6 +10,7 @@ import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { readOnlyProblem } from "../shared/atomicWrite.ts";
 import { describeFileChange, type FileChange, fileChangeView } from "../shared/changeOutput.ts";
 import { loadTextFile, missingFileError, statIfExists, writeTextFile } from "../shared/editableFile.ts";
 import { convertLineEndings } from "../shared/encoding.ts";
@@ -76,32 +77,38 @@ async function performNotebookEdit(
   const problem =
     inputProblem(input, path) ?? (await denyRuleError(NotebookEditTool as Tool, input, context, "write"));
   if (problem) throw problem;
-  return withFileLock(path, async () => {
-    const file = await loadTextFile(path);
-    if (!file)
-      throw await missingFileError(path, "NotebookEdit changes existing notebooks; create one with Write.");
-    assertReadAndUnchanged(
-      context,
-      path,
-      { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
-      { requireFullRead: true },
-    );
-    const edit: CellEdit = {
-      mode: input.edit_mode ?? "replace",
-      cellId: input.cell_id,
-      source: input.new_source,
-      cellType: input.cell_type,
-    };
-    const result = applyCellEdit(file.text, edit, path);
-    const text = convertLineEndings(result.text, file.format.lineEnding);
-    await writeTextFile(context, path, text, file.format);
-    return {
-      ...describeFileChange("update", path, file.text, text),
-      editMode: edit.mode,
-      cellId: result.cellId,
-      ...(result.cellType ? { cellType: result.cellType } : {}),
-    };
-  });
+  const signal = context.abortController.signal;
+  // The check that the notebook is as it was read and the write are one step, also across processes.
+  return withFileLock(
+    path,
+    async (held) => {
+      const file = await loadTextFile(path);
+      if (!file)
+        throw await missingFileError(path, "NotebookEdit changes existing notebooks; create one with Write.");
+      assertReadAndUnchanged(
+        context,
+        path,
+        { mtimeMs: file.stats.mtimeMs, bytes: file.bytes },
+        { requireFullRead: true },
+      );
+      const edit: CellEdit = {
+        mode: input.edit_mode ?? "replace",
+        cellId: input.cell_id,
+        source: input.new_source,
+        cellType: input.cell_type,
+      };
+      const result = applyCellEdit(file.text, edit, path);
+      const text = convertLineEndings(result.text, file.format.lineEnding);
+      await writeTextFile(context, path, text, file.format, { expect: file.stats, signal: held.signal });
+      return {
+        ...describeFileChange("update", path, file.text, text),
+        editMode: edit.mode,
+        cellId: result.cellId,
+        ...(result.cellType ? { cellType: result.cellType } : {}),
+      };
+    },
+    { signal },
+  );
 }
 
 function notebookEditText(output: NotebookEditOutput): string {
@@ -147,8 +154,10 @@ export const NotebookEditTool: Tool<NotebookEditInput, NotebookEditOutput> = bui
       );
       return { result: false, message: missing.message, errorCode: missing.code };
     }
-    const stale = checkReadRecordByStat(context, path, stats.mtimeMs, { requireFullRead: true });
-    return stale ? { result: false, message: stale.message, errorCode: stale.code } : { result: true };
+    const refused =
+      checkReadRecordByStat(context, path, stats.mtimeMs, { requireFullRead: true }) ??
+      (await readOnlyProblem(path, stats));
+    return refused ? { result: false, message: refused.message, errorCode: refused.code } : { result: true };
   },
   checkPermissions: (input, context) =>
     checkWritePermission(NotebookEditTool, input, input.notebook_path, context),

@@ -3,11 +3,12 @@
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../../tool/messages.ts";
 import { isImageMediaType } from "../../tool/messages.ts";
+import { prepareResultsFolder, RESULT_FILE_MODE } from "../../tool/resultsFolder.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { findResourceSource, type McpResourceContents } from "../list-mcp-resources/resourceSource.ts";
 
@@ -36,12 +37,12 @@ async function keepBinary(
   const bytes = Buffer.from(item.blob ?? "", "base64");
   if (isImageMediaType(item.mimeType))
     return { uri: item.uri, mimeType: item.mimeType, kind: "image", data: item.blob ?? "" };
-  await mkdir(dir, { recursive: true });
+  prepareResultsFolder(dir);
   const path = join(
     dir,
     `mcp-resource-${createHash("sha256").update(item.uri).digest("hex").slice(0, 16)}.bin`,
   );
-  await writeFile(path, bytes);
+  await writeFile(path, bytes, { mode: RESULT_FILE_MODE });
   return {
     uri: item.uri,
     ...(item.mimeType ? { mimeType: item.mimeType } : {}),

@@ -1,6 +1,8 @@
 // The rg flags every search tool shares, and the exclusions that must come last: in rg a later glob
 // wins over an earlier one, so nothing the model passes can re-include a VCS folder or a denied file.
 
+import { KEEL_WORK_NAME_EXCLUSIONS } from "../shared/keelNames.ts";
+
 export const VCS_FOLDERS = [".git", ".svn", ".hg", ".bzr", ".jj", ".sl"] as const;
 
 /** Lines longer than this are cut to a preview in content mode. */
@@ -15,12 +17,14 @@ export function commonSearchArgs(): string[] {
 }
 
 /**
- * VCS folders and Read-denied paths, as negated globs for the end of the command line. Deny globs are
- * case-insensitive (`--iglob`), as deny rules are matched broadly everywhere else.
+ * VCS folders, Keel's own work files (a write's temporary copy, its lock) and Read-denied paths, as
+ * negated globs for the end of the command line. Deny globs are case-insensitive (`--iglob`), as deny
+ * rules are matched broadly everywhere else.
  */
 export function exclusionArgs(denyPatterns: readonly string[]): string[] {
   return [
     ...VCS_FOLDERS.map((folder) => `--glob=!${folder}`),
+    ...KEEL_WORK_NAME_EXCLUSIONS,
     ...denyPatterns.map((pattern) => `--iglob=!${pattern}`),
   ];
 }

@@ -1,13 +1,16 @@
 import { spawn } from "node:child_process";
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
+  unlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -93,6 +96,84 @@ describe("writeFileAtomic", () => {
     const leftovers = readdirSync(dir).filter(isAtomicTempName);
     expect(leftovers).toHaveLength(1);
     expect(statSync(join(dir, leftovers[0] as string)).size).toBeGreaterThanOrEqual(1 << 20);
+  });
+});
+
+describe("writeFileAtomic with the version it replaces (the re-check before the rename)", () => {
+  const big = Buffer.alloc(2 << 20, 98);
+  interface Row {
+    what: string;
+    before: string | undefined;
+    expect: "loaded" | "absent";
+    /** What another program does while the new content is being written. */
+    meanwhile?: (path: string) => void;
+    lands: boolean;
+  }
+  const rows: Row[] = [
+    { what: "unchanged meanwhile: lands", before: "old", expect: "loaded", lands: true },
+    {
+      what: "rewritten meanwhile (another program's rename): stale",
+      before: "old",
+      expect: "loaded",
+      meanwhile: (path) => {
+        writeFileSync(`${path}.other`, "theirs");
+        renameSync(`${path}.other`, path);
+      },
+      lands: false,
+    },
+    {
+      what: "written in place meanwhile: stale",
+      before: "old",
+      expect: "loaded",
+      meanwhile: (path) => writeFileSync(path, "theirs, longer"),
+      lands: false,
+    },
+    {
+      what: "removed meanwhile: stale",
+      before: "old",
+      expect: "loaded",
+      meanwhile: (path) => unlinkSync(path),
+      lands: false,
+    },
+    { what: "a new file, still absent: lands", before: undefined, expect: "absent", lands: true },
+    {
+      what: "a new file that another program created meanwhile: stale, theirs kept",
+      before: undefined,
+      expect: "absent",
+      meanwhile: (path) => writeFileSync(path, "theirs"),
+      lands: false,
+    },
+    {
+      what: "a new file that is already there: refused before writing",
+      before: "theirs",
+      expect: "absent",
+      lands: false,
+    },
+  ];
+  it.each(rows)("$what", async (row) => {
+    const folder = mkdtempSync(join(dir, "versioned-"));
+    const path = join(folder, "file.txt");
+    if (row.before !== undefined) writeFileSync(path, row.before);
+    const expected = row.expect === "absent" ? "absent" : statSync(path);
+    let after: string | undefined;
+    const write = writeFileAtomic(path, big, {
+      expect: expected,
+      chunkSize: 1 << 20,
+      onChunkWritten: (written) => {
+        if (written === 1 << 20) row.meanwhile?.(path);
+      },
+    });
+    if (row.lands) {
+      await write;
+      after = readFileSync(path, "utf8");
+      expect(after).toBe(big.toString());
+    } else {
+      const error = await write.catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "changed_since_read" });
+      expect((error as Error).message).toMatch(/stale; nothing was written\. Read the file again/);
+      expect(existsSync(path) ? readFileSync(path, "utf8") : undefined).not.toBe(big.toString());
+    }
+    expect(readdirSync(folder).filter(isAtomicTempName)).toEqual([]);
   });
 });
 

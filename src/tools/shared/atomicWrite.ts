@@ -1,10 +1,17 @@
 // Atomic file replacement: write a temporary file in the same folder, fsync it, rename it over the
 // target, fsync the folder. A crash at any point leaves either the old file or the new one, never a mix.
+// The target must be writable by this user (a read-only file is refused, as `tee -a` would refuse it),
+// and, when the caller says what it expects to replace, is checked again just before the rename.
 
-import { constants } from "node:fs";
-import { chown, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { randomBytes } from "../../tool/lazyCrypto.ts";
+import { constants, type Stats } from "node:fs";
+import { access, link, lstat, mkdir, open, realpath, rename, stat, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
+import { ToolError } from "../../tool/errors.ts";
+import { isAtomicTempName, tempPathFor } from "./keelNames.ts";
+import { sweepLeftovers } from "./leftovers.ts";
+
+/** What identifies one version of a file: a rename, a write or a chmod changes at least one of these. */
+export type FileIdentity = Pick<Stats, "dev" | "ino" | "size" | "mtimeMs" | "ctimeMs">;
 
 export interface AtomicWriteOptions {
   /** Permission bits for a new file (default 0o666 less the umask). An existing file keeps its own. */
@@ -14,13 +21,101 @@ export interface AtomicWriteOptions {
   chunkSize?: number;
   /** Called after each chunk reaches the temporary file (progress, or a test's chance to interrupt). */
   onChunkWritten?: (bytesWritten: number, tempPath: string) => void | Promise<void>;
+  /**
+   * The version this write replaces (or "absent": it creates the file). Checked again right before the
+   * rename; another version there refuses the write as stale and leaves the file as it is.
+   */
+  expect?: FileIdentity | "absent";
 }
 
-const TEMP_MARKER = ".keel-tmp";
+export { isAtomicTempName };
 
-/** The temporary name used beside a target; exported so tests and cleanup can recognise leftovers. */
-export function isAtomicTempName(name: string): boolean {
-  return name.startsWith(".") && name.endsWith(TEMP_MARKER);
+function octal(mode: number): string {
+  return (mode & 0o7777).toString(8).padStart(4, "0");
+}
+
+/** Why this user may not replace `path` (mode bits, or a read-only file system), or undefined. */
+export async function readOnlyProblem(path: string, stats: Stats): Promise<ToolError | undefined> {
+  try {
+    await access(path, constants.W_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EROFS")
+      return new ToolError(
+        "read_only",
+        `Cannot write ${path}: it is on a read-only file system. Write elsewhere.`,
+      );
+    if (code !== "EACCES" && code !== "EPERM") return undefined;
+    const owner = stats.uid === process.getuid?.() ? "" : `, owned by uid ${stats.uid}`;
+    return new ToolError(
+      "read_only",
+      `${path} is read-only (mode ${octal(stats.mode)}${owner}): you may not write it, so it was not changed. If it should change, ask the user to make it writable for you (for example chmod u+w), then read it again and retry.`,
+    );
+  }
+}
+
+function sameVersion(now: Stats, expected: FileIdentity): boolean {
+  return (
+    now.dev === expected.dev &&
+    now.ino === expected.ino &&
+    now.size === expected.size &&
+    now.mtimeMs === expected.mtimeMs &&
+    now.ctimeMs === expected.ctimeMs
+  );
+}
+
+function changedWhileWriting(path: string): ToolError {
+  return new ToolError(
+    "changed_since_read",
+    `${path} was changed by another program while this change was being written, so the content it was checked against is stale; nothing was written. Read the file again, then retry the change.`,
+  );
+}
+
+async function statOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function isVersion(now: Stats | undefined, expected: FileIdentity | "absent"): boolean {
+  return expected === "absent" ? now === undefined : now !== undefined && sameVersion(now, expected);
+}
+
+/** Throws unless `target` is still the version the caller expects to replace. */
+async function assertExpected(
+  path: string,
+  target: string,
+  expected: FileIdentity | "absent",
+): Promise<void> {
+  if (!isVersion(await statOrUndefined(target), expected)) throw changedWhileWriting(path);
+}
+
+/**
+ * Puts the finished temporary file in place. A new file is linked (fails if one appeared meanwhile: no
+ * window at all), where the file system has hard links; otherwise checked, then renamed.
+ */
+async function putInPlace(
+  path: string,
+  tempPath: string,
+  target: string,
+  expected: FileIdentity | "absent" | undefined,
+): Promise<void> {
+  if (expected === "absent") {
+    try {
+      await link(tempPath, target);
+      await unlink(tempPath).catch(() => undefined);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw changedWhileWriting(path);
+      // No hard links here (EPERM, ENOTSUP, ...): check, then rename.
+    }
+  }
+  if (expected !== undefined) await assertExpected(path, target, expected);
+  await rename(tempPath, target);
 }
 
 async function existingTarget(path: string): Promise<string> {
@@ -46,7 +141,10 @@ async function fsyncFolder(folder: string): Promise<void> {
   }
 }
 
-/** Replaces (or creates) `path` with `data` (one buffer, or pieces in order) atomically, keeping mode and owner. */
+/**
+ * Replaces (or creates) `path` with `data` (one buffer, or pieces in order) atomically, keeping mode and
+ * owner. Then removes what killed writers left in the folder (leftovers.ts).
+ */
 export async function writeFileAtomic(
   path: string,
   data: Uint8Array | readonly Uint8Array[],
@@ -56,20 +154,24 @@ export async function writeFileAtomic(
   const target = await existingTarget(path);
   const folder = dirname(target);
   await mkdir(folder, { recursive: true });
-  const previous = await stat(target).catch(() => undefined);
-  if (previous?.isDirectory()) throw new Error(`${target} is a directory`);
+  const previous = await statOrUndefined(target);
+  if (previous?.isDirectory()) throw new ToolError("is_directory", `${target} is a directory, not a file.`);
+  if (previous) {
+    const problem = await readOnlyProblem(target, previous);
+    if (problem) throw problem;
+  }
+  // Already another version: refused before anything is written (and checked again before the rename).
+  if (options.expect !== undefined && !isVersion(previous, options.expect)) throw changedWhileWriting(path);
   const mode = previous ? previous.mode & 0o7777 : (options.mode ?? 0o666);
-  const tempPath = join(
-    folder,
-    `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}${TEMP_MARKER}`,
-  );
+  const tempPath = tempPathFor(target);
   const handle = await open(tempPath, "wx", mode);
-  let renamed = false;
+  let placed = false;
   try {
     if (previous) {
-      await handle.chmod(mode);
+      // Owner first: a chown clears the set-id bits that the chmod after it puts back.
       if (previous.uid !== process.getuid?.() || previous.gid !== process.getgid?.())
-        await chown(tempPath, previous.uid, previous.gid).catch(() => undefined);
+        await handle.chown(previous.uid, previous.gid).catch(() => undefined);
+      await handle.chmod(mode);
     }
     const chunkSize = options.chunkSize ?? 8 << 20;
     let written = 0;
@@ -87,13 +189,14 @@ export async function writeFileAtomic(
     await handle.sync();
     await handle.close();
     options.signal?.throwIfAborted();
-    await rename(tempPath, target);
-    renamed = true;
+    await putInPlace(path, tempPath, target, options.expect);
+    placed = true;
     await fsyncFolder(folder);
   } finally {
-    if (!renamed) {
+    if (!placed) {
       await handle.close().catch(() => undefined);
       await unlink(tempPath).catch(() => undefined);
     }
   }
+  await sweepLeftovers(folder);
 }

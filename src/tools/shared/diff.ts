@@ -2,10 +2,17 @@
 // changed region (common prefix and suffix trimmed) is diffed, so a small edit in a huge file stays cheap.
 import { type StructuredPatchHunk, structuredPatch } from "diff";
 import { splitDisplayLines } from "./encoding.ts";
+import { cutLine } from "./lineReader.ts";
 
 export const DIFF_CONTEXT_LINES = 3;
 const SNIPPET_CONTEXT_LINES = 4;
 const SNIPPET_MAX_LINES = 40;
+/**
+ * A snippet line is cut as Read cuts long lines, and the whole snippet kept well under a result's budget:
+ * a one-line 100 MB file gives a few KB of result, not a second copy of the file saved to disk.
+ */
+const SNIPPET_MAX_LINE_CHARS = 2_000;
+const SNIPPET_MAX_CHARS = 16_000;
 /** Beyond this many characters of changed region the structured diff is left out (the write still happens). */
 const MAX_DIFF_REGION_CHARS = 4 << 20;
 
@@ -75,11 +82,16 @@ export function numberLines(lines: readonly string[], firstLine: number): string
 
 function snippetOf(text: string, firstLine: number): string {
   const lines = splitDisplayLines(text.endsWith("\n") ? text.slice(0, -1) : text);
-  if (lines.length <= SNIPPET_MAX_LINES) return numberLines(lines, firstLine);
-  const head = numberLines(lines.slice(0, SNIPPET_MAX_LINES - 10), firstLine);
+  const shown = Math.min(lines.length, SNIPPET_MAX_LINES);
+  const maxChars = Math.min(SNIPPET_MAX_LINE_CHARS, Math.floor(SNIPPET_MAX_CHARS / Math.max(1, shown)));
+  const numbered = (from: number, to: number) =>
+    numberLines(
+      lines.slice(from, to).map((line) => cutLine(line, maxChars).text),
+      firstLine + from,
+    );
+  if (lines.length <= SNIPPET_MAX_LINES) return numbered(0, lines.length);
   const tailStart = lines.length - 10;
-  const tail = numberLines(lines.slice(tailStart), firstLine + tailStart);
-  return `${head}\n   ...\t(${tailStart - (SNIPPET_MAX_LINES - 10)} more lines)\n${tail}`;
+  return `${numbered(0, SNIPPET_MAX_LINES - 10)}\n   ...\t(${tailStart - (SNIPPET_MAX_LINES - 10)} more lines)\n${numbered(tailStart, lines.length)}`;
 }
 
 /** Lengths of the unchanged head and tail of a change, when the caller knows them (an edit does). */

@@ -11,6 +11,13 @@ function displayPath(path: string, cwd: string): string {
   return rel !== "" && !rel.startsWith("..") ? rel.split(sep).join("/") : path;
 }
 
+/** A change made under the file's lock, with the texts the diagnostics after it compare (before: undefined for a new file). */
+export interface LockedChange {
+  change: FileChange;
+  before: string | undefined;
+  after: string;
+}
+
 /** The change with a `<new-diagnostics>` note when the edit introduced errors. `before` is undefined for a new file. */
 export async function withNewErrors(
   context: ToolUseContext,

@@ -5,10 +5,10 @@ import { readFile, stat } from "node:fs/promises";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { Tool } from "../../tool/Tool.ts";
-import { writeFileAtomic } from "./atomicWrite.ts";
+import { type FileIdentity, readOnlyProblem, writeFileAtomic } from "./atomicWrite.ts";
 import { decodeText, encodeText, type TextFormat } from "./encoding.ts";
 import { denyRuleError } from "./filePermissions.ts";
-import { recordWrite } from "./readState.ts";
+import { forgetFileState, recordWrite } from "./readState.ts";
 import { didYouMean } from "./similarNames.ts";
 
 /** Larger files are not edited in memory (a JavaScript string holds at most about 512 M characters). */
@@ -50,8 +50,8 @@ export function assertEditableKind(path: string, stats: Stats): void {
 
 /**
  * What Edit, MultiEdit and Write check first, in this order: the engine's deny rule (before the path is
- * touched, so a denied file's existence is not told), then what kind of file is there. The file's stats
- * (undefined when there is none), or the refusal.
+ * touched, so a denied file's existence is not told), then what kind of file is there and whether this
+ * user may write it. The file's stats (undefined when there is none), or the refusal.
  */
 export async function changeTarget(
   tool: Tool,
@@ -68,7 +68,8 @@ export async function changeTarget(
   } catch (error) {
     return { problem: error as ToolError };
   }
-  return { stats };
+  const readOnly = await readOnlyProblem(path, stats);
+  return readOnly ? { problem: readOnly } : { stats };
 }
 
 /** The file as text with its format, or undefined when it does not exist. */
@@ -131,6 +132,15 @@ export function spliceBytes(file: LoadedTextFile, splices: readonly TextSplice[]
   return pieces;
 }
 
+export interface TextWrite {
+  /** The loaded file whose unchanged bytes are copied as they are, with the spans that replace the rest. */
+  splices?: { file: LoadedTextFile; sites: readonly TextSplice[] };
+  /** The version being replaced: the loaded file's stats, or "absent" for a new file (see writeFileAtomic). */
+  expect: FileIdentity | "absent";
+  /** The file lock's signal (the call's, and aborted if the lock is lost). */
+  signal: AbortSignal;
+}
+
 /**
  * Writes the new text atomically (parent folders created) in the file's format and records it as read.
  * With `splices` of a loaded file, unchanged bytes are copied as they are instead of re-encoded.
@@ -140,10 +150,18 @@ export async function writeTextFile(
   path: string,
   text: string,
   format: TextFormat,
-  splices?: { file: LoadedTextFile; sites: readonly TextSplice[] },
+  write: TextWrite,
 ): Promise<{ stats: Stats }> {
-  const pieces = (splices && spliceBytes(splices.file, splices.sites)) ?? [encodeText(text, format)];
-  await writeFileAtomic(path, pieces, { signal: context.abortController.signal });
+  const pieces = (write.splices && spliceBytes(write.splices.file, write.splices.sites)) ?? [
+    encodeText(text, format),
+  ];
+  try {
+    await writeFileAtomic(path, pieces, { signal: write.signal, expect: write.expect });
+  } catch (error) {
+    // Changed by another program while this change was written: the next Read must read it afresh.
+    if (error instanceof ToolError && error.code === "changed_since_read") forgetFileState(context, path);
+    throw error;
+  }
   const stats = await stat(path);
   recordWrite(context, path, text, pieces, stats.mtimeMs);
   return { stats };

@@ -1,7 +1,11 @@
-// Per-file serialization inside this process: edits of one file run one after another, so two
-// concurrent edits both land (each sees the other's result) instead of the last one winning.
-import { resolve } from "node:path";
+// One writer of a file at a time. Inside this process, edits of one file queue one after another; across
+// processes, the holder also takes the file's lock folder (processLock.ts). So a check that the file is
+// as it was read and the write that follows are one step: the next writer sees the result and, if it
+// read an older version, is refused as stale instead of overwriting the change.
+import { mkdir } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { resolveSymlinks } from "../../permissions/paths.ts";
+import { acquireProcessLock, type ProcessLockOptions } from "./processLock.ts";
 
 const tails = new Map<string, Promise<unknown>>();
 
@@ -10,11 +14,40 @@ export function fileLockKey(path: string): string {
   return resolveSymlinks(resolve(path));
 }
 
-/** Runs `task` after every earlier task holding the same file's lock has settled. */
-export async function withFileLock<T>(path: string, task: () => Promise<T>): Promise<T> {
+export interface HeldFileLock {
+  /** The caller's signal, also aborted if the cross-process lock is lost: pass it to the write. */
+  signal: AbortSignal;
+}
+
+async function underProcessLock<T>(
+  key: string,
+  task: (held: HeldFileLock) => Promise<T>,
+  options: ProcessLockOptions,
+): Promise<T> {
+  // The lock lives beside the file: its folder must exist (a Write into a new folder makes it anyway).
+  await mkdir(dirname(key), { recursive: true });
+  const lock = await acquireProcessLock(key, options);
+  try {
+    const signal = options.signal ? AbortSignal.any([options.signal, lock.signal]) : lock.signal;
+    return await task({ signal });
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Runs `task` after every earlier task holding the same file's lock has settled, holding the file's
+ * cross-process lock meanwhile.
+ */
+export async function withFileLock<T>(
+  path: string,
+  task: (held: HeldFileLock) => Promise<T>,
+  options: ProcessLockOptions = {},
+): Promise<T> {
   const key = fileLockKey(path);
   const previous = tails.get(key) ?? Promise.resolve();
-  const run = previous.then(task, task);
+  const locked = () => underProcessLock(key, task, options);
+  const run = previous.then(locked, locked);
   const settled = run.then(
     () => undefined,
     () => undefined,

@@ -25,6 +25,17 @@ export function recordFileState(context: ToolUseContext, absolutePath: string, r
   if (resolved !== absolutePath) context.readFileState.set(resolved, record);
 }
 
+/**
+ * Forgets what was read of a file found changed, under both its names: the next Read then reads it
+ * afresh instead of answering "unchanged" (which it judges by mtime, and two writes within one clock
+ * tick can leave the mtime as it was).
+ */
+export function forgetFileState(context: ToolUseContext, absolutePath: string): void {
+  context.readFileState.delete(absolutePath);
+  const resolved = resolveSymlinks(absolutePath);
+  if (resolved !== absolutePath) context.readFileState.delete(resolved);
+}
+
 /** Files larger than this are tracked by mtime alone (as Read does for the files it streams). */
 export const HASHED_MAX_BYTES = 8 << 20;
 
@@ -74,13 +85,15 @@ function notRead(absolutePath: string, options: FreshnessOptions, partial: boole
 function changed(absolutePath: string): ToolError {
   return new ToolError(
     "changed_since_read",
-    `${absolutePath} has been modified since it was last read (by the user or another program). Read it again to see the current content, then retry the change.`,
+    `${absolutePath} has been modified since it was last read (by the user or another program), so what was read is stale. Read it again to see the current content, then retry the change.`,
   );
 }
 
 /**
- * Throws unless the file was read (fully, when required) and is unchanged: same mtime, or, when the
- * mtime moved, the same content hash (a `touch` is not a change).
+ * Throws unless the file was read (fully, when required) and is unchanged: the same content hash (a
+ * `touch` is not a change), or, for a file read without one (streamed), the same mtime. The hash decides
+ * whenever there is one: two writes within one clock tick can leave the mtime as it was. A changed
+ * file's record is forgotten, so the Read that should follow reads it whole.
  */
 export function assertReadAndUnchanged(
   context: ToolUseContext,
@@ -91,8 +104,9 @@ export function assertReadAndUnchanged(
   const record = getReadRecord(context, absolutePath);
   if (!record) throw notRead(absolutePath, options, false);
   if (options.requireFullRead && record.isPartialView) throw notRead(absolutePath, options, true);
-  if (record.mtimeMs === current.mtimeMs) return record;
-  if (record.hash !== "" && record.hash === sha256(current.bytes)) return record;
+  if (record.hash !== "" ? record.hash === sha256(current.bytes) : record.mtimeMs === current.mtimeMs)
+    return record;
+  forgetFileState(context, absolutePath);
   throw changed(absolutePath);
 }
 

@@ -1,6 +1,8 @@
 // "Did you mean": names in the same folder close to a missing file's name.
+
 import { readdir } from "node:fs/promises";
 import { basename, dirname, extname, join } from "node:path";
+import { isKeelWorkName } from "./keelNames.ts";
 
 function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
@@ -42,7 +44,7 @@ export async function similarNames(missingPath: string, max = 3): Promise<string
   const limit = Math.max(2, Math.floor(wanted.length / 3));
   const scored: Array<{ name: string; score: number }> = [];
   for (const name of entries.slice(0, 10_000)) {
-    if (name === wanted) continue;
+    if (name === wanted || isKeelWorkName(name)) continue;
     let score = editDistance(name.toLowerCase(), wanted.toLowerCase(), limit);
     if (stem(name) === stem(wanted)) score = Math.min(score, 1);
     if (score <= limit) scored.push({ name, score });

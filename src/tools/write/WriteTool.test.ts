@@ -37,6 +37,16 @@ function withRules(rules: string[]): ToolUseContext {
 }
 
 describe("Write", () => {
+  it("rewriting a one-line 32 MB file: the result cuts the line, far under the budget (no copy saved to disk)", async () => {
+    const path = s.path("one-line.txt");
+    await write(path, "a".repeat(32 << 20));
+    const text = await runToolText(WriteTool, { file_path: path, content: "b".repeat(32 << 20) }, s.context);
+    expect(text).toContain("line cut at");
+    // Every result budget (Write's is 50,000 characters) is far above this: nothing is persisted.
+    expect(text.length).toBeLessThan(20_000);
+    expect(statSync(path).size).toBe(32 << 20);
+  });
+
   it("creates a new file and its folders", async () => {
     const path = s.path("a", "b", "new.txt");
     expect(await runToolText(WriteTool, { file_path: path, content: "hello\n" }, s.context)).toBe(

@@ -53,34 +53,46 @@ function fitLineEndings(content: string, lineEnding: "LF" | "CRLF"): string {
 
 async function performWrite(input: WriteInput, context: ToolUseContext): Promise<FileChange> {
   const path = pathOf(input, context);
-  return withFileLock(path, async () => {
-    const problem = await validateWrite(input, context);
-    if (problem) throw problem;
-    const existing = await loadTextFile(path);
-    if (!existing) {
-      await writeTextFile(context, path, input.content, DEFAULT_TEXT_FORMAT);
-      return withNewErrors(
+  const signal = context.abortController.signal;
+  // The check that the file is as it was read and the write are one step, also across processes.
+  const done = await withFileLock(
+    path,
+    async (held) => {
+      const problem = await validateWrite(input, context);
+      if (problem) throw problem;
+      const existing = await loadTextFile(path);
+      if (!existing) {
+        await writeTextFile(context, path, input.content, DEFAULT_TEXT_FORMAT, {
+          expect: "absent",
+          signal: held.signal,
+        });
+        return {
+          change: describeFileChange("create", path, "", input.content),
+          before: undefined,
+          after: input.content,
+        };
+      }
+      assertReadAndUnchanged(
         context,
-        describeFileChange("create", path, "", input.content),
-        undefined,
-        input.content,
+        path,
+        { mtimeMs: existing.stats.mtimeMs, bytes: existing.bytes },
+        { requireFullRead: true },
       );
-    }
-    assertReadAndUnchanged(
-      context,
-      path,
-      { mtimeMs: existing.stats.mtimeMs, bytes: existing.bytes },
-      { requireFullRead: true },
-    );
-    const text = fitLineEndings(input.content, existing.format.lineEnding);
-    await writeTextFile(context, path, text, existing.format);
-    return withNewErrors(
-      context,
-      describeFileChange("update", path, existing.text, text),
-      existing.text,
-      text,
-    );
-  });
+      const text = fitLineEndings(input.content, existing.format.lineEnding);
+      await writeTextFile(context, path, text, existing.format, {
+        expect: existing.stats,
+        signal: held.signal,
+      });
+      return {
+        change: describeFileChange("update", path, existing.text, text),
+        before: existing.text,
+        after: text,
+      };
+    },
+    { signal },
+  );
+  // Diagnostics wait for the language server: outside the lock, so other writers need not wait too.
+  return withNewErrors(context, done.change, done.before, done.after);
 }
 
 export const WriteTool: Tool<WriteInput, FileChange> = buildTool<WriteInput, FileChange>({
