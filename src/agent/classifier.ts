@@ -5,7 +5,6 @@
 // rules, safety checks and protected paths never yield to it (resolveDecision), and anything it says
 // that is not a clear ALLOW counts as ASK.
 
-import { isHardAsk } from "../permissions/decide.ts";
 import { decidePermission } from "../permissions/engine.ts";
 import type { ClassifierVerdict, SpeculativeClassifier } from "../pipeline/services.ts";
 import type { ToolUseContext } from "../tool/context.ts";

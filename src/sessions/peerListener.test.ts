@@ -1,7 +1,7 @@
 // Session sockets: a session listens in the user's private folder, another sends it a message, the
 // files go when it closes, files of a process that is gone are cleaned, and only private sockets of
 // this user are sent to.
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

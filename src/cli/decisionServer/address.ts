@@ -1,7 +1,7 @@
 // Where the decision server of this user and this Keel build listens. Kept to Node built-ins and a few
 // file checks: the client loads this at every `keel hook` / `keel check` start.
 import { createRequire } from "node:module";
-import { isPrivateFolder, tmpFolder } from "../../tool/privateFolder.ts";
+import { isPrivateFolder } from "../../tool/privateFolder.ts";
 
 // Built-ins through require(): an ES import of node:fs builds a facade that loads all of fs's streams.
 const require = createRequire(import.meta.url);
