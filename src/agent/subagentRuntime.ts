@@ -11,6 +11,7 @@ import {
   AGENT_RUNTIME,
   type AgentRuntime,
   agentRuntimeOf,
+  type RemoteHost,
   type SubagentInstructions,
   type SubagentLoop,
   type SubagentLoopSpec,
@@ -70,6 +71,15 @@ export class SubagentRuntime implements AgentRuntime {
 
   send(message: string): void {
     this.#inbox.push(message);
+  }
+
+  get remoteHost(): RemoteHost {
+    const services = this.#options.services ?? {};
+    return {
+      ...(services.prompter ? { prompter: services.prompter } : {}),
+      ...(services.audit ? { audit: services.audit } : {}),
+      provider: { name: this.#options.provider.name, baseURL: this.#options.provider.baseURL },
+    };
   }
 
   get hasMessages(): boolean {
@@ -171,21 +181,7 @@ export class SubagentRuntime implements AgentRuntime {
         throw new Error("A fork needs the parent's system prompt, and no request was made yet.");
       return inherited.map((part) => ({ ...part }));
     }
-    const own: SubagentInstructions = spec.system;
-    const cwd = spec.context.getAppState().cwd;
-    return async (pool) => {
-      const facts = await environmentFacts(cwd);
-      const sections = [
-        own.instructions,
-        deferredToolsSection(pool),
-        formatEnvironment(facts),
-        formatMemory(loadMemoryFiles(cwd, userHomeDir())),
-        ...(own.sections ?? []),
-      ].filter((section): section is string => typeof section === "string" && section.trim() !== "");
-      return sections.map((text, index) =>
-        index === sections.length - 1 ? { text, cache: true } : { text },
-      );
-    };
+    return subagentSystemPrompt(spec.system, spec.context.getAppState().cwd, userHomeDir());
   }
 
   /**
@@ -257,6 +253,25 @@ export class SubagentRuntime implements AgentRuntime {
       interrupt: () => child.interrupt(),
     };
   }
+}
+
+/** A fresh sub-agent's system prompt: its instructions, deferred tools, environment, memory files, own sections. */
+export function subagentSystemPrompt(
+  own: SubagentInstructions,
+  cwd: string,
+  home: string,
+): (pool: ToolPool) => Promise<SystemPart[]> {
+  return async (pool) => {
+    const facts = await environmentFacts(cwd);
+    const sections = [
+      own.instructions,
+      deferredToolsSection(pool),
+      formatEnvironment(facts),
+      formatMemory(loadMemoryFiles(cwd, home)),
+      ...(own.sections ?? []),
+    ].filter((section): section is string => typeof section === "string" && section.trim() !== "");
+    return sections.map((text, index) => (index === sections.length - 1 ? { text, cache: true } : { text }));
+  };
 }
 
 const notStarted: RunOutcome = {

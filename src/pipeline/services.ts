@@ -147,6 +147,8 @@ export interface AuditRecord {
   isError: boolean;
   errorCode?: ToolErrorCode;
   agentId?: string;
+  /** The `keel worker` that decided, for a remote agent's call (recorded in the parent's log). */
+  worker?: string;
 }
 
 export interface AuditSink {

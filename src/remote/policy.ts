@@ -12,6 +12,7 @@
 import { type PermissionMode, RULE_SOURCES, type RuleSource } from "../permissions/types.ts";
 import { mergeSettings, type SourceSettings } from "../settings/merge.ts";
 import {
+  type DeepReadonly,
   getEmptyToolPermissionContext,
   type RulesBySource,
   type SandboxPolicySettings,
@@ -146,7 +147,7 @@ export function workerManagedPolicy(
  */
 export function remotePermissionContext(
   policy: RemotePolicy,
-  anchors: { projectRoot: string; home: string; sandbox?: SandboxPolicySettings },
+  anchors: { projectRoot: string; home: string; sandbox?: DeepReadonly<SandboxPolicySettings> },
 ): ToolPermissionContext {
   const ruleRoots: Partial<Record<RuleSource, string>> = {};
   for (const source of RULE_SOURCES)
@@ -160,6 +161,6 @@ export function remotePermissionContext(
     ruleRoots,
     // Whether bypass was allowed has been settled by the merge.
     isBypassPermissionsModeAvailable: policy.mode === "bypassPermissions",
-    ...(anchors.sandbox ? { sandbox: anchors.sandbox } : {}),
+    ...(anchors.sandbox ? { sandbox: structuredClone(anchors.sandbox) as SandboxPolicySettings } : {}),
   });
 }
