@@ -42,7 +42,11 @@ export async function connectRedis(target: QueueTarget, options: ConnectOptions 
     ...(options.clientName ? { connectionName: options.clientName } : {}),
   });
   // Failures reach the caller through the commands it runs; an unheard 'error' event must not crash.
-  redis.on("error", () => {});
+  // The first one says why a connection failed ("Connection is closed" is all connect() says).
+  let firstError: unknown;
+  redis.on("error", (error) => {
+    firstError ??= error;
+  });
   let timer: NodeJS.Timeout | undefined;
   const onAbort = () => redis.disconnect();
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -61,7 +65,7 @@ export async function connectRedis(target: QueueTarget, options: ConnectOptions 
     return redis;
   } catch (error) {
     redis.disconnect();
-    const why = options.signal?.aborted ? "stopped" : describeFailure(error);
+    const why = options.signal?.aborted ? "stopped" : scrub(describeFailure(firstError ?? error), target.url);
     throw new QueueUnreachableError(
       `Could not reach the remote-agent queue at ${target.displayUrl} (${target.from}): ${why}. Check that Redis runs there and that the URL is right.`,
     );
@@ -77,7 +81,21 @@ function describeFailure(error: unknown): string {
   if (code === "ECONNREFUSED") return "connection refused (nothing listens on that port)";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "the host name does not resolve";
   if (/WRONGPASS|NOAUTH|invalid password/i.test(message)) return "Redis refused the password";
-  return message.replace(/\s+/g, " ").slice(0, 300);
+  return message
+    .replace(/\s+/g, " ")
+    .replace(/[.\s]+$/, "")
+    .slice(0, 300);
+}
+
+/** A message never repeats the URL's password. */
+function scrub(message: string, url: string): string {
+  let password = "";
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // Not a URL: nothing to hide.
+  }
+  return password ? message.split(password).join("***") : message;
 }
 
 /** Closes a client without waiting on a server that may be gone. */

@@ -5,10 +5,21 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
+import { Agent } from "../../agent/Agent.ts";
+import { modelInfo } from "../../agent/models.ts";
+import { AnthropicProvider } from "../../agent/providers/anthropic.ts";
+import { cliProviderArgs, collectRun, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
 import { type RecordedRequest, text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
-import { redisServerMissing, startRedis, type TestRedis } from "../../remote/testing/redisServer.ts";
+import { JsonlAuditSink } from "../../audit/jsonlSink.ts";
+import { callbackPrompter } from "../../permissions/prompters/callbackPrompter.ts";
+import { resolveRemoteQueue } from "../../remote/config.ts";
+import {
+  freePort,
+  redisServerMissing,
+  startRedis,
+  type TestRedis,
+} from "../../remote/testing/redisServer.ts";
 import {
   git,
   type RemoteWorld,
@@ -16,6 +27,7 @@ import {
   startWorkerProcess,
   type WorkerProcess,
 } from "../../remote/testing/world.ts";
+import { createToolUseContext } from "../../tool/createContext.ts";
 import {
   agentIdsIn,
   byPrompt,
@@ -24,6 +36,7 @@ import {
   type Route,
   routedScript,
 } from "../../tools/agent/testing.ts";
+import { builtinTools } from "../../tools/index.ts";
 import { ENTRY, type KeelResult, runScript } from "../testing/keelProcess.ts";
 
 const missing = redisServerMissing();
@@ -36,6 +49,12 @@ function gate(): { wait: Promise<void>; release: () => void } {
     release = resolve;
   });
   return { wait, release };
+}
+
+/** Waits (up to 20 s) until `check` holds. */
+async function waitFor(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(check()).toBe(true);
 }
 
 /** The worktree the worker's agent was told it works in. */
@@ -219,6 +238,351 @@ describe.skipIf(missing !== undefined)(
       // The worker removed its worktree.
       const ran = workers.find((candidate) => candidate.name === worker)!;
       expect(readdirSync(join(ran.dir, "jobs"))).toEqual([]);
+      // The job carried the model's name and where the parent's requests go, never a key.
+      const { Redis } = await import("ioredis");
+      const client = new Redis(redis.url, { protocol: 2 });
+      try {
+        const data = JSON.parse((await client.hget(`bull:${QUEUE}:${agentId}`, "data")) ?? "{}");
+        expect(data.model).toEqual({ name: "claude-test", provider: "anthropic", baseURL: server.url });
+        expect(data.policy).toMatchObject({
+          mode: "acceptEdits",
+          canAsk: false,
+          deny: { cliArg: ["Bash(rm:*)"] },
+        });
+        expect(JSON.stringify(data)).not.toContain(TEST_KEY);
+      } finally {
+        client.disconnect();
+      }
+    }, 240_000);
+
+    it("approvals on the worker come back to the parent as questions; the person's answers decide there", async () => {
+      routes.push(
+        {
+          name: "parent-ask",
+          match: byPrompt("PARENT: ask me"),
+          turns: [
+            {
+              blocks: [
+                toolUse("Agent", {
+                  description: "Write two files",
+                  prompt: "REMOTE TASK: write two files",
+                  isolation: "remote",
+                }),
+              ],
+            },
+            (request) => ({
+              blocks: [toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 120_000 })],
+            }),
+            { blocks: [text("PARENT ASKED")] },
+          ],
+        },
+        {
+          name: "worker-ask",
+          match: byPrompt("REMOTE TASK: write two files"),
+          turns: [
+            (request) => ({
+              blocks: [
+                toolUse("Write", { file_path: join(worktreeOf(request), "approved.txt"), content: "yes\n" }),
+              ],
+            }),
+            (request) => ({
+              blocks: [
+                toolUse("Write", { file_path: join(worktreeOf(request), "secret.txt"), content: "no\n" }),
+              ],
+            }),
+            { blocks: [text("REPORT: one approved, one refused")] },
+          ],
+        },
+      );
+      const asked: Array<{ tool: string; message: string }> = [];
+      const prompter = callbackPrompter(async (tool, input, options) => {
+        asked.push({ tool, message: options.message });
+        const path = (input as { file_path?: string }).file_path ?? "";
+        return path.endsWith("secret.txt")
+          ? { behavior: "deny", message: "not that one" }
+          : { behavior: "allow" };
+      }, "test person");
+      const auditDir = join(world.root, "parent-audit");
+      const tools = builtinTools();
+      const context = createToolUseContext({
+        tools,
+        cwd: world.parent.project,
+        mode: "default",
+        toolResultsDir: join(world.root, "parent-tool-results"),
+        remoteAgents: resolveRemoteQueue(undefined, {
+          KEEL_REMOTE_QUEUE: redis.url,
+          KEEL_REMOTE_QUEUE_NAME: QUEUE,
+        }),
+      });
+      const parent = new Agent({
+        provider: new AnthropicProvider({ apiKey: TEST_KEY, baseURL: server.url }),
+        model: "claude-test",
+        modelInfo: modelInfo("claude-test"),
+        tools,
+        context,
+        services: { prompter, audit: new JsonlAuditSink({ dir: auditDir, recheckMs: 0 }) },
+        system: [{ text: "You are the parent." }],
+      });
+      const { outcome } = await collectRun(parent.submit("PARENT: ask me"));
+      expect(outcome.reason).toBe("completed");
+      const agentId = agentIdOf(script.requestsOf("parent-ask")[1]!);
+      // Asked three times: the spawn itself, then each Write on the worker, named as the worker's.
+      expect(asked.map((entry) => entry.tool)).toEqual(["Agent", "Write", "Write"]);
+      expect(asked[1]!.message).toMatch(new RegExp(`^Remote agent ${agentId} on worker w[AB]: `));
+      expect(conversationText(script.requestsOf("parent-ask")[2]!)).toContain(
+        "REPORT: one approved, one refused",
+      );
+      // The approved file is on the pushed branch (committed by the worker), the refused one is not.
+      const files = git(["ls-tree", "--name-only", `keel/${agentId}`], world.remote).split("\n");
+      expect(files).toContain("approved.txt");
+      expect(files).not.toContain("secret.txt");
+      const writes = readdirSync(auditDir)
+        .flatMap((file) => readFileSync(join(auditDir, file), "utf8").trim().split("\n"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((record) => record.agentId === agentId && record.tool === "Write");
+      expect(writes.map((record) => [record.behavior, record.decidedBy])).toEqual([
+        ["allow", "user via the parent session (once)"],
+        ["deny", "user via the parent session (reject)"],
+      ]);
+      expect(writes.every((record) => record.worker === "wA" || record.worker === "wB")).toBe(true);
+    }, 180_000);
+
+    it("SendMessage reaches a remote agent, and TaskStop stops one", async () => {
+      const ids = (request: RecordedRequest) => [...new Set(agentIdsIn(request))];
+      const looping = (marker: string, done: (request: RecordedRequest) => boolean) =>
+        Array.from(
+          { length: 600 },
+          () => (request: RecordedRequest) =>
+            done(request)
+              ? { blocks: [text(marker)] }
+              : {
+                  blocks: [toolUse("Read", { file_path: join(worktreeOf(request), "README.md") })],
+                  spreadMs: 100,
+                },
+        );
+      routes.push(
+        {
+          name: "parent-control",
+          match: byPrompt("PARENT: talk and stop"),
+          turns: [
+            {
+              blocks: [
+                toolUse("Agent", {
+                  description: "Listen",
+                  prompt: "REMOTE TASK: listen for a message",
+                  isolation: "remote",
+                  name: "listener",
+                }),
+              ],
+            },
+            {
+              blocks: [toolUse("SendMessage", { to: "listener", message: "PARENT SAYS: the answer is 42" })],
+            },
+            (request) => ({
+              blocks: [toolUse("TaskOutput", { task_id: ids(request)[0], block: true, timeout: 120_000 })],
+            }),
+            {
+              blocks: [
+                toolUse("Agent", {
+                  description: "Loop",
+                  prompt: "REMOTE TASK: loop until stopped",
+                  isolation: "remote",
+                }),
+              ],
+            },
+            (request) => ({
+              blocks: [toolUse("Monitor", { task_id: ids(request)[1], pattern: "→ Read", timeout: 120_000 })],
+            }),
+            (request) => ({ blocks: [toolUse("TaskStop", { task_id: ids(request)[1] })] }),
+            (request) => ({
+              blocks: [toolUse("TaskOutput", { task_id: ids(request)[1], block: true, timeout: 60_000 })],
+            }),
+            { blocks: [text("PARENT CONTROLLED")] },
+          ],
+        },
+        {
+          name: "worker-listen",
+          match: byPrompt("REMOTE TASK: listen for a message"),
+          turns: looping("GOT MESSAGE: the answer is 42", (request) =>
+            conversationText(request).includes("PARENT SAYS: the answer is 42"),
+          ),
+        },
+        {
+          name: "worker-loop",
+          match: byPrompt("REMOTE TASK: loop until stopped"),
+          turns: looping("never reached", () => false),
+        },
+      );
+      const result = await parentRun("PARENT: talk and stop", ["--allow", "Agent"]);
+      expect(result.stdout).toContain("PARENT CONTROLLED");
+      expect(result.code).toBe(0);
+      const parent = script.requestsOf("parent-control");
+      const [listener, looper] = ids(parent[7]!);
+      // The message arrived in the worker's conversation, and the report came back.
+      expect(conversationText(parent[3]!)).toContain("GOT MESSAGE: the answer is 42");
+      expect(conversationText(parent[6]!)).toContain(`Task ${looper} stopped`);
+      expect(conversationText(parent[7]!)).toContain(`Task ${looper} was stopped.`);
+      // The worker logs the job's end once the parent has its report.
+      await waitFor(() => workers.some((candidate) => candidate.output().includes(`job ${looper} stopped`)));
+      expect(listener).toBeDefined();
+      // The stopped agent's loop ended: no request came after the stop was confirmed.
+      const loopRequests = script.requestsOf("worker-loop").length;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(script.requestsOf("worker-loop").length).toBe(loopRequests);
+    }, 240_000);
+
+    it("an unreachable queue is a clear error at spawn, without the password", async () => {
+      const port = await freePort();
+      routes.push({
+        name: "parent-unreachable",
+        match: byPrompt("PARENT: queue is down"),
+        turns: [
+          {
+            blocks: [
+              toolUse("Agent", {
+                description: "Nowhere",
+                prompt: "REMOTE TASK: never runs",
+                isolation: "remote",
+              }),
+            ],
+          },
+          { blocks: [text("PARENT SAW THE ERROR")] },
+        ],
+      });
+      const result = await parentRun("PARENT: queue is down", ["--allow", "Agent"], {
+        KEEL_REMOTE_QUEUE: `redis://:s3cret-password@127.0.0.1:${port}`,
+      });
+      expect(result.code).toBe(0);
+      const seen = conversationText(script.requestsOf("parent-unreachable")[1]!);
+      expect(seen).toContain(
+        `Could not reach the remote-agent queue at redis://:***@127.0.0.1:${port} (KEEL_REMOTE_QUEUE): connection refused (nothing listens on that port).`,
+      );
+      expect(seen).toContain("No agent was started.");
+      expect(seen).not.toContain("s3cret-password");
+      expect(git(["for-each-ref", "refs/keel/"], world.remote).trim()).toBe("");
+    }, 120_000);
+
+    it("a job no worker takes within the claim timeout is reported unclaimed and removed", async () => {
+      const settings = join(world.root, "claim-timeout.json");
+      writeFileSync(settings, JSON.stringify({ agents: { remote: { claimTimeoutSeconds: 2 } } }));
+      routes.push({
+        name: "parent-unclaimed",
+        match: byPrompt("PARENT: nobody listens"),
+        turns: [
+          {
+            blocks: [
+              toolUse("Agent", {
+                description: "Unclaimed",
+                prompt: "REMOTE TASK: unclaimed",
+                isolation: "remote",
+              }),
+            ],
+          },
+          (request) => ({
+            blocks: [toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 60_000 })],
+          }),
+          { blocks: [text("PARENT SAW UNCLAIMED")] },
+        ],
+      });
+      const result = await parentRun("PARENT: nobody listens", ["--allow", "Agent", "--settings", settings], {
+        KEEL_REMOTE_QUEUE_NAME: "nobody-listens",
+      });
+      expect(result.code).toBe(0);
+      const requests = script.requestsOf("parent-unclaimed");
+      const agentId = agentIdOf(requests[1]!);
+      const seen = conversationText(requests[2]!);
+      expect(seen).toContain("unclaimed: no worker took the job within 2 s");
+      expect(seen).toContain(`Task ${agentId} (sub-agent) failed`);
+      const { Queue } = await import("bullmq");
+      const queue = new Queue("nobody-listens", { connection: { url: redis.url } });
+      try {
+        expect(await queue.getJobState(agentId)).toBe("unknown");
+      } finally {
+        await queue.close();
+      }
+      expect(git(["for-each-ref", "refs/keel/"], world.remote).trim()).toBe("");
+    }, 120_000);
+
+    it("a job that is not a Keel job is refused by the worker and fails in the queue with the reason", async () => {
+      const { Queue } = await import("bullmq");
+      const queue = new Queue(QUEUE, { connection: { url: redis.url } });
+      try {
+        const job = await queue.add("agent", { hello: "world" }, { jobId: "not-a-keel-job", attempts: 1 });
+        let state = await queue.getJobState(String(job.id));
+        for (let i = 0; i < 300 && state !== "failed"; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          state = await queue.getJobState(String(job.id));
+        }
+        expect(state).toBe("failed");
+        const failed = await queue.getJob(String(job.id));
+        expect(failed?.failedReason).toContain("the job is not a Keel remote agent job");
+      } finally {
+        await queue.close();
+      }
+    }, 60_000);
+
+    // Last: it kills a worker.
+    it("a worker killed mid-job (kill -9): the queue's stalled-job check hands the job to the other worker", async () => {
+      let victim: WorkerProcess | undefined;
+      const workerOf = (request: RecordedRequest) =>
+        workers.find((candidate) => worktreeOf(request).startsWith(`${candidate.dir}/`));
+      routes.push(
+        {
+          name: "parent-crash",
+          match: byPrompt("PARENT: survive a crash"),
+          turns: [
+            {
+              blocks: [
+                toolUse("Agent", {
+                  description: "Crash",
+                  prompt: "REMOTE TASK: survive a crash",
+                  isolation: "remote",
+                }),
+              ],
+            },
+            (request) => ({
+              blocks: [toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 180_000 })],
+            }),
+            { blocks: [text("PARENT SAW THE RETRY")] },
+          ],
+        },
+        {
+          name: "worker-crash",
+          match: byPrompt("REMOTE TASK: survive a crash"),
+          turns: [
+            (request) => {
+              victim = workerOf(request);
+              // The worker dies while the model is answering it.
+              setTimeout(() => victim?.child.kill("SIGKILL"), 200);
+              return { blocks: [text("Starting.")], hangAfterBlocks: 1 };
+            },
+            (request) => ({ blocks: [text(`SURVIVED on ${workerOf(request)?.name}`)] }),
+          ],
+        },
+      );
+      const result = await parentRun("PARENT: survive a crash", ["--allow", "Agent"]);
+      expect(result.code).toBe(0);
+      expect(victim).toBeDefined();
+      const survivor = workers.find((candidate) => candidate !== victim)!;
+      const requests = script.requestsOf("parent-crash");
+      const agentId = agentIdOf(requests[1]!);
+      const seen = conversationText(requests[2]!);
+      expect(seen).toContain(`Worker ${victim!.name} took the job (attempt 1).`);
+      expect(seen).toContain(`taken over by worker ${survivor.name} (attempt 2)`);
+      expect(seen).toContain(`SURVIVED on ${survivor.name}`);
+      expect(seen).toContain(`Task ${agentId} (sub-agent) completed.`);
+      // The killed worker left its job folder; started again, it removes it.
+      expect(readdirSync(join(victim!.dir, "jobs")).length).toBe(1);
+      const again = startWorkerProcess(world.root, {
+        name: victim!.name,
+        queueUrl: redis.url,
+        queueName: QUEUE,
+        modelUrl: server.url,
+      });
+      workers = [survivor, again];
+      await again.ready;
+      expect(again.output()).toContain("removed 1 job folder(s) left by an earlier run");
+      expect(readdirSync(join(again.dir, "jobs"))).toEqual([]);
     }, 240_000);
   },
 );
