@@ -11,6 +11,8 @@ export const MAX_STREAM_ENTRIES = 5_000;
 export const MAX_ENTRY_CHARS = 64_000;
 export const STREAM_TTL_SECONDS = 7 * 24 * 3600;
 export const ENDED_TTL_SECONDS = 3600;
+/** A worker says it is alive this often while it runs a job. */
+export const HEARTBEAT_MS = 5_000;
 
 export function streamKeys(queue: string, jobId: string): { events: string; control: string } {
   const base = `keel:${queue}:${jobId}`;

@@ -58,11 +58,13 @@ export function hidePassword(value: string): string {
 export function resolveRemoteQueue(
   settings: (RemoteAgentsSettings & { from?: string }) | undefined,
   env: NodeJS.ProcessEnv,
+  /** What to call a URL given in KEEL_REMOTE_QUEUE in messages (`keel worker --queue` passes it that way). */
+  envLabel = "KEEL_REMOTE_QUEUE",
 ): RemoteQueueResolution {
   const fromEnv = env.KEEL_REMOTE_QUEUE?.trim();
   const queue = settings?.queue;
   const given = fromEnv
-    ? { url: fromEnv, name: env.KEEL_REMOTE_QUEUE_NAME?.trim() || undefined, from: "KEEL_REMOTE_QUEUE" }
+    ? { url: fromEnv, name: env.KEEL_REMOTE_QUEUE_NAME?.trim() || undefined, from: envLabel }
     : typeof queue === "string"
       ? { url: queue, name: undefined, from: `agents.remote.queue in ${settings?.from ?? "settings"}` }
       : queue

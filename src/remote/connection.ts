@@ -37,6 +37,8 @@ export async function connectRedis(target: QueueTarget, options: ConnectOptions 
     enableOfflineQueue: false,
     // Replies in RESP2's shapes (stream reads are arrays of [key, [[id, fields]]]), as BullMQ expects too.
     protocol: 2,
+    // How long a closing connection may linger (ioredis waits 2 s by default, keeping a process alive).
+    disconnectTimeout: 300,
     // Before the first connection, one failure is the answer; after it, a dropped connection is retried.
     retryStrategy: (times) => (connected ? Math.min(times * 200, 5_000) : null),
     ...(options.clientName ? { connectionName: options.clientName } : {}),

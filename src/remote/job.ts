@@ -12,8 +12,15 @@ const rulesBySource = z.partialRecord(z.enum(RULE_SOURCES), ruleList);
 
 export const AGENT_ID = /^agent_[0-9a-f]{8}$/;
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
-const REF = /^refs\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_.-]+$/;
-const BRANCH = /^keel\/[A-Za-z0-9_.-]{1,80}$/;
+/** Path parts git accepts in a ref: no leading dot, no `..`, no `.lock` ending (checked below). */
+const REF = /^refs\/(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+const BRANCH = /^keel\/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,79}$/;
+const gitRefName = (pattern: RegExp, max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(pattern)
+    .refine((ref) => !ref.includes("..") && !ref.endsWith(".lock"), "not a ref name git accepts");
 
 export const JobPolicySchema = z.strictObject({
   /** The parent's mode, already made stricter by the agent type's own mode. */
@@ -48,9 +55,9 @@ export const RemoteJobSchema = z.strictObject({
     url: z.string().min(1).max(2_000),
     commit: z.string().regex(COMMIT),
     /** A ref on the remote that holds the commit (the parent pushed it, or a branch already had it). */
-    ref: z.string().regex(REF).max(300),
+    ref: gitRefName(REF, 300),
     /** The branch the worker pushes the agent's commits to. */
-    branch: z.string().regex(BRANCH),
+    branch: gitRefName(BRANCH, 100),
   }),
   policy: JobPolicySchema,
   parent: z.strictObject({ sessionId: z.string().min(1).max(200), host: z.string().max(300) }),

@@ -2,7 +2,7 @@
 // `keel worker` processes in folders and HOMEs of their own (two machines), a bare repository as the
 // shared remote, `keel run` as the parent, and one scripted model server playing the parent and every
 // worker's agent (each recognised by its prompt).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/Agent.ts";
@@ -37,7 +37,7 @@ import {
   routedScript,
 } from "../../tools/agent/testing.ts";
 import { builtinTools } from "../../tools/index.ts";
-import { ENTRY, type KeelResult, runScript } from "../testing/keelProcess.ts";
+import { ENTRY, type KeelResult, keelWorld, runKeel, runScript } from "../testing/keelProcess.ts";
 
 const missing = redisServerMissing();
 const QUEUE = "keel-test";
@@ -586,3 +586,51 @@ describe.skipIf(missing !== undefined)(
     }, 240_000);
   },
 );
+
+describe("keel worker: setup and mistakes", () => {
+  const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+    const world = keelWorld();
+    return runKeel(["worker", ...args], { ...world, env: { ...world.env, ...env } });
+  };
+
+  it("--help explains the setup: queue, concurrency, folders, credentials, failures", async () => {
+    const result = await run(["--help"]);
+    expect(result.code).toBe(0);
+    for (const words of [
+      "--queue <redis-url>",
+      "KEEL_REMOTE_QUEUE",
+      "agents.remote.queue",
+      "--concurrency <n>",
+      "--dir <folder>",
+      "--max-repos <n>",
+      "ANTHROPIC_API_KEY",
+      "Jobs never carry keys",
+      "ssh keys or credential helper",
+      "managed settings",
+      "--lock-seconds",
+    ])
+      expect(result.stdout).toContain(words);
+  });
+
+  it("without a queue: exit 2 and what to set", async () => {
+    const result = await run([]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Remote agents need a job queue");
+    expect(result.stderr).toContain("--queue redis://host:6379");
+  });
+
+  it("an unreachable queue: exit 2 at once, naming it", async () => {
+    const port = await freePort();
+    const result = await run(["--queue", `redis://127.0.0.1:${port}`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `keel: Could not reach the remote-agent queue at redis://127.0.0.1:${port} (--queue): connection refused (nothing listens on that port). Check that Redis runs there and that the URL is right.\n`,
+    );
+  });
+
+  it("a bad concurrency: a usage error", async () => {
+    const result = await run(["--queue", "redis://127.0.0.1:1", "--concurrency", "0"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expected a positive whole number");
+  });
+});

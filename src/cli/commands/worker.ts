@@ -114,13 +114,19 @@ export function register(program: Command, runtime: CliRuntime): void {
         ...(flags.queue ? { KEEL_REMOTE_QUEUE: flags.queue } : {}),
         ...(flags.queueName ? { KEEL_REMOTE_QUEUE_NAME: flags.queueName } : {}),
       };
-      const resolved = resolveRemoteQueue(settings.remoteAgents, {
-        ...queueEnv,
-        // A --queue-name with the URL from settings names the queue too.
-        ...(flags.queueName && !queueEnv.KEEL_REMOTE_QUEUE && typeof settings.remoteAgents.queue === "string"
-          ? { KEEL_REMOTE_QUEUE: settings.remoteAgents.queue }
-          : {}),
-      });
+      const resolved = resolveRemoteQueue(
+        settings.remoteAgents,
+        {
+          ...queueEnv,
+          // A --queue-name with the URL from settings names the queue too.
+          ...(flags.queueName &&
+          !queueEnv.KEEL_REMOTE_QUEUE &&
+          typeof settings.remoteAgents.queue === "string"
+            ? { KEEL_REMOTE_QUEUE: settings.remoteAgents.queue }
+            : {}),
+        },
+        flags.queue ? "--queue" : "KEEL_REMOTE_QUEUE",
+      );
       if (!resolved.ok)
         throw new CliError(
           resolved.configured
@@ -130,10 +136,19 @@ export function register(program: Command, runtime: CliRuntime): void {
       const config = resolved.config;
       const name = flags.name ?? hostname();
       const log = (line: string) => process.stdout.write(`keel worker ${name}: ${line}\n`);
+      // Connect before loading the agent's modules: a wrong URL is told at once.
+      const { connectRedis } = await import("../../remote/connection.ts");
+      let writer: Awaited<ReturnType<typeof connectRedis>>;
+      try {
+        writer = await connectRedis(config, { clientName: `keel-worker-${name}` });
+      } catch (error) {
+        throw new CliError(errorMessage(error));
+      }
       const { startWorker } = await import("../../remote/worker/worker.ts");
       let worker: Awaited<ReturnType<typeof startWorker>>;
       try {
         worker = await startWorker({
+          writer,
           config,
           name,
           concurrency: flags.concurrency,

@@ -14,6 +14,7 @@ import type { Tool } from "../../tool/Tool.ts";
 import {
   appendEvent,
   expireStreams,
+  HEARTBEAT_MS,
   type RemoteResult,
   RemoteResultSchema,
   readStream,
@@ -25,8 +26,7 @@ import { type AuditSinkLike, auditRecordFromWorker } from "./workerAudit.ts";
 
 /** How long a blocked read of the event stream waits; also how often the job's state is checked. */
 const READ_BLOCK_MS = 1_000;
-/** A worker says it is alive this often (worker side); this many missed beats make it silent. */
-export const HEARTBEAT_MS = 5_000;
+/** This many missed heartbeats make a worker silent. */
 const SILENT_AFTER_MS = 6 * HEARTBEAT_MS;
 /** After TaskStop, how long the worker has to confirm before the task ends as stopped anyway. */
 const STOP_CONFIRM_MS = 10_000;

@@ -89,6 +89,7 @@ export class RepoCache {
     const run = (args: string[], at = repo) => git([...SAFE_PROTOCOLS, ...args], at, this.#env, signal);
     try {
       await mkdir(dir, { recursive: true });
+      await mkdir(this.reposDir, { recursive: true });
       await this.#locks.run(key, async () => {
         if (!existsSync(join(repo, ".git"))) {
           await rm(repo, { recursive: true, force: true });

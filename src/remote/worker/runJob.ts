@@ -195,6 +195,7 @@ export async function runRemoteJob(args: RunJobArgs): Promise<RemoteResult> {
     let toolCalls = 0;
     let outcome: RunOutcome;
     try {
+      if (stopped) throw new Error("stopped before it started");
       outcome = await drain(
         agent.submit(`${job.prompt}\n\n${remoteNotice(job, worker, checkout)}`),
         (event) => {

@@ -9,11 +9,10 @@ import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { LoadedSettings } from "../../settings/load.ts";
 import { errorMessage } from "../../tool/errors.ts";
-import { expireStreams, type RemoteResult, streamKeys } from "../channel.ts";
+import { expireStreams, HEARTBEAT_MS, type RemoteResult, streamKeys } from "../channel.ts";
 import type { RemoteQueueConfig } from "../config.ts";
 import { closeRedis, connectRedis } from "../connection.ts";
 import { parseRemoteJob } from "../job.ts";
-import { HEARTBEAT_MS } from "../parent/monitor.ts";
 import { RepoCache } from "./checkout.ts";
 import { JobChannel } from "./jobChannel.ts";
 import { JobSetupError, runRemoteJob } from "./runJob.ts";
@@ -35,6 +34,8 @@ export interface WorkerOptions {
   settings: LoadedSettings;
   env: NodeJS.ProcessEnv;
   log(line: string): void;
+  /** A connection already made (the command connects first, to fail fast before loading the agent). */
+  writer?: Redis;
 }
 
 export interface RunningWorker {
@@ -71,7 +72,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const unlock = lockFolder(options.dir);
   let writer: Redis | undefined;
   try {
-    writer = await connectRedis(config, { clientName: `keel-worker-${name}` });
+    writer = options.writer ?? (await connectRedis(config, { clientName: `keel-worker-${name}` }));
     const repos = new RepoCache({ dir: options.dir, maxRepos: options.maxRepos, env });
     const removed = await repos.removeLeftovers();
     if (removed > 0) log(`removed ${removed} job folder(s) left by an earlier run`);
@@ -180,7 +181,8 @@ async function processJob(job: Job, signal: AbortSignal, context: ProcessContext
   } catch (error) {
     setupError = errorMessage(error);
     result = {
-      status: "failed",
+      // Stopped while it was being set up (a fetch cut short): stopped, not broken.
+      status: stopper.signal.aborted ? "stopped" : "failed",
       worker: name,
       report: `The remote agent could not run on worker ${name}: ${setupError}.`,
       detail: setupError,
