@@ -521,7 +521,7 @@ describe.skipIf(missing !== undefined)(
       }
     }, 60_000);
 
-    // Last: it kills a worker.
+    // Last: these kill workers.
     it("a worker killed mid-job (kill -9): the queue's stalled-job check hands the job to the other worker", async () => {
       let victim: WorkerProcess | undefined;
       const workerOf = (request: RecordedRequest) =>
@@ -583,6 +583,63 @@ describe.skipIf(missing !== undefined)(
       await again.ready;
       expect(again.output()).toContain("removed 1 job folder(s) left by an earlier run");
       expect(readdirSync(join(again.dir, "jobs"))).toEqual([]);
+    }, 240_000);
+
+    it("a job whose worker is killed twice fails, and the parent reports the queue's reason", async () => {
+      const killed: string[] = [];
+      routes.push(
+        {
+          name: "parent-crash-twice",
+          match: byPrompt("PARENT: crash twice"),
+          turns: [
+            {
+              blocks: [
+                toolUse("Agent", {
+                  description: "Crash twice",
+                  prompt: "REMOTE TASK: crash twice",
+                  isolation: "remote",
+                }),
+              ],
+            },
+            (request) => ({
+              blocks: [toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 180_000 })],
+            }),
+            { blocks: [text("PARENT SAW THE FAILURE")] },
+          ],
+        },
+        {
+          name: "worker-crash-twice",
+          match: byPrompt("REMOTE TASK: crash twice"),
+          turns: [1, 2].map((round) => (request: RecordedRequest) => {
+            const victim = workers.find((candidate) => worktreeOf(request).startsWith(`${candidate.dir}/`));
+            killed.push(victim?.name ?? "?");
+            setTimeout(() => {
+              victim?.child.kill("SIGKILL");
+              // With both gone, a new worker's stalled-job check finds the job lost a second time.
+              if (round === 2)
+                workers.push(
+                  startWorkerProcess(world.root, {
+                    name: "wC",
+                    queueUrl: redis.url,
+                    queueName: QUEUE,
+                    modelUrl: server.url,
+                  }),
+                );
+            }, 200);
+            return { blocks: [text("Starting.")], hangAfterBlocks: 1 };
+          }),
+        },
+      );
+      const result = await parentRun("PARENT: crash twice", ["--allow", "Agent"]);
+      expect(result.code).toBe(0);
+      expect(killed).toHaveLength(2);
+      expect(new Set(killed).size).toBe(2);
+      const requests = script.requestsOf("parent-crash-twice");
+      const agentId = agentIdOf(requests[1]!);
+      const seen = conversationText(requests[2]!);
+      expect(seen).toContain(`Task ${agentId} (sub-agent) failed: the queue reports the job failed:`);
+      expect(seen).toMatch(/stalled more than allowable limit/);
+      expect(script.requestsOf("worker-crash-twice")).toHaveLength(2);
     }, 240_000);
   },
 );

@@ -62,6 +62,8 @@ export class RemoteAgentMonitor {
   readonly #args: MonitorArgs;
   #outputPath = "";
   #run: CurrentRun | undefined;
+  /** Some worker took the job before: a new claim is a takeover (from a lost or stalled run). */
+  #claimedBefore = false;
   #lastHeard = Date.now();
   #claimDeadline: number;
   #silenceNoted = false;
@@ -169,10 +171,11 @@ export class RemoteAgentMonitor {
     }
     if (event.type === "claimed") {
       this.#log(
-        this.#run && this.#run.runId !== event.runId
+        this.#claimedBefore
           ? `The job was taken over by worker ${event.worker} (attempt ${event.attempt}); it starts again from the base commit.`
           : `Worker ${event.worker} took the job (attempt ${event.attempt}).`,
       );
+      this.#claimedBefore = true;
       this.#run = { runId: event.runId, worker: event.worker };
       this.#heard();
       return;
@@ -319,6 +322,8 @@ export class RemoteAgentMonitor {
 
   async #close(result: RemoteResult): Promise<void> {
     const { redis, queue, keys } = this.#args;
+    // A job that did not complete must not run later (a worker's stalled check could put it back).
+    if (result.status !== "completed") await queue.remove(this.#args.jobId).catch(() => 0);
     const cleanupNote = await this.#args.cleanup().catch((error: unknown) => errorMessage(error));
     const final = cleanupNote ? { ...result, notes: [...result.notes, cleanupNote] } : result;
     this.#log(
