@@ -68,7 +68,9 @@ describe("Agent with isolation: remote", () => {
         'the queue "keel-agents" at redis://queue.internal:6379',
       );
       // A local agent is still the tool's own allow.
-      expect((await decidePermission(tool, { description: "d", prompt: "p" }, context)).behavior).toBe("allow");
+      expect((await decidePermission(tool, { description: "d", prompt: "p" }, context)).behavior).toBe(
+        "allow",
+      );
     } finally {
       await close();
     }
