@@ -132,10 +132,12 @@ async function remoteBranchHolding(
 /** Deletes the base ref this spawn pushed; a failure is left for the person (the report names the ref). */
 export async function deleteBaseRef(repository: ParentRepository, env: NodeJS.ProcessEnv): Promise<boolean> {
   if (!repository.pushedBaseRef) return true;
+  // Bounded: the task's end (and a session's exit) waits for it.
   return git(
     ["push", "--quiet", "--no-verify", repository.remoteName, `:${repository.ref}`],
     repository.root,
     env,
+    AbortSignal.timeout(15_000),
   )
     .then(() => true)
     .catch(() => false);

@@ -521,6 +521,67 @@ describe.skipIf(missing !== undefined)(
       }
     }, 60_000);
 
+    it("a worker shut down mid-job (Ctrl-C twice) stops its job and the parent is told", async () => {
+      let victim: WorkerProcess | undefined;
+      routes.push(
+        {
+          name: "parent-shutdown",
+          match: byPrompt("PARENT: worker shuts down"),
+          turns: [
+            {
+              blocks: [
+                toolUse("Agent", {
+                  description: "Shutdown",
+                  prompt: "REMOTE TASK: until shutdown",
+                  isolation: "remote",
+                }),
+              ],
+            },
+            (request) => ({
+              blocks: [toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 120_000 })],
+            }),
+            { blocks: [text("PARENT SAW THE SHUTDOWN")] },
+          ],
+        },
+        {
+          name: "worker-shutdown",
+          match: byPrompt("REMOTE TASK: until shutdown"),
+          turns: Array.from({ length: 600 }, (_, index) => (request: RecordedRequest) => {
+            if (index === 0) {
+              victim = workers.find((candidate) => worktreeOf(request).startsWith(`${candidate.dir}/`));
+              victim?.child.kill("SIGINT");
+              setTimeout(() => victim?.child.kill("SIGINT"), 300);
+            }
+            return {
+              blocks: [toolUse("Read", { file_path: join(worktreeOf(request), "README.md") })],
+              spreadMs: 100,
+            };
+          }),
+        },
+      );
+      const result = await parentRun("PARENT: worker shuts down", ["--allow", "Agent"]);
+      expect(result.code).toBe(0);
+      expect(victim).toBeDefined();
+      expect(await victim!.exited).toBe(0);
+      const requests = script.requestsOf("parent-shutdown");
+      const agentId = agentIdOf(requests[1]!);
+      const seen = conversationText(requests[2]!);
+      expect(seen).toContain("Stopping: the worker was shut down");
+      expect(seen).toContain("The agent did not finish (it was stopped: the worker was shut down).");
+      expect(seen).toContain(`Task ${agentId} was stopped.`);
+      expect(seen).toContain(`Remote agent ${agentId} ("Shutdown") stopped on worker ${victim!.name}.`);
+      expect(victim!.output()).toContain("stopping: waiting for 1 running job(s) to finish");
+      // Back to two workers for what follows.
+      const again = startWorkerProcess(world.root, {
+        name: victim!.name,
+        queueUrl: redis.url,
+        queueName: QUEUE,
+        modelUrl: server.url,
+      });
+      workers = [...workers.filter((candidate) => candidate !== victim), again];
+      await again.ready;
+    }, 180_000);
+
     // Last: these kill workers.
     it("a worker killed mid-job (kill -9): the queue's stalled-job check hands the job to the other worker", async () => {
       let victim: WorkerProcess | undefined;

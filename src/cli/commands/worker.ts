@@ -178,7 +178,7 @@ export function register(program: Command, runtime: CliRuntime): void {
             );
             void worker.close(false).then(resolveStopped);
           } else {
-            log("stopping the running jobs now");
+            if (worker.activeJobs > 0) log(`stopping ${worker.activeJobs} running job(s) now`);
             void worker.close(true).then(resolveStopped);
           }
         };

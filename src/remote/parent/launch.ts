@@ -149,9 +149,10 @@ export async function launchRemoteAgent(args: RemoteLaunchArgs): Promise<RemoteL
       (await deleteBaseRef(prepared, env))
         ? undefined
         : `the base ref ${prepared.ref} could not be deleted from ${prepared.remoteName}; delete it with git push ${prepared.remoteName} :${prepared.ref}`,
-    onEnd: (result) => {
+    onEnd: (result, stoppedHere) => {
       setAgentStatus(sessionId, agentId, result.status);
-      if (result.status !== "stopped") runtime.send(notification(agentId, input.description, result));
+      // A stop this session asked for needs no news; one on the worker's side (shut down) does.
+      if (!stoppedHere) runtime.send(notification(agentId, input.description, result));
     },
   });
   registerAgent(sessionId, {

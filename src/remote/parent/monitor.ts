@@ -45,8 +45,8 @@ export interface MonitorArgs {
   /** The parent's context and pool: a question is asked as a call of the parent's tool of that name. */
   context: ToolUseContext;
   tools: readonly Tool[];
-  /** Told the final result (the task notification, the agent's status). */
-  onEnd(result: RemoteResult): void;
+  /** Told the final result (the task notification, the agent's status); `stoppedHere`: TaskStop asked for it. */
+  onEnd(result: RemoteResult, stoppedHere: boolean): void;
   /** Cleans up what the spawn left on the remote (the base ref). */
   cleanup(): Promise<string | undefined>;
 }
@@ -330,10 +330,11 @@ export class RemoteAgentMonitor {
       `\n--- Report of ${this.#args.jobId} (${final.status}, worker ${final.worker}) ---\n${reportText(final)}`,
     );
     await expireStreams(redis, keys).catch(() => {});
-    await queue.close().catch(() => {});
+    // Closing must not wait on a Redis that is gone.
+    await Promise.race([queue.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2_000))]);
     closeRedis(this.#reader);
     closeRedis(redis);
-    this.#args.onEnd(final);
+    this.#args.onEnd(final, this.#stopRequested !== undefined);
     this.#resolveDone({
       status: final.status === "completed" ? "completed" : final.status === "stopped" ? "killed" : "failed",
       exitCode: null,

@@ -175,17 +175,18 @@ export async function runRemoteJob(args: RunJobArgs): Promise<RemoteResult> {
       subagent: { depth: 1, agentId: job.agentId },
     });
     let stopped = false;
+    let stopReason = "";
     const stop = (reason: string) => {
       if (stopped) return;
       stopped = true;
+      stopReason = reason;
       void channel.emit({ type: "progress", text: `Stopping: ${reason}` });
       agent.interrupt();
       agent.context.abortController.abort(new Error(reason));
     };
-    if (args.signal.aborted) stop("the worker is shutting down");
-    args.signal.addEventListener("abort", () => stop(String(args.signal.reason ?? "stopped")), {
-      once: true,
-    });
+    const reasonOf = (signal: AbortSignal) => (signal.reason ? errorMessage(signal.reason) : "stopped");
+    if (args.signal.aborted) stop(reasonOf(args.signal));
+    args.signal.addEventListener("abort", () => stop(reasonOf(args.signal)), { once: true });
     args.attach({
       send: (text) =>
         agentRuntimeOf(agent.context)?.send(`Message from the parent session (SendMessage):\n${text}`),
@@ -231,14 +232,16 @@ export async function runRemoteJob(args: RunJobArgs): Promise<RemoteResult> {
         ? undefined
         : finished.pushError
           ? `its branch could not be pushed: ${finished.pushError}`
-          : (outcome.detail ?? outcome.reason);
+          : status === "stopped"
+            ? `it was stopped: ${stopReason}`
+            : (outcome.detail ?? outcome.reason);
     return channel.redact({
       status,
       worker,
       report:
         status === "completed"
           ? outcome.text.trim()
-          : `The agent did not finish (${status === "stopped" ? "it was stopped" : detail}).${outcome.text.trim() ? ` Its last message:\n${outcome.text.trim()}` : ""}`,
+          : `The agent did not finish (${detail}).${outcome.text.trim() ? ` Its last message:\n${outcome.text.trim()}` : ""}`,
       ...(detail ? { detail } : {}),
       ...(finished.branch ? { branch: finished.branch } : {}),
       commits: finished.commits,
