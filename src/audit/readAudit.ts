@@ -58,7 +58,11 @@ function pad(text: string, width: number): string {
 export function formatAuditRecord(record: AuditRecord): string {
   const outcome = record.isError ? `error${record.errorCode ? ` ${record.errorCode}` : ""}` : "ok";
   const agent = (record as AuditRecord & { agent?: string; hookEvent?: string }).agent;
-  const via = agent ? ` (for ${agent}, ${(record as { hookEvent?: string }).hookEvent ?? "hook"})` : "";
+  const via = agent
+    ? ` (for ${agent}, ${(record as { hookEvent?: string }).hookEvent ?? "hook"})`
+    : record.worker
+      ? ` (on worker ${record.worker}, remote agent ${record.agentId ?? "?"})`
+      : "";
   const hooks = record.hooks.length
     ? ` hooks: ${record.hooks.map((hook) => `${hook.event} ${hook.outcome}`).join(", ")}`
     : "";

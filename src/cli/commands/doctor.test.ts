@@ -4,6 +4,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../../remote/testing/redisServer.ts";
 import { type KeelWorld, keelWorld, runKeel } from "../testing/keelProcess.ts";
 
 const repo = join(import.meta.dirname, "../../..");
@@ -182,5 +183,25 @@ describe("keel doctor", () => {
         fix: expect.stringContaining("keel mcp list"),
       }),
     ]);
+  });
+
+  it("a remote-agent queue: none configured says nothing; one that does not answer fails (exit 1) without its password", async () => {
+    const w = keelWorld();
+    expect((await doctor(w)).findings.filter((f) => f.area === "remote")).toEqual([]);
+    const port = await freePort();
+    w.env.KEEL_REMOTE_QUEUE = `redis://:hunter2-secret@127.0.0.1:${port}`;
+    const result = await doctor(w);
+    expect(result.code).toBe(1);
+    expect(result.findings.filter((f) => f.area === "remote")).toEqual([
+      {
+        area: "remote",
+        status: "fail",
+        summary: expect.stringContaining(
+          `Could not reach the remote-agent queue at redis://:***@127.0.0.1:${port} (KEEL_REMOTE_QUEUE): connection refused`,
+        ),
+        fix: expect.stringContaining("Start Redis there"),
+      },
+    ]);
+    expect(result.stdout).not.toContain("hunter2-secret");
   });
 });

@@ -503,6 +503,19 @@ describe.skipIf(missing !== undefined)(
       expect(git(["for-each-ref", "refs/keel/"], world.remote).trim()).toBe("");
     }, 120_000);
 
+    it("keel doctor sees the queue answer", async () => {
+      const result = await runScript(ENTRY, ["doctor", "--no-mcp"], {
+        cwd: world.parent.project,
+        env: { ...world.parent.env, KEEL_REMOTE_QUEUE: redis.url, KEEL_REMOTE_QUEUE_NAME: QUEUE },
+      });
+      expect(result.stdout).toMatch(
+        new RegExp(
+          `^ok {4}remote {3}remote-agent queue "${QUEUE}" at ${redis.url} \\(KEEL_REMOTE_QUEUE\\) answers; 0 jobs waiting for a worker$`,
+          "m",
+        ),
+      );
+    }, 60_000);
+
     it("a job that is not a Keel job is refused by the worker and fails in the queue with the reason", async () => {
       const { Queue } = await import("bullmq");
       const queue = new Queue(QUEUE, { connection: { url: redis.url } });
