@@ -32,6 +32,8 @@ const EXTERNAL = [
   "openai",
   "ai",
   "@ai-sdk/*",
+  "bullmq", // the remote-agent queue: only for isolation "remote" and `keel worker`
+  "ioredis",
 ];
 const outdir = join(dist, "cli-bundle");
 

@@ -7,6 +7,7 @@ import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import { autoModeRuleNotice } from "../permissions/autoModeRules.ts";
 import type { PipelineServices, Prompter } from "../pipeline/services.ts";
+import { resolveRemoteQueue } from "../remote/config.ts";
 import type { LoadedSettings } from "../settings/load.ts";
 import { userHomeDir } from "../settings/locations.ts";
 import { workingDirectories } from "../tool/context.ts";
@@ -132,6 +133,8 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
     // A project's custom commands grant their allowed-tools only where its own allow rules apply.
     projectTrusted: settings.trusted,
+    // Where `isolation: "remote"` sends jobs (or why it cannot), checked when an agent is started.
+    remoteAgents: resolveRemoteQueue(settings.remoteAgents, env),
   });
   const serviceOptions: SessionServicesOptions = {
     sessionId,

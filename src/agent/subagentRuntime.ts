@@ -11,6 +11,7 @@ import {
   AGENT_RUNTIME,
   type AgentRuntime,
   agentRuntimeOf,
+  type RemoteHost,
   type SubagentInstructions,
   type SubagentLoop,
   type SubagentLoopSpec,
@@ -87,6 +88,15 @@ export class SubagentRuntime implements AgentRuntime {
   onQueued(listener: () => void): () => void {
     this.#queued.add(listener);
     return () => this.#queued.delete(listener);
+  }
+
+  get remoteHost(): RemoteHost {
+    const services = this.#options.services ?? {};
+    return {
+      ...(services.prompter ? { prompter: services.prompter } : {}),
+      ...(services.audit ? { audit: services.audit } : {}),
+      provider: { name: this.#options.provider.name, baseURL: this.#options.provider.baseURL },
+    };
   }
 
   get hasMessages(): boolean {
@@ -188,22 +198,8 @@ export class SubagentRuntime implements AgentRuntime {
         throw new Error("A fork needs the parent's system prompt, and no request was made yet.");
       return inherited.map((part) => ({ ...part }));
     }
-    const own: SubagentInstructions = spec.system;
     const { cwd, toolPermissionContext } = spec.context.getAppState();
-    const home = userHomeDir(toolPermissionContext.caller.env);
-    return async (pool) => {
-      const facts = await environmentFacts(cwd);
-      const sections = [
-        own.instructions,
-        deferredToolsSection(pool),
-        formatEnvironment(facts),
-        formatMemory(loadMemoryFiles(cwd, home)),
-        ...(own.sections ?? []),
-      ].filter((section): section is string => typeof section === "string" && section.trim() !== "");
-      return sections.map((text, index) =>
-        index === sections.length - 1 ? { text, cache: true } : { text },
-      );
-    };
+    return subagentSystemPrompt(spec.system, cwd, userHomeDir(toolPermissionContext.caller.env));
   }
 
   /**
@@ -275,6 +271,25 @@ export class SubagentRuntime implements AgentRuntime {
       interrupt: () => child.interrupt(),
     };
   }
+}
+
+/** A fresh sub-agent's system prompt: its instructions, deferred tools, environment, memory files, own sections. */
+export function subagentSystemPrompt(
+  own: SubagentInstructions,
+  cwd: string,
+  home: string,
+): (pool: ToolPool) => Promise<SystemPart[]> {
+  return async (pool) => {
+    const facts = await environmentFacts(cwd);
+    const sections = [
+      own.instructions,
+      deferredToolsSection(pool),
+      formatEnvironment(facts),
+      formatMemory(loadMemoryFiles(cwd, home)),
+      ...(own.sections ?? []),
+    ].filter((section): section is string => typeof section === "string" && section.trim() !== "");
+    return sections.map((text, index) => (index === sections.length - 1 ? { text, cache: true } : { text }));
+  };
 }
 
 const notStarted: RunOutcome = {

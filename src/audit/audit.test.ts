@@ -104,6 +104,12 @@ describe("JsonlAuditSink through the pipeline", () => {
     expect(formatAuditRecord(read.records[0]!)).toMatch(
       /Echo\s+allow\s+by allow rule Echo from cliArg settings/,
     );
+    // A remote agent's decision, as the parent records it: where it was made.
+    expect(
+      formatAuditRecord({ ...read.records[0]!, worker: "build-box-1", agentId: "agent_0000abcd" }),
+    ).toMatch(
+      /by allow rule Echo from cliArg settings \(on worker build-box-1, remote agent agent_0000abcd\)/,
+    );
   });
 
   it("reports a write failure once and never fails the call", async () => {

@@ -60,7 +60,11 @@ export function formatAuditRecord(record: AuditRecord): string {
     return `${record.time}  ${pad(record.sessionId.slice(0, 8), 8)}  ${pad(record.tool, 12)}  classifier verdict (after the decision): ${record.classifier.behavior}: ${record.classifier.reason}`;
   const outcome = record.isError ? `error${record.errorCode ? ` ${record.errorCode}` : ""}` : "ok";
   const agent = (record as AuditRecord & { agent?: string; hookEvent?: string }).agent;
-  const via = agent ? ` (for ${agent}, ${(record as { hookEvent?: string }).hookEvent ?? "hook"})` : "";
+  const via = agent
+    ? ` (for ${agent}, ${(record as { hookEvent?: string }).hookEvent ?? "hook"})`
+    : record.worker
+      ? ` (on worker ${record.worker}, remote agent ${record.agentId ?? "?"})`
+      : "";
   const hooks = record.hooks.length
     ? ` hooks: ${record.hooks.map((hook) => `${hook.event} ${hook.outcome}`).join(", ")}`
     : "";

@@ -30,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   trust: async () => (await import("./commands/trust.ts")).register,
   doctor: async () => (await import("./commands/doctor.ts")).register,
   daemon: async () => (await import("./commands/daemon.ts")).register,
+  worker: async () => (await import("./commands/worker.ts")).register,
   mcp: async () => {
     const { register } = await import("./commands/mcp.ts");
     return (program, runtime) => register(program, runtime);

@@ -158,6 +158,8 @@ export interface AuditRecord {
    * (same toolUseId): the verdict came after the decision was recorded.
    */
   classifierVerdictFor?: string;
+  /** The `keel worker` that decided, for a remote agent's call (recorded in the parent's log). */
+  worker?: string;
 }
 
 export interface AuditSink {

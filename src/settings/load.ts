@@ -19,7 +19,7 @@ import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
 import { type McpServerEntry, type MergedSettings, mergeSettings, type SourceSettings } from "./merge.ts";
 import { type ReadSettingsOptions, readSettingsFile, SettingsError } from "./readSettingsFile.ts";
-import type { SandboxSettings, SettingsFile } from "./schema.ts";
+import type { RemoteAgentsSettings, SandboxSettings, SettingsFile } from "./schema.ts";
 import { isFolderTrusted } from "./trust.ts";
 import { stripLooseningParts } from "./untrusted.ts";
 
@@ -85,6 +85,8 @@ export interface LoadedSettings {
   sandbox: SandboxSettings;
   /** Where EnterWorktree creates worktrees (settings `worktree.directory`), when set. */
   worktreesDir?: string;
+  /** `agents.remote` (remote/config.ts turns it into a queue), with the file its queue came from. */
+  remoteAgents: RemoteAgentsSettings & { from?: string };
   mcpServers: McpServerEntry[];
   /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
   lspServers: LspServerEntry[];
@@ -240,6 +242,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     env: merged.env,
     sandbox: merged.sandbox,
     ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),
+    remoteAgents: merged.remoteAgents,
     mcpServers,
     lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,

@@ -5,7 +5,7 @@ import { type ConfiguredHook, flattenHooks } from "../hooks/config.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import type { RulesBySource, WorkingDirectory } from "../tool/context.ts";
-import type { McpServerSettings, SandboxSettings, SettingsFile } from "./schema.ts";
+import type { McpServerSettings, RemoteAgentsSettings, SandboxSettings, SettingsFile } from "./schema.ts";
 
 export interface SourceSettings {
   source: RuleSource;
@@ -34,6 +34,8 @@ export interface MergedSettings {
   sandbox: SandboxSettings;
   /** `worktree.directory`, resolved (relative to the project, or home for user settings). */
   worktreesDir?: string;
+  /** `agents.remote`: each key from the highest source that sets it, with that source's name. */
+  remoteAgents: RemoteAgentsSettings & { from?: string };
   mcpServers: McpServerEntry[];
   /** Language servers by name; the highest-precedence source's entry wins. */
   lspServers: LspServerEntry[];
@@ -118,6 +120,7 @@ export function mergeSettings(
     hooks: [],
     env: {},
     sandbox: {},
+    remoteAgents: {},
     mcpServers: [],
     lspServers: [],
     mcpSettings: {},
@@ -173,6 +176,12 @@ export function mergeSettings(
     const worktreesDir = settings.worktree?.directory;
     if (worktreesDir && merged.worktreesDir === undefined)
       merged.worktreesDir = expandDir(worktreesDir, base, anchors.home);
+    for (const [key, value] of Object.entries(settings.agents?.remote ?? {})) {
+      const remote = merged.remoteAgents as Record<string, unknown>;
+      if (value === undefined || key in remote) continue;
+      remote[key] = value;
+      if (key === "queue") merged.remoteAgents.from = label(entry);
+    }
     for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
       if (merged.mcpServers.some((known) => known.name === name)) continue;
       merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });

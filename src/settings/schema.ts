@@ -32,6 +32,20 @@ export const SandboxSettingsSchema = z.looseObject({
     .optional(),
 });
 
+/**
+ * `agents.remote`: where `Agent` with `isolation: "remote"` sends its jobs and `keel worker` takes them.
+ * `queue` is a Redis URL (queue name `keel-agents`) or `{ url, name }`.
+ */
+export const RemoteAgentsSettingsSchema = z.looseObject({
+  queue: z
+    .union([z.string().min(1), z.looseObject({ url: z.string().min(1), name: z.string().min(1).optional() })])
+    .optional(),
+  /** How long a job may wait for a worker before the parent reports it unclaimed (default 120). */
+  claimTimeoutSeconds: z.number().int().positive().max(86_400).optional(),
+  /** The git remote both sides reach (default `origin`). */
+  gitRemote: z.string().min(1).optional(),
+});
+
 /** An MCP server entry: passed through to the MCP layer as data. */
 export const McpServerSettingsSchema = z.looseObject({});
 
@@ -52,8 +66,11 @@ export const SettingsFileSchema = z.looseObject({
   lspServers: z.record(z.string(), LspServerSettingsSchema).optional(),
   /** EnterWorktree: `directory` is where worktrees are created (default `<repo>/.keel/worktrees`). */
   worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
+  /** Sub-agents beyond this machine: `agents.remote` (remote/config.ts). */
+  agents: z.looseObject({ remote: RemoteAgentsSettingsSchema.optional() }).optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
+export type RemoteAgentsSettings = z.infer<typeof RemoteAgentsSettingsSchema>;
 export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;

@@ -24,7 +24,7 @@ function preview(items: readonly string[]): string {
   return items.length > 3 ? `${shown}, ...` : shown;
 }
 
-/** Removes allow rules, hooks, defaultMode, extra directories, env, sandbox, worktree folder, MCP and command-running keys. */
+/** Removes allow rules, hooks, defaultMode, extra directories, env, sandbox, worktree folder, agent queue, MCP and command-running keys. */
 export function stripLooseningParts(settings: SettingsFile): StrippedSettings {
   const ignored: string[] = [];
   const next: SettingsFile = { ...settings };
@@ -56,6 +56,9 @@ export function stripLooseningParts(settings: SettingsFile): StrippedSettings {
   // Where EnterWorktree writes a checkout: a project must not point it elsewhere before it is trusted.
   if (settings.worktree?.directory !== undefined) ignored.push("worktree.directory");
   delete next.worktree;
+  // Where remote agents' jobs (the task, the repository, the rules) are sent.
+  if (settings.agents !== undefined) ignored.push("agents (remote agent queue)");
+  delete next.agents;
   for (const key of [...MCP_KEYS, ...COMMAND_KEYS]) {
     if ((settings as Record<string, unknown>)[key] !== undefined) ignored.push(key);
     delete (next as Record<string, unknown>)[key];

@@ -263,6 +263,8 @@ export interface ToolUseOptions {
   mcpClients?: readonly unknown[];
   /** Opaque to the pipeline; the agent loop puts here how the Agent tool starts sub-agents (tools/agent/runtime.ts). */
   agentRuntime?: unknown;
+  /** Opaque to the pipeline; the Agent tool's `isolation: "remote"` reads its queue here (remote/config.ts). */
+  remoteAgents?: unknown;
   /** Opaque to the pipeline; the LSP tool reads its servers and their policy here (lsp/servers.ts LspOptions). */
   lsp?: unknown;
   /** Opaque to the pipeline; the agent session puts its scheduler here (CronCreate, ScheduleWakeup). */

@@ -40,6 +40,8 @@ export interface SessionOptions {
   worktreesDir?: string;
   /** The project folder is trusted: a project's custom commands may grant their `allowed-tools`. */
   projectTrusted?: boolean;
+  /** The remote-agent queue, or why there is none (remote/config.ts RemoteQueueResolution). */
+  remoteAgents?: unknown;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -85,6 +87,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       ...(options.transcriptPath === undefined ? {} : { transcriptPath: options.transcriptPath }),
       ...(options.worktreesDir === undefined ? {} : { worktreesDir: options.worktreesDir }),
       ...(options.projectTrusted === undefined ? {} : { projectTrusted: options.projectTrusted }),
+      ...(options.remoteAgents === undefined ? {} : { remoteAgents: options.remoteAgents }),
     },
     abortController,
     readFileState: new FileStateCache(),

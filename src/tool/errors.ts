@@ -43,6 +43,8 @@ export type ToolErrorCode =
   | "sandbox_unavailable" // the OS sandbox is on but cannot start; the command did not run
   | "worktree_failed" // an agent's git worktree could not be made (no repository, no commit, git refused)
   | "no_agent_loop" // sub-agents need Keel's agent loop (and a fork the message that asked for it)
+  | "remote_unreachable" // the remote-agent queue (Redis) cannot be reached or refused the job
+  | "remote_repository" // a remote agent's commit cannot be put on a remote the workers reach
   // Language servers (the LSP tool, and diagnostics after edits).
   | "lsp_not_configured" // no language server is configured for this kind of file
   | "lsp_server_missing" // the configured server's command is not installed (the message says how)

@@ -1,9 +1,10 @@
 // `keel doctor` on real files and real programs: settings typos and broken files with file:line:col,
 // trust, the sandbox's programs, language servers and MCP servers, each problem with its fix, exit 1
 // only when something is broken.
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { freePort } from "../../remote/testing/redisServer.ts";
 import { type KeelWorld, keelWorld, runKeel } from "../testing/keelProcess.ts";
 
 const repo = join(import.meta.dirname, "../../..");
@@ -181,5 +182,26 @@ describe("keel doctor", () => {
         fix: expect.stringContaining("keel mcp list"),
       }),
     ]);
+  });
+
+  it("a remote-agent queue: none configured says nothing; one that does not answer fails (exit 1) without its password", async () => {
+    const w = keelWorld();
+    expect((await doctor(w)).findings.filter((f) => f.area === "remote")).toEqual([]);
+    const port = await freePort();
+    w.env.KEEL_REMOTE_QUEUE = `redis://:hunter2-secret@127.0.0.1:${port}`;
+    const result = await doctor(w);
+    expect(result.code).toBe(1);
+    expect(result.findings.filter((f) => f.area === "remote")).toEqual([
+      {
+        area: "remote",
+        status: "fail",
+        summary: expect.stringContaining(
+          `Could not reach the remote-agent queue at redis://:***@127.0.0.1:${port} (KEEL_REMOTE_QUEUE): connection refused`,
+        ),
+        fix: expect.stringContaining("Start Redis there"),
+      },
+    ]);
+    expect(result.stdout).not.toContain("hunter2-secret");
+    rmSync(w.root, { recursive: true, force: true });
   });
 });

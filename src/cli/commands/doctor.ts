@@ -13,6 +13,7 @@ import {
   type Finding,
 } from "../doctor/checks.ts";
 import { checkMcpServers, checkProvider, checkSettingsFiles, checkTrust } from "../doctor/configChecks.ts";
+import { checkRemoteQueue } from "../doctor/remoteCheck.ts";
 import { EXIT } from "../exitCodes.ts";
 import type { CliRuntime } from "../main.ts";
 import { projectDirFrom } from "../projectDir.ts";
@@ -56,6 +57,7 @@ async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; find
   findings.push(...checkTrust(settings, env), ...checkProvider(settings, env));
   const lsp = lspOptionsFromSettings(settings, { startOnFileUse: false });
   findings.push(...checkLanguageServers(projectRoot, settings.lspServers, lsp.useProjectTypeScript === true));
+  findings.push(...(await checkRemoteQueue(settings, env)));
   if (flags.mcp !== false) findings.push(...(await checkMcpServers(settings, env)));
   return { projectRoot, findings };
 }

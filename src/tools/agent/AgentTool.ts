@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { agentRuleMatcher } from "../../permissions/matchers/agent.ts";
+import type { RemoteQueueResolution } from "../../remote/config.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError, type ToolErrorCode } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
@@ -18,7 +19,7 @@ import {
   findAgentType,
   loadAgentTypes,
 } from "./agentTypes.ts";
-import { type AgentToolInput, launchAgent } from "./launch.ts";
+import { type AgentToolInput, launchAgent, newAgentId } from "./launch.ts";
 import {
   type AgentUsageSummary,
   progressLine,
@@ -30,7 +31,7 @@ import {
   worktreeLine,
 } from "./run.ts";
 import { getAgent, nameInUse, registerAgent, setAgentStatus } from "./runningAgents.ts";
-import { agentRuntimeOf, MAX_AGENT_DEPTH } from "./runtime.ts";
+import { type AgentRuntime, agentRuntimeOf, MAX_AGENT_DEPTH } from "./runtime.ts";
 import { AGENT_TOOL_NAME } from "./toolsForAgent.ts";
 import { finishWorktree, type WorktreeResult } from "./worktree.ts";
 
@@ -65,9 +66,11 @@ const inputSchema = z.strictObject({
     .describe("Model name or alias (sonnet, opus, haiku) for this agent"),
   run_in_background: z.boolean().optional().describe("Return a task id at once and let the agent work on"),
   isolation: z
-    .enum(["worktree"])
+    .enum(["worktree", "remote"])
     .optional()
-    .describe('"worktree": work in a fresh git worktree on a new branch'),
+    .describe(
+      '"worktree": work in a fresh git worktree on a new branch; "remote": run on a `keel worker` machine from the job queue (always in the background), its work pushed as a branch',
+    ),
   name: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "letters, digits, _ and - only")
@@ -103,6 +106,12 @@ export interface AgentToolOutput {
   /** Background: the task TaskOutput and TaskStop take, and its output file. */
   taskId?: string;
   outputPath?: string;
+  /** `isolation: "remote"`: the queue it waits on and what it starts from. */
+  remote?: {
+    queue: string;
+    displayUrl: string;
+    repository: { url: string; commit: string; branch: string; uncommitted: number };
+  };
 }
 
 export interface AgentProgress {
@@ -124,7 +133,22 @@ function listing(types: readonly AgentType[]): string {
   return `Available agent types:\n${lines.join("\n")}`;
 }
 
+function remoteLaunchText(output: AgentToolOutput, remote: NonNullable<AgentToolOutput["remote"]>): string {
+  const { repository } = remote;
+  return [
+    `Queued ${output.agentId} (${output.agentType}, ${output.model}) on the remote-agent queue "${remote.queue}" at ${remote.displayUrl}: "${output.description}".`,
+    `A \`keel worker\` takes it and works on commit ${repository.commit.slice(0, 12)} of ${repository.url}; its commits are pushed there as branch ${repository.branch}.`,
+    ...(repository.uncommitted > 0
+      ? [
+          `Your ${repository.uncommitted} uncommitted change${repository.uncommitted === 1 ? " is" : "s are"} not in that commit, so the remote agent does not see ${repository.uncommitted === 1 ? "it" : "them"}.`,
+        ]
+      : []),
+    `You will be told when it finishes, with its report. Meanwhile: TaskOutput with task_id "${output.taskId}" reads its progress (block: true waits for the report), TaskStop stops it, SendMessage to "${output.name ?? output.agentId}" gives it more instructions.`,
+  ].join("\n");
+}
+
 function resultText(output: AgentToolOutput): string {
+  if (output.status === "async_launched" && output.remote) return remoteLaunchText(output, output.remote);
   if (output.status === "async_launched")
     return [
       `Started ${output.agentId} (${output.agentType}) in the background: "${output.description}".`,
@@ -165,10 +189,19 @@ export function createAgentTool(
     },
     description: (input) => input.description,
     isConcurrencySafe: true,
-    // Starting an agent changes nothing by itself (its calls are checked one by one); a worktree is a new branch.
-    isReadOnly: (input) => input.isolation !== "worktree",
+    // Starting an agent changes nothing by itself (its calls are checked one by one); a worktree is a new
+    // branch, and a remote agent pushes the commit and sends the task to another machine.
+    isReadOnly: (input) => input.isolation === undefined,
     interruptBehavior: () => "cancel",
-    checkPermissions: allowedByTool("a sub-agent's own tool calls are each checked by the same rules"),
+    async checkPermissions(input, context) {
+      if (input.isolation !== "remote")
+        return allowedByTool("a sub-agent's own tool calls are each checked by the same rules")(input);
+      const queue = remoteQueueOf(context);
+      return {
+        behavior: "passthrough",
+        message: `Start a remote agent: the task and this repository's HEAD commit go to ${queue?.ok ? `the queue "${queue.config.name}" at ${queue.config.displayUrl}` : "the remote-agent queue"}, and a worker machine runs it`,
+      };
+    },
     toAutoClassifierInput: (input) => `${input.subagent_type ?? DEFAULT_AGENT_TYPE}: ${input.prompt}`,
 
     async validateInput(input, context) {
@@ -204,6 +237,20 @@ export function createAgentTool(
             `A fork keeps your model (${runtime.model}) so its requests reuse your prompt cache. Leave out model, or use another subagent_type.`,
           );
       }
+      if (input.isolation === "remote") {
+        if (type.name === FORK_TYPE)
+          return refuse(
+            "invalid_input",
+            'A fork continues this conversation, which stays on this machine: it cannot run remotely. Use another subagent_type with isolation "remote".',
+          );
+        const queue = remoteQueueOf(context);
+        if (!queue?.ok)
+          return refuse(
+            "not_allowed",
+            queue?.problem ??
+              "Remote agents are not available here (a remote agent cannot start remote agents). Run the agent without isolation.",
+          );
+      }
       if (input.name && nameInUse(sessionId, input.name))
         return refuse(
           "wrong_state",
@@ -215,6 +262,8 @@ export function createAgentTool(
     async call(input, context, _canUseTool, parentMessage, onProgress) {
       const runtime = agentRuntimeOf(context);
       if (!runtime) throw new ToolError("no_agent_loop", "Sub-agents run inside Keel's agent loop.");
+      if (input.isolation === "remote")
+        return { data: await startRemote(input, context, runtime, await typesFor(context), env()) };
       const launched = await launchAgent({
         input,
         context,
@@ -299,11 +348,60 @@ export function createAgentTool(
     userFacingName: (input) => (input?.subagent_type ? `Agent(${input.subagent_type})` : "Agent"),
     renderToolUse: (input) => ({
       kind: "text",
-      text: `Agent(${input.subagent_type ?? DEFAULT_AGENT_TYPE}${input.run_in_background ? ", background" : ""}${input.isolation ? ", worktree" : ""}): ${input.description}`,
+      text: `Agent(${input.subagent_type ?? DEFAULT_AGENT_TYPE}${input.run_in_background || input.isolation === "remote" ? ", background" : ""}${input.isolation ? `, ${input.isolation}` : ""}): ${input.description}`,
     }),
     renderToolResult: (output) => ({ kind: "text", text: resultText(output) }),
     renderToolProgress: (progress) => ({ kind: "progress", text: `${progress.agentId}: ${progress.text}` }),
   });
+}
+
+/** The queue `isolation: "remote"` uses in this session (set by the agent session, remote/config.ts). */
+function remoteQueueOf(context: ToolUseContext): RemoteQueueResolution | undefined {
+  const value = context.options.remoteAgents;
+  return value !== null && typeof value === "object" && "ok" in value
+    ? (value as RemoteQueueResolution)
+    : undefined;
+}
+
+/** A remote agent runs in the background on a worker; bullmq and ioredis load only when one starts. */
+async function startRemote(
+  input: AgentToolInput,
+  context: ToolUseContext,
+  runtime: AgentRuntime,
+  types: readonly AgentType[],
+  env: NodeJS.ProcessEnv,
+): Promise<AgentToolOutput> {
+  const queue = remoteQueueOf(context);
+  if (!queue?.ok)
+    throw new ToolError("not_allowed", queue?.problem ?? "Remote agents are not available here.");
+  const typeName = input.subagent_type ?? DEFAULT_AGENT_TYPE;
+  const type = findAgentType(types, typeName);
+  if (!type) throw new ToolError("not_found", `No agent type "${typeName}".`);
+  const { launchRemoteAgent } = await import("../../remote/parent/launch.ts");
+  const launched = await launchRemoteAgent({
+    agentId: newAgentId(),
+    input,
+    context,
+    runtime,
+    type,
+    config: queue.config,
+    env,
+  });
+  return {
+    status: "async_launched",
+    agentId: launched.agentId,
+    agentType: type.name,
+    model: launched.model,
+    description: input.description,
+    ...(input.name ? { name: input.name } : {}),
+    taskId: launched.taskId,
+    outputPath: launched.outputPath,
+    remote: {
+      queue: launched.worker.queue,
+      displayUrl: launched.worker.displayUrl,
+      repository: launched.repository,
+    },
+  };
 }
 
 export const AgentTool = createAgentTool();

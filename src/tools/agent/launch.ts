@@ -19,7 +19,7 @@ export interface AgentToolInput {
   subagent_type?: string | undefined;
   model?: string | undefined;
   run_in_background?: boolean | undefined;
-  isolation?: "worktree" | undefined;
+  isolation?: "worktree" | "remote" | undefined;
   name?: string | undefined;
   /** Accepted for Claude Code's schema and ignored (one implicit team; the session's mode). */
   team_name?: string | undefined;

@@ -2,6 +2,7 @@
 // ToolUseContext.options.agentRuntime (src/agent/subagentRuntime.ts), and the tool starts child loops
 // through it without depending on the loop's code.
 import type { AgentEvent, RunOutcome } from "../../agent/events.ts";
+import type { AuditSink, Prompter } from "../../pipeline/services.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { ContentBlock, Message } from "../../tool/messages.ts";
 import type { Tool } from "../../tool/Tool.ts";
@@ -76,6 +77,17 @@ export interface AgentRuntime {
   send(message: string): void;
   /** Queues a message for the session's main loop (SendMessage to "main"). */
   sendToMain(message: string): void;
+  /**
+   * What an agent on another machine needs of this session (isolation "remote"): who answers its
+   * questions, where its decisions are audited, and the provider's name and endpoint (never its key).
+   */
+  readonly remoteHost?: RemoteHost;
+}
+
+export interface RemoteHost {
+  prompter?: Prompter;
+  audit?: AuditSink;
+  provider: { name: "anthropic" | "openai"; baseURL: string };
 }
 
 export function agentRuntimeOf(context: ToolUseContext): AgentRuntime | undefined {
