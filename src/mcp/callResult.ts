@@ -42,10 +42,10 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const ALLOW_HINT =
   "The user can allow such calls with a permission rule in Keel's settings, or by starting `keel mcp` with " +
   "--allow '<rule>' or another --mode.)";
-/** Why nobody approved, as the client's model should read it: the client cannot ask, or asking failed. */
+/** Why nobody approved, as the client's model should read it: the client cannot ask, or nobody answered. */
 const NO_PROMPTER_HINT = {
   cannotAsk: `\n\n(This MCP client cannot ask the user for approval. ${ALLOW_HINT}`,
-  askFailed: `\n\n(Asking the user for approval through this MCP client failed. ${ALLOW_HINT}`,
+  askFailed: `\n\n(Nobody approved it through this MCP client. ${ALLOW_HINT}`,
 };
 
 export function toCallToolResult(
