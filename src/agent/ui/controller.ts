@@ -140,8 +140,9 @@ export class InteractiveController {
   #statusLine(): string {
     const agent = this.session.agent;
     const mode = agent.context.getAppState().toolPermissionContext.mode;
-    const cost = formatCost(agent.modelInfo.pricing ? agent.costUsd : undefined);
-    return `${agent.model} · ${mode} mode · ${agent.modelInfo.pricing ? cost : "cost unknown"} · /help`;
+    // A model without a published price shows no cost: never an estimate borrowed from another model.
+    const cost = agent.modelInfo.pricing ? ` · ${formatCost(agent.costUsd)}` : "";
+    return `${agent.model} · ${mode} mode${cost} · /help`;
   }
 
   #dialog(): DialogState | undefined {
