@@ -90,12 +90,18 @@ function listFlagHint(flags: RunFlags): string {
   return ` (${used[0]} takes every word after it as a rule: put the task before it, or end the list with --)`;
 }
 
+/** `-r "third"` takes "third" as the session id (the flag's value is optional): say so. */
+function resumeValueHint(flags: RunFlags): string {
+  if (typeof flags.resume !== "string") return "";
+  return ` ("${flags.resume}" was taken as the session id of -r/--resume, whose id is optional: put the task before the flag, keel -p "${flags.resume}" -r, or give both, keel -p -r <session-id> "task")`;
+}
+
 function readPrompt(words: readonly string[], flags: RunFlags): string {
   const joined = words.join(" ").trim();
   if (joined !== "" && joined !== "-") return joined;
   if (joined === "" && process.stdin.isTTY)
     throw new CliError(
-      `Give a task: keel run "fix the failing test" (or pipe it on stdin)${listFlagHint(flags)}.`,
+      `Give a task: keel run "fix the failing test" (or pipe it on stdin)${listFlagHint(flags)}${resumeValueHint(flags)}.`,
     );
   try {
     const text = readFileSync(0, "utf8").trim();
@@ -103,7 +109,9 @@ function readPrompt(words: readonly string[], flags: RunFlags): string {
   } catch (error) {
     throw new CliError(`Could not read the task from stdin: ${(error as Error).message}`);
   }
-  throw new CliError(`The task is empty. Give one: keel run "fix the failing test"${listFlagHint(flags)}.`);
+  throw new CliError(
+    `The task is empty${resumeValueHint(flags)}. Give one: keel run "fix the failing test"${listFlagHint(flags)}.`,
+  );
 }
 
 export function register(program: Command, runtime: CliRuntime): void {
