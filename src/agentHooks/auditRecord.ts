@@ -7,6 +7,8 @@ export interface HookAuditRecord extends AuditRecord {
   agent: string;
   /** The agent's hook event: PreToolUse, PermissionRequest, BeforeTool. */
   hookEvent: string;
+  /** The Keel tools the call was judged as, when not the agent's own name (`run_shell_command`: Bash). */
+  keelTools?: string[];
   noOpinion?: string;
 }
 

@@ -176,11 +176,20 @@ function toVerdict(tool: Tool, decision: PermissionDecision): Verdict {
 
 /**
  * Secrets of the environment are redacted from the log. Agents export their session id to hooks
- * (CLAUDE_CODE_SESSION_ID): it is the record's own sessionId, not a secret, and must stay readable.
+ * (CLAUDE_CODE_SESSION_ID, GEMINI_SESSION_ID, ...) in variables whose names look secret: it is the
+ * record's own sessionId, what `keel audit --session` looks for, so no variable holding it is redacted.
  */
-function redactionEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { CLAUDE_CODE_SESSION_ID: _sessionId, ...rest } = env;
-  return rest;
+export function redactionEnv(env: NodeJS.ProcessEnv, sessionId: string): NodeJS.ProcessEnv {
+  const kept: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env))
+    if (name !== "CLAUDE_CODE_SESSION_ID" && value !== sessionId) kept[name] = value;
+  return kept;
+}
+
+/** The Keel tools a call was judged as, when they are not the agent's own name for it. */
+function keelToolsOf(call: AgentCall): string[] | undefined {
+  const names = [...new Set(call.calls.map((part) => part.tool))];
+  return names.length > 0 && !(names.length === 1 && names[0] === call.agentTool) ? names : undefined;
 }
 
 function recordDecision(
@@ -195,6 +204,7 @@ function recordDecision(
     sessionId: call.sessionId,
     toolUseId: call.toolUseId,
     tool: call.agentTool,
+    ...(keelToolsOf(call) ? { keelTools: keelToolsOf(call) } : {}),
     inputSummary: summarizeInput(call.agentInput),
     behavior: verdict.behavior,
     decidedBy: verdict.decidedBy,
@@ -210,7 +220,7 @@ function recordDecision(
   const env = options.env ?? process.env;
   const sink = new JsonlAuditSink({
     dir: options.auditDir ?? auditDir(env),
-    env: redactionEnv(env),
+    env: redactionEnv(env, call.sessionId),
     onError: (message) => notes.push(message),
   });
   sink.record(record);
