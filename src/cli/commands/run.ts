@@ -227,7 +227,14 @@ export async function openAgentSession(
       interactive: options.interactive,
       ...(options.prompter ? { prompter: options.prompter } : {}),
     });
-    return { ...agentSession, close: session.close };
+    // How the provider was chosen, said once: on stderr for a script, among the notices on a terminal.
+    const notice = agentSession.config.notice;
+    if (notice && !options.interactive) process.stderr.write(`keel: ${notice}\n`);
+    return {
+      ...agentSession,
+      ...(notice && options.interactive ? { notices: [notice, ...agentSession.notices] } : {}),
+      close: session.close,
+    };
   } catch (error) {
     session.close();
     if (error instanceof AgentSetupError) throw new CliError(error.message);
