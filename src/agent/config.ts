@@ -59,7 +59,8 @@ function parseProvider(value: string | undefined, where: string): ProviderName |
   );
 }
 
-function providerFromModel(model: string | undefined): ProviderName | undefined {
+/** The provider a model's name says (`claude-*`: Anthropic; `gpt-*`, `o1`..., `chatgpt-*`: OpenAI), if any. */
+export function modelProvider(model: string | undefined): ProviderName | undefined {
   if (!model) return undefined;
   if (/^claude/i.test(model)) return "anthropic";
   if (/^(gpt-|o\d|chatgpt)/i.test(model)) return "openai";
@@ -141,7 +142,7 @@ export function resolveModelConfig(
   const named = firstString(flags.model, env.KEEL_MODEL, settings.model);
   const model = named ? (MODEL_ALIASES[named.toLowerCase()] ?? named) : undefined;
   const flagBase = firstString(flags.baseUrl, env.KEEL_BASE_URL, settings.baseUrl);
-  const byName = explicit ?? providerFromModel(model);
+  const byName = explicit ?? modelProvider(model);
   const { provider, notice } =
     byName === undefined ? providerFromSetup(flagBase, env, model) : { provider: byName, notice: undefined };
   const baseURL =

@@ -54,6 +54,8 @@ export interface AgentSession {
   notices: string[];
   /** The project folder is trusted: "always" answers may be saved in its local settings. */
   trusted: boolean;
+  /** The settings files in force, highest precedence first, as `source: path` (for /status). */
+  settingsFiles?: string[];
   /** The saved session picked up by --resume / --continue. */
   resumed?: SessionState;
   /** Ends what the session started outside the agent (MCP servers, background shells, the terminal). */
@@ -183,6 +185,9 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     hooks,
     notices: [...(toolSearch.problem ? [toolSearch.problem] : []), ...started.userMessages],
     trusted: settings.trustSaved,
+    settingsFiles: settings.sources.flatMap((source) =>
+      source.file ? [`${source.source}: ${source.file}`] : [],
+    ),
     ...(resumed ? { resumed } : {}),
   };
 }

@@ -210,11 +210,12 @@ async function customCommandPrompt(session: AgentSession, typed: string): Promis
 /** Settings, tools and services as every command loads them, then the agent on top (shared with `keel`). */
 export async function openAgentSession(
   flags: PolicyFlags & AgentFlags,
-  options: { interactive: boolean; prompter?: Prompter },
+  options: { interactive: boolean; prompter?: Prompter; offerTrust?: boolean },
 ): Promise<AgentSession> {
   const { connectSessionMcp, offerTrust, openSession } = await import("../session.ts");
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
-  await offerTrust(flags);
+  // Asked once per start: a session opened by /resume does not ask again.
+  if (options.offerTrust !== false) await offerTrust(flags);
   const session = await connectSessionMcp(await openSession(flags, { warmBashParser: true }), flags, {
     prompter: options.prompter,
   });

@@ -29,6 +29,8 @@ export type PromptAction =
   | { type: "historyPrevious" }
   | { type: "historyNext" }
   | { type: "cycleMode" }
+  /** Tab: complete the `@path` being typed. */
+  | { type: "complete" }
   /** Ctrl+C: stop the agent, else clear the prompt, else (twice) leave. */
   | { type: "interrupt" }
   /** Ctrl+D: leave at an empty prompt, else delete forward. */
@@ -105,6 +107,7 @@ export function keyActions(input: string, key: Key): PromptAction[] {
     return [{ type: "submit" }];
   }
   if (key.tab && key.shift) return [{ type: "cycleMode" }];
+  if (key.tab) return [{ type: "complete" }];
   if (key.escape) return [{ type: "escape" }];
   if (key.backspace)
     return [{ type: "edit", action: key.meta || key.ctrl ? "deleteWordBackward" : "backspace" }];
