@@ -43,6 +43,8 @@ export interface AgentSessionInput {
   interactive: boolean;
   prompter?: Prompter;
   env?: NodeJS.ProcessEnv;
+  /** The session's MCP connections, for the resource tools and /mcp. */
+  mcpClients?: readonly unknown[];
 }
 
 export interface AgentSession {
@@ -122,6 +124,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ...(settings.worktreesDir ? { worktreesDir: settings.worktreesDir } : {}),
     // A project's custom commands grant their allowed-tools only where its own allow rules apply.
     projectTrusted: settings.trusted,
+    ...(input.mcpClients ? { mcpClients: input.mcpClients } : {}),
   });
   const runner =
     input.services.hooks instanceof HookRunner

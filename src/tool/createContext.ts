@@ -40,6 +40,8 @@ export interface SessionOptions {
   worktreesDir?: string;
   /** The project folder is trusted: a project's custom commands may grant their `allowed-tools`. */
   projectTrusted?: boolean;
+  /** The session's MCP connections (the resource tools and /mcp find the servers there). */
+  mcpClients?: readonly unknown[];
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -84,6 +86,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       ...(options.transcriptPath === undefined ? {} : { transcriptPath: options.transcriptPath }),
       ...(options.worktreesDir === undefined ? {} : { worktreesDir: options.worktreesDir }),
       ...(options.projectTrusted === undefined ? {} : { projectTrusted: options.projectTrusted }),
+      ...(options.mcpClients === undefined ? {} : { mcpClients: options.mcpClients }),
     },
     abortController,
     readFileState: new FileStateCache(),

@@ -28,9 +28,12 @@ export async function runInteractive(
   controller = new InteractiveController(session, prompter, { history, env, home: userHomeDir(env) });
   for (const problem of problems) controller.notify("warning", problem);
   // The kitty keyboard protocol, where the terminal has it, tells Shift+Enter from Enter.
-  const instance = render(createElement(App, { controller }), {
-    exitOnCtrlC: false,
-    kittyKeyboard: { mode: "auto" },
+  let generation = 0;
+  const app = () => createElement(App, { controller, key: generation });
+  const instance = render(app(), { exitOnCtrlC: false, kittyKeyboard: { mode: "auto" } });
+  const stopRedrawing = redrawWhenNarrower(() => {
+    generation++;
+    instance.rerender(app());
   });
   if (options.initialPrompt) void controller.submit(options.initialPrompt);
   const code = await controller.exited();
@@ -39,7 +42,27 @@ export async function runInteractive(
     .sessionEnd(resumeTo ? "other" : "prompt_input_exit", new AbortController().signal)
     .catch(() => undefined);
   await releaseSession(session.agent.sessionId);
+  stopRedrawing();
   instance.unmount();
   await instance.waitUntilExit().catch(() => undefined);
   return resumeTo ? { code, resumeTo } : { code };
+}
+
+/**
+ * When the terminal gets narrower it rewraps what is on screen, and the frame drawn last then takes more
+ * rows than Ink erases: the top of it (a box's border) would stay behind. So the screen and scrollback are
+ * cleared and everything is drawn again at the new width (`redraw` remounts the app, which prints the
+ * whole conversation again), as Claude Code does. Runs before Ink's own resize handling.
+ */
+function redrawWhenNarrower(redraw: () => void, stdout: NodeJS.WriteStream = process.stdout): () => void {
+  let columns = stdout.columns;
+  const onResize = () => {
+    if (stdout.columns < columns) {
+      stdout.write("\x1b[2J\x1b[3J\x1b[H");
+      redraw();
+    }
+    columns = stdout.columns;
+  };
+  stdout.prependListener("resize", onResize);
+  return () => stdout.off("resize", onResize);
 }

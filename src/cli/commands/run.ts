@@ -227,6 +227,7 @@ export async function openAgentSession(
       flags,
       interactive: options.interactive,
       ...(options.prompter ? { prompter: options.prompter } : {}),
+      ...(session.context.options.mcpClients ? { mcpClients: session.context.options.mcpClients } : {}),
     });
     // How the provider was chosen, said once: on stderr for a script, among the notices on a terminal.
     const notice = agentSession.config.notice;

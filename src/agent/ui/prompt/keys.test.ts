@@ -59,6 +59,12 @@ const CASES: Array<[string, string, Partial<Key>, PromptAction[]]> = [
   ["Alt+D", "d", { meta: true }, [edit("deleteWordForward")]],
   ["Shift+Tab", "", { tab: true, shift: true }, [{ type: "cycleMode" }]],
   ["Tab completes the @path being typed", "", { tab: true }, [{ type: "complete" }]],
+  [
+    "a Tab typed in a burst completes too",
+    "@do\tgu",
+    {},
+    [{ type: "insert", text: "@do" }, { type: "complete" }, { type: "insert", text: "gu" }],
+  ],
   ["Escape", "", { escape: true }, [{ type: "escape" }]],
   // Keys typed faster than a read arrive as one chunk of text.
   ["text then Enter", "fix it\r", {}, [{ type: "insert", text: "fix it" }, { type: "submit" }]],

@@ -79,11 +79,12 @@ function textActions(input: string): PromptAction[] {
       run += char;
       continue;
     }
+    flush();
+    // A Tab typed in a burst of keys completes, as a Tab pressed alone does (a paste keeps its tabs).
     if (char === "\t") {
-      run += char;
+      actions.push({ type: "complete" });
       continue;
     }
-    flush();
     if (char === "\r") actions.push({ type: "submit" });
     else if (char === "\n") actions.push({ type: "newline" });
     else if (char === "\x7f" || char === "\b") actions.push({ type: "edit", action: "backspace" });
