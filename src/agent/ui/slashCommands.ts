@@ -168,6 +168,8 @@ export const KEY_HELP: readonly string[] = [
   "Enter sends the prompt. \\ then Enter, Alt+Enter, Ctrl+J (or Shift+Enter, where the terminal reports it) start a new line; a paste stays one prompt.",
   "Left/Right, Home/End (Ctrl+A/E), Alt+B/F or Ctrl+Left/Right by word; Ctrl+W, Ctrl+U, Ctrl+K delete.",
   "Up/Down (Ctrl+P/N) recall earlier prompts of this project (kept in ~/.keel/history.jsonl).",
+  "!command runs a shell command through the permission checks (it asks when the model's would); the model sees it and its output with the next prompt.",
+  "@path in a prompt attaches that file (or lists that folder); while typing, Tab completes the first path shown.",
   "Shift+Tab cycles the permission mode: default, acceptEdits, plan.",
   "Ctrl-C or Esc stops the agent (tools that can stop, stop); Ctrl-C clears the prompt; at an empty prompt, Ctrl-C twice or Ctrl-D exits.",
   "In an approval dialog: Up/Down and Enter, or the choice's number (y, a, n also work); Esc answers no.",
