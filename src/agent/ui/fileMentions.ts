@@ -57,9 +57,16 @@ export function pathSuggestions(partial: string, cwd: string, home: string): str
     .filter((entry) => prefix.startsWith(".") || !entry.name.startsWith("."))
     .filter((entry) => entry.name === prefix || !SKIPPED.has(entry.name))
     .map((entry) => ({ name: entry.name, folder: isFolder(entry, folderTyped, cwd, home) }))
-    .sort((a, b) => (a.folder === b.folder ? a.name.localeCompare(b.name) : a.folder ? -1 : 1))
+    .sort((a, b) => (a.folder === b.folder ? byName(a.name, b.name) : a.folder ? -1 : 1))
     .slice(0, MAX_SUGGESTIONS)
     .map((entry) => `${folderTyped}${entry.name}${entry.folder ? "/" : ""}`);
+}
+
+/** Case-blind, then by code point: the same order on every machine. */
+function byName(a: string, b: string): number {
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function isFolder(entry: Dirent, folderTyped: string, cwd: string, home: string): boolean {
