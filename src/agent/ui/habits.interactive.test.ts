@@ -3,7 +3,15 @@
 // completion, /status, /mcp (a real MCP server and a broken one), /model checked against the provider,
 // /init, /resume of an earlier session; and how it draws: a space after ⎿, the refusal after the refused
 // call, no stale border after the terminal shrinks. Also `keel tool`'s line prompter on a terminal.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +29,7 @@ const sent = (request: RecordedRequest) => JSON.stringify(request.body.messages)
 
 describe.skipIf(!hasTmux)("Claude Code's habits in the terminal UI (tmux)", () => {
   let server: ScriptedServer;
+  let root: string;
   let project: string;
   let home: string;
   const keel = new TmuxKeel("habits");
@@ -51,7 +60,7 @@ describe.skipIf(!hasTmux)("Claude Code's habits in the terminal UI (tmux)", () =
   }
 
   beforeAll(async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-habits-")));
+    root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-habits-")));
     project = join(root, "project");
     home = join(root, "home");
     mkdirSync(join(project, "docs"), { recursive: true });
@@ -80,6 +89,7 @@ describe.skipIf(!hasTmux)("Claude Code's habits in the terminal UI (tmux)", () =
   afterAll(async () => {
     keel.kill();
     await server?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
   it("!command runs through Keel's decision: a read-only one runs, one that writes asks; the model gets it", async () => {
@@ -227,10 +237,14 @@ describe.skipIf(!hasTmux)("Claude Code's habits in the terminal UI (tmux)", () =
 
 describe.skipIf(!hasTmux)("keel tool's approval on a terminal (tmux)", () => {
   const keel = new TmuxKeel("tool-approval");
-  afterAll(() => keel.kill());
+  let root = "";
+  afterAll(() => {
+    keel.kill();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
 
   it("offers Yes / No with no model to tell and no mode key", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-tool-approval-")));
+    root = realpathSync(mkdtempSync(join(tmpdir(), "keel-tool-approval-")));
     const project = join(root, "project");
     mkdirSync(project);
     mkdirSync(join(root, "home"));
