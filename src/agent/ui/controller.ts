@@ -7,23 +7,17 @@ import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions
 import type { PermissionMode } from "../../permissions/types.ts";
 import { updatePermissionContext } from "../../tool/context.ts";
 import type { AgentSession } from "../createAgent.ts";
-import {
-  describeCommand,
-  type ExpandedCommand,
-  expandSlashLine,
-  listCustomCommands,
-} from "../customCommands.ts";
+import { describeCommand, listCustomCommands } from "../customCommands.ts";
 import { errorMessageForUser, formatCost } from "../format.ts";
-import { modelInfo } from "../models.ts";
 import { AttentionNotifier } from "./attentionNotifier.ts";
 import { dialogKey } from "./dialogKeys.ts";
-import { attachMentions, completeMention, mentionAtCursor, pathSuggestions } from "./fileMentions.ts";
+import { completeMention, mentionAtCursor, pathSuggestions } from "./fileMentions.ts";
 import { FormInput, type FormState } from "./formInput.ts";
+import { type LineHost, runCustomCommand, runShellLine, sendWithMentions } from "./lineRunners.ts";
 import { type PickerState, pickerKey } from "./picker.ts";
 import type { EditorState } from "./prompt/editor.ts";
 import { keyActions } from "./prompt/keys.ts";
 import { type HistorySource, type LineOutcome, PromptLine } from "./prompt/promptLine.ts";
-import { runShellEscape } from "./shellEscape.ts";
 import { type PickItem, parseSlash, type SlashHost } from "./slashCommands.ts";
 import type { SessionFacts } from "./statusCommands.ts";
 import { type NewItem, type TranscriptState, TranscriptView } from "./transcriptView.ts";
@@ -360,55 +354,34 @@ export class InteractiveController {
     if (line.startsWith("!")) return this.#shell(line.slice(1).trim());
     const slash = parseSlash(line);
     if (slash) return this.#slash(slash.name, slash.args);
-    await this.#prompt(line);
+    await sendWithMentions(this.#lineHost(), line);
   }
 
-  /** A typed prompt: its `@mentions` attached (read through the pipeline), then sent as typed. */
-  async #prompt(line: string): Promise<void> {
-    if (!/(^|\s)@\S/.test(line)) return this.submit(line);
-    this.#push({ kind: "user", text: line });
-    this.#update({ running: true });
-    let attached: Awaited<ReturnType<typeof attachMentions>>;
-    try {
-      attached = await attachMentions(line, this.session.agent.context, this.#home);
-    } catch (error) {
-      this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
-      return;
-    } finally {
-      this.#update({ running: false });
-    }
-    for (const note of attached.notes) this.#push({ kind: "notice", level: "info", text: note });
-    await this.submit(attached.prompt, line, { shownAlready: true });
-  }
-
-  /** `!command`: run through the pipeline like any Bash call, shown, and given to the model with the next prompt. */
+  /** `!command`: its own abort signal, so Ctrl-C or a "No" stops it (not the session). */
   async #shell(command: string): Promise<void> {
     if (!command) {
       this.#update({ hint: "Type a command after !, for example: !git status" });
       return;
     }
-    this.#push({ kind: "user", text: `! ${command}` });
     this.#shellAbort = new AbortController();
-    this.#update({ running: true });
     try {
-      const result = await runShellEscape(this.session.agent, command, this.#shellAbort.signal);
-      this.#push({
-        kind: "tool",
-        entry: {
-          id: `shell-${Date.now()}`,
-          name: "Bash",
-          title: `Bash(${command})`,
-          status: result.isError || result.refused ? "error" : "done",
-          result: { kind: "text", text: result.text || "(no output)" },
-        },
-      });
-    } catch (error) {
-      this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
+      await runShellLine(this.#lineHost(), command, this.#shellAbort.signal);
     } finally {
       this.#shellAbort = undefined;
-      this.#flushAfterRun();
-      this.#update({ running: false, hint: undefined, status: this.#statusLine() });
     }
+  }
+
+  #lineHost(): LineHost {
+    return {
+      session: this.session,
+      home: this.#home,
+      push: (item) => this.#push(item),
+      setRunning: (running) => {
+        if (!running) this.#flushAfterRun();
+        this.#update({ running, ...(running ? {} : { hint: undefined, status: this.#statusLine() }) });
+      },
+      submit: (prompt, shown, options) => this.submit(prompt, shown, options),
+    };
   }
 
   #flushAfterRun(): void {
@@ -440,7 +413,7 @@ export class InteractiveController {
 
   async #slash(name: string, args: string): Promise<void> {
     const parsed = parseSlash(`/${name} ${args}`);
-    if (!parsed?.command) return this.#customCommand(name, args);
+    if (!parsed?.command) return runCustomCommand(this.#lineHost(), name, args);
     const host: SlashHost = {
       agent: this.session.agent,
       facts: {
@@ -474,34 +447,5 @@ export class InteractiveController {
     };
     await parsed.command.run(host, parsed.args);
     this.#update({ status: this.#statusLine() });
-  }
-
-  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent with its allowed-tools. */
-  async #customCommand(name: string, args: string): Promise<void> {
-    const line = `/${name}${args.trim() ? ` ${args.trim()}` : ""}`;
-    this.#update({ running: true });
-    let expanded: ExpandedCommand | undefined;
-    try {
-      expanded = await expandSlashLine(this.session.agent, line);
-    } catch (error) {
-      this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
-      return;
-    } finally {
-      this.#flushAfterRun();
-      this.#update({ running: false });
-    }
-    if (!expanded) {
-      this.#push({ kind: "notice", level: "warning", text: `Unknown command /${name}. Try /help.` });
-      return;
-    }
-    const agent = this.session.agent;
-    const before = { model: agent.model, info: agent.modelInfo };
-    if (expanded.model) agent.setModel(expanded.model, modelInfo(expanded.model));
-    agent.allowUntilPromptEnds(expanded.allowRules);
-    try {
-      await this.submit(expanded.prompt, line);
-    } finally {
-      if (expanded.model) agent.setModel(before.model, before.info);
-    }
   }
 }
