@@ -295,7 +295,11 @@ export class InteractiveController {
       this.session.agent.interrupt();
       this.#shellAbort?.abort(new Error("Refused by the user"));
       // Printed after the refused call's own line, once the run has put it in the history.
-      this.#afterRun.push("Refused. Tell the model what to do instead.");
+      this.#afterRun.push(
+        this.#shellAbort
+          ? "Refused: the command was not run."
+          : "Refused. Tell the model what to do instead.",
+      );
     }
   }
 

@@ -108,6 +108,9 @@ describe.skipIf(!hasTmux)("Claude Code's habits in the terminal UI (tmux)", () =
     expect(dialog).toMatch(/\$ touch made-by-bang/);
     expect(dialog).toMatch(/Bash needs approval: touch changes files +│/);
     expect(dialog).not.toMatch(/no rule matched/);
+    // The person typed it: no model to tell what to do instead.
+    expect(dialog).toMatch(/3\. No \(esc\)/);
+    expect(dialog).not.toMatch(/tell the model/);
     expect(existsSync(join(project, "made-by-bang"))).toBe(false);
     keel.send("1");
     await keel.waitFor(/● Bash\(touch made-by-bang\)/, "the command to run once allowed");

@@ -21,7 +21,12 @@ export async function runShellEscape(
   try {
     const result = await runTool(
       { name: "Bash", input: { command, description: `Run by the user: ${command.slice(0, 60)}` } },
-      { ...agent.context, abortController: controller },
+      // Typed by the person: an approval of it offers a plain "No" (no model to tell).
+      {
+        ...agent.context,
+        abortController: controller,
+        options: { ...agent.context.options, typedByPerson: true },
+      },
     );
     if (!result.refused) agent.addContext([contextFor(command, result)]);
     return result;

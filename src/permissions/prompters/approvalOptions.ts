@@ -45,10 +45,12 @@ export interface ApprovalSettings {
   /** "Don't ask again" may be saved in the project's local settings file (trusted folders only). */
   persist: boolean;
   /**
-   * Who made the call: a model in an agent session with a mode key (the terminal UI: "No" tells the model
-   * what to do instead, Shift+Tab changes the mode), or a person (`keel tool`: neither exists).
+   * Who made the call: a model ("No" then tells it what to do instead) or a person (`keel tool`, a
+   * `!command` typed in the terminal UI: a plain "No"). Default: a model.
    */
   caller?: "model" | "person";
+  /** Shift+Tab changes the mode where this is asked (the terminal UI). Default: true for a model's call. */
+  modeKey?: boolean;
 }
 
 /** The rule a blanket "always" would add: the tool's own allow suggestion, or the bare name when the tool's rules take no specifier. */
@@ -126,7 +128,7 @@ function narrowAlways(
     return {
       letter: "a",
       label: "Yes, allow all edits during this session",
-      detail: `Switches this session to acceptEdits mode: edits inside the working directories stop asking. Nothing is saved${settings.caller === "person" ? "." : "; Shift+Tab changes the mode."}`,
+      detail: `Switches this session to acceptEdits mode: edits inside the working directories stop asking. Nothing is saved${(settings.modeKey ?? settings.caller !== "person") ? "; Shift+Tab changes the mode." : "."}`,
       effect: { kind: "acceptEdits" },
     };
   }
