@@ -10,13 +10,15 @@
 //   2. a dangerous command under a deny rule, hidden behind a wrapper: refused with Keel's reason;
 //   3. a plain write Keel has no proof for: left to Claude Code (which, with nobody to ask, refuses).
 // Then the audit log must show all three decisions, and `keel audit --summary` is printed. A last session
-// keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1.
+// keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1. Last,
+// `hook install --project` in a fresh project: the shared command works where `keel` is on PATH, and
+// where it is not Claude Code shows the hook's error and decides alone.
 //
 // Nothing harmful can run even if the hook failed: the "dangerous" command deletes only build/ of the
 // temporary project, by absolute path; Claude Code's own settings deny it too (Bash(rm:*)), and in -p
 // mode nobody can approve a call that asks.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startAnthropicServer } from "../src/agent/testing/anthropicServer.ts";
 import { listServers, stopServers } from "../src/cli/decisionServer/control.ts";
@@ -25,6 +27,7 @@ import {
   installClaudeCode,
   KEEL,
   makeWorld,
+  REPO,
   readJson,
   runClaude,
   toolCallScript,
@@ -52,11 +55,12 @@ function check(name: string, ok: boolean, detail: string): void {
   );
 }
 
-async function session(binary: string, world: World, commands: string[]) {
+async function session(binary: string, world: World, commands: string[], path?: string) {
   const { script, results } = toolCallScript(bashCalls(commands));
   const server = await startAnthropicServer({ script });
   try {
-    const run = await runClaude(binary, world, claudeEnv(world, server.url), "Look around the project.");
+    const env = { ...claudeEnv(world, server.url), ...(path === undefined ? {} : { PATH: path }) };
+    const run = await runClaude(binary, world, env, "Look around the project.");
     if (run.status !== 0)
       throw new Error(`claude exited ${run.status ?? run.signal}: ${run.stderr.slice(0, 500)}`);
     return results;
@@ -81,6 +85,67 @@ function auditRecords(world: World): Array<Record<string, unknown>> {
     .flatMap((name) => readFileSync(join(dir, name), "utf8").split("\n"))
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** Every record of Claude Code's own session transcripts in this world (where it notes hook errors). */
+function claudeTranscriptRecords(world: World): Array<Record<string, unknown>> {
+  const projects = join(world.home, ".claude", "projects");
+  if (!existsSync(projects)) return [];
+  return readdirSync(projects).flatMap((folder) =>
+    readdirSync(join(projects, folder))
+      .filter((name) => name.endsWith(".jsonl"))
+      .flatMap((name) => readFileSync(join(projects, folder, name), "utf8").split("\n"))
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+  );
+}
+
+/**
+ * `hook install claude-code --project`: the shared settings file names no path of this machine; on a
+ * teammate's machine with `keel` on PATH Keel decides, and on one without it Claude Code records and
+ * shows the hook's error (`hook_non_blocking_error`) and decides alone.
+ */
+async function projectInstall(binary: string): Promise<void> {
+  const world = makeWorld("keel-claude-code-project-");
+  try {
+    const install = keel(world, ["hook", "install", "claude-code", "--project"]);
+    const shared = readFileSync(join(world.project, ".claude", "settings.json"), "utf8");
+    check(
+      "hook install claude-code --project writes no path of this machine",
+      install.status === 0 && !shared.includes(REPO) && !shared.includes(process.execPath),
+      shared,
+    );
+    // A teammate's machine with Keel installed: a `keel` on PATH, as `npm i -g` puts one.
+    const bin = join(world.base, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "keel"), `#!/bin/sh\nexec '${process.execPath}' '${KEEL}' "$@"\n`, {
+      mode: 0o755,
+    });
+    const systemPath = "/usr/local/bin:/usr/bin:/bin";
+    const [withKeel] = await session(binary, world, [READ_ONLY], `${bin}:${systemPath}`);
+    check(
+      "with keel on PATH, the project's hook lets the read-only command run without a prompt",
+      withKeel !== undefined && !withKeel.isError && /\d+ README\.md/.test(withKeel.text),
+      withKeel?.text ?? "no tool result",
+    );
+    // One without: Claude Code shows the hook's error and decides alone (in -p mode: refused).
+    const [without] = await session(binary, world, [READ_ONLY], systemPath);
+    const errors = claudeTranscriptRecords(world).filter(
+      (record) =>
+        JSON.stringify(record).includes("hook_non_blocking_error") &&
+        JSON.stringify(record).includes("cannot run: no keel on PATH"),
+    );
+    check(
+      "without keel on PATH, Claude Code shows the hook's error and decides alone",
+      errors.length > 0 && without?.isError === true && !/Keel refused/.test(without.text),
+      `${errors.length} hook error record(s); ${without?.text ?? "no tool result"}`,
+    );
+  } finally {
+    // The hook's first call started a decision server in this world's folder: it goes with the world.
+    await stopServers(claudeEnv(world, "http://127.0.0.1:9"));
+    if (!process.env.KEEL_E2E_KEEP) rmSync(world.base, { recursive: true, force: true });
+    else process.stdout.write(`kept ${world.base}\n`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -197,6 +262,7 @@ async function main(): Promise<void> {
       served > 0,
       `${servers.length} server(s), ${served} answers`,
     );
+    await projectInstall(binary);
   } finally {
     await stopServers(claudeEnv(world, "http://127.0.0.1:9"));
     if (!process.env.KEEL_E2E_KEEP) rmSync(world.base, { recursive: true, force: true });

@@ -24,7 +24,7 @@ import { ContextMeter } from "./contextMeter.ts";
 import { appendMessage, blocksOf, textOf } from "./conversation.ts";
 import { type AgentEvent, notices, type RunOutcome } from "./events.ts";
 import { type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
-import { costUsd, type ModelInfo } from "./models.ts";
+import { costUsd, type ModelInfo, roundUsd } from "./models.ts";
 import { answerCutShort, finish, PromptRun, stopAfterTurn } from "./promptRun.ts";
 import {
   addUsage,
@@ -247,8 +247,8 @@ export class Agent {
   #account(usage: Usage): number | undefined {
     this.usage = addUsage(this.usage, usage);
     const cost = costUsd(usage, this.#info.pricing);
-    this.costUsd += cost ?? 0;
-    this.runCostUsd += cost ?? 0;
+    this.costUsd = roundUsd(this.costUsd + (cost ?? 0));
+    this.runCostUsd = roundUsd(this.runCostUsd + (cost ?? 0));
     this.#contextSize.measured(contextTokens(usage), this.messages.length);
     this.#options.transcript?.append({
       type: "usage",

@@ -103,20 +103,49 @@ describe("resolveModelConfig", () => {
       provider: "anthropic",
       model: "claude-sonnet-4-6",
     },
-  ])("$name", ({ flags, env, settings, provider, model, key }) => {
+    {
+      name: "both keys and no model named: the default model, Claude, said once",
+      flags: {},
+      env: { ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" },
+      provider: "anthropic",
+      model: "claude-sonnet-4-6",
+      key: "a",
+      notice:
+        /Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set and no model is named: using the default model, claude-sonnet-4-6 \(Anthropic\)\. For OpenAI pass --provider openai or --model gpt-4\.1\./,
+    },
+    {
+      name: "both keys and a configured default model: its provider, nothing to say",
+      flags: {},
+      env: { ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" },
+      settings: { model: "gpt-4.1-mini" },
+      provider: "openai",
+      model: "gpt-4.1-mini",
+      key: "o",
+    },
+    {
+      name: "both keys and Claude Code's model alias in settings",
+      flags: {},
+      env: { ANTHROPIC_API_KEY: "a", OPENAI_API_KEY: "o" },
+      settings: { model: "opus" },
+      provider: "anthropic",
+      key: "a",
+    },
+  ])("$name", ({ flags, env, settings, provider, model, key, notice }) => {
     const config = resolveModelConfig(flags, env, settings ?? {});
     expect(config.provider).toBe(provider);
     if (model) expect(config.model).toBe(model);
     if (key) expect(config.apiKey).toBe(key);
+    if (notice) expect(config.notice).toMatch(notice);
+    else expect(config.notice).toBeUndefined();
   });
 
   it.each([
     { flags: { provider: "gemini" }, env: {}, message: /Unknown provider "gemini"/ },
     {
-      flags: {},
+      flags: { model: "llama3" },
       env: { ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "k" },
       message:
-        /Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set.*pass --provider anthropic or --provider openai/,
+        /Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set and the model name "llama3" does not say which API to use: pass --provider anthropic or --provider openai/,
     },
     {
       flags: { baseUrl: "http://localhost:11434/v1" },

@@ -1,7 +1,7 @@
 // Which model, where, with which key: from flags, then the environment, then settings files. The
 // provider is --provider (KEEL_PROVIDER, settings), else what the model's name says (claude-*, gpt-*),
-// else the one API key that is set; when that leaves it open Keel refuses with a clear ProviderError
-// rather than guess a protocol.
+// else the one API key that is set (with both, and no model named, the default model: Claude); when that
+// leaves it open Keel refuses with a clear ProviderError rather than guess a protocol.
 import { ProviderError } from "./errors.ts";
 import { DEFAULT_MODELS, type ModelInfo, modelInfo } from "./models.ts";
 import type { ProviderName } from "./provider.ts";
@@ -28,6 +28,8 @@ export interface ModelConfig {
   baseURL?: string;
   apiKey: string;
   info: ModelInfo;
+  /** How the provider was chosen, when the person should hear it once (both API keys set). */
+  notice?: string;
 }
 
 /** The short names Claude Code settings use for `model`. */
@@ -57,7 +59,8 @@ function parseProvider(value: string | undefined, where: string): ProviderName |
   );
 }
 
-function providerFromModel(model: string | undefined): ProviderName | undefined {
+/** The provider a model's name says (`claude-*`: Anthropic; `gpt-*`, `o1`..., `chatgpt-*`: OpenAI), if any. */
+export function modelProvider(model: string | undefined): ProviderName | undefined {
   if (!model) return undefined;
   if (/^claude/i.test(model)) return "anthropic";
   if (/^(gpt-|o\d|chatgpt)/i.test(model)) return "openai";
@@ -69,21 +72,31 @@ const LOCAL_HINT =
 
 /**
  * No --provider and no telling model name: the API key that is set decides. With both keys or none, a
- * base URL naming its service decides; otherwise Keel asks rather than guess a protocol.
+ * base URL naming its service decides; with both keys and no model named at all, the default model
+ * (Claude) does, said once. Otherwise Keel asks rather than guess a protocol.
  */
-function providerFromSetup(base: string | undefined, env: NodeJS.ProcessEnv): ProviderName {
+function providerFromSetup(
+  base: string | undefined,
+  env: NodeJS.ProcessEnv,
+  model: string | undefined,
+): { provider: ProviderName; notice?: string } {
   const anthropicKey = Boolean(env.ANTHROPIC_API_KEY);
   const openaiKey = Boolean(env.OPENAI_API_KEY);
-  if (anthropicKey !== openaiKey) return anthropicKey ? "anthropic" : "openai";
+  if (anthropicKey !== openaiKey) return { provider: anthropicKey ? "anthropic" : "openai" };
   const url = base ?? firstString(env.ANTHROPIC_BASE_URL, env.OPENAI_BASE_URL);
-  if (url && /anthropic/i.test(url)) return "anthropic";
-  if (url && /openai/i.test(url)) return "openai";
-  if (!base && env.ANTHROPIC_BASE_URL && !env.OPENAI_BASE_URL) return "anthropic";
-  if (!base && env.OPENAI_BASE_URL && !env.ANTHROPIC_BASE_URL) return "openai";
+  if (url && /anthropic/i.test(url)) return { provider: "anthropic" };
+  if (url && /openai/i.test(url)) return { provider: "openai" };
+  if (!base && env.ANTHROPIC_BASE_URL && !env.OPENAI_BASE_URL) return { provider: "anthropic" };
+  if (!base && env.OPENAI_BASE_URL && !env.ANTHROPIC_BASE_URL) return { provider: "openai" };
+  if (anthropicKey && openaiKey && !base && model === undefined)
+    return {
+      provider: "anthropic",
+      notice: `Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set and no model is named: using the default model, ${DEFAULT_MODELS.anthropic} (Anthropic). For OpenAI pass --provider openai or --model ${DEFAULT_MODELS.openai}.`,
+    };
   if (anthropicKey && openaiKey)
     throw new ProviderError(
       "config",
-      "Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set, so Keel cannot tell which API to use: pass --provider anthropic or --provider openai (or set KEEL_PROVIDER).",
+      `Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set and ${model === undefined ? base : `the model name "${model}"`} does not say which API to use: pass --provider anthropic or --provider openai (or set KEEL_PROVIDER).`,
     );
   if (base)
     throw new ProviderError(
@@ -129,7 +142,9 @@ export function resolveModelConfig(
   const named = firstString(flags.model, env.KEEL_MODEL, settings.model);
   const model = named ? (MODEL_ALIASES[named.toLowerCase()] ?? named) : undefined;
   const flagBase = firstString(flags.baseUrl, env.KEEL_BASE_URL, settings.baseUrl);
-  const provider: ProviderName = explicit ?? providerFromModel(model) ?? providerFromSetup(flagBase, env);
+  const byName = explicit ?? modelProvider(model);
+  const { provider, notice } =
+    byName === undefined ? providerFromSetup(flagBase, env, model) : { provider: byName, notice: undefined };
   const baseURL =
     flagBase ?? firstString(provider === "anthropic" ? env.ANTHROPIC_BASE_URL : env.OPENAI_BASE_URL);
   const keyVariable = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
@@ -150,6 +165,7 @@ export function resolveModelConfig(
     // Local servers usually take no key; the SDKs still want one.
     apiKey: key ?? "not-needed",
     info: window ? { ...info, contextWindow: window } : info,
+    ...(notice ? { notice } : {}),
   };
 }
 

@@ -52,6 +52,8 @@ export interface AgentSessionInput {
   env?: NodeJS.ProcessEnv;
   /** The scheduler's clock (tests move it by hand). */
   clock?: Clock;
+  /** The session's MCP connections, for the resource tools and /mcp. */
+  mcpClients?: readonly unknown[];
 }
 
 export interface AgentSession {
@@ -63,6 +65,8 @@ export interface AgentSession {
   notices: string[];
   /** The project folder is trusted: "always" answers may be saved in its local settings. */
   trusted: boolean;
+  /** The settings files in force, highest precedence first, as `source: path` (for /status). */
+  settingsFiles?: string[];
   /** The saved session picked up by --resume / --continue. */
   resumed?: SessionState;
   /** Ends what the session started outside the agent (MCP servers, background shells, the terminal). */
@@ -135,6 +139,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     projectTrusted: settings.trusted,
     // Where `isolation: "remote"` sends jobs (or why it cannot), checked when an agent is started.
     remoteAgents: resolveRemoteQueue(settings.remoteAgents, env),
+    ...(input.mcpClients ? { mcpClients: input.mcpClients } : {}),
   });
   const serviceOptions: SessionServicesOptions = {
     sessionId,
@@ -224,6 +229,9 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     ],
     hasPendingWork: beside.hasPendingWork,
     trusted: settings.trustSaved,
+    settingsFiles: settings.sources.flatMap((source) =>
+      source.file ? [`${source.source}: ${source.file}`] : [],
+    ),
     ...(resumed ? { resumed } : {}),
   };
 }

@@ -92,7 +92,7 @@ export class TextPrinter {
           this.#err(`keel: stopped (${outcome.reason})${outcome.detail ? `: ${outcome.detail}` : ""}`);
         if (this.#options.verbose)
           this.#err(
-            `keel: ${outcome.turns} turns, ${formatUsage(outcome.usage)}, cost ${formatCost(outcome.costUsd)}`,
+            `keel: ${outcome.turns} turns, ${formatUsage(outcome.usage)}${outcome.costUsd === undefined ? "" : `, cost ${formatCost(outcome.costUsd)}`}`,
           );
         break;
       }

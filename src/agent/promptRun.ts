@@ -4,6 +4,7 @@
 import type { AgentEvent, EndReason, RunOutcome } from "./events.ts";
 import { errorMessageForUser } from "./format.ts";
 import { type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
+import { roundUsd } from "./models.ts";
 import { addUsage, type Usage, ZERO_USAGE } from "./provider.ts";
 import type { TurnResult } from "./turn.ts";
 
@@ -33,7 +34,8 @@ export class PromptRun {
 
   addTurnUsage(usage: Usage, cost: number | undefined): void {
     this.usage = addUsage(this.usage, usage);
-    this.costUsd = this.costUsd === undefined || cost === undefined ? undefined : this.costUsd + cost;
+    this.costUsd =
+      this.costUsd === undefined || cost === undefined ? undefined : roundUsd(this.costUsd + cost);
   }
 
   outcome(reason: EndReason, extra: Partial<RunOutcome> = {}): RunOutcome {

@@ -23,7 +23,7 @@ import { environmentFacts, formatEnvironment } from "./environment.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
 import { type LoopHooks, NO_HOOKS } from "./loopHooks.ts";
 import { formatMemory, loadMemoryFiles } from "./memory.ts";
-import { modelInfo } from "./models.ts";
+import { modelInfo, roundUsd } from "./models.ts";
 import { addUsage, type SystemPart, type Usage, ZERO_USAGE } from "./provider.ts";
 import { deferredToolsSection } from "./systemPrompt.ts";
 import type { ToolPool } from "./toolPool.ts";
@@ -263,8 +263,8 @@ export class SubagentRuntime implements AgentRuntime {
           signal.removeEventListener("abort", stop);
           // What the child spent (its own sub-agents included) is this loop's spending too.
           host.usage = addUsage(host.usage, subtract(child.usage, before.usage));
-          host.costUsd += child.runCostUsd - before.cost;
-          host.runCostUsd += child.runCostUsd - before.cost;
+          host.costUsd = roundUsd(host.costUsd + child.runCostUsd - before.cost);
+          host.runCostUsd = roundUsd(host.runCostUsd + child.runCostUsd - before.cost);
         }
       },
       send: (message) => agentRuntimeOf(child.context)?.send(message),

@@ -6,6 +6,7 @@ import { join, resolve } from "node:path";
 import { keelUserDir } from "../settings/locations.ts";
 import type { Message } from "../tool/messages.ts";
 import { appendMessage } from "./conversation.ts";
+import { roundUsd } from "./models.ts";
 import { addUsage, type Usage, ZERO_USAGE } from "./provider.ts";
 
 export type TranscriptRecord =
@@ -92,7 +93,7 @@ export function readTranscript(path: string): SessionState {
         break;
       case "usage":
         state.usage = addUsage(state.usage, record.usage);
-        state.costUsd += record.costUsd ?? 0;
+        state.costUsd = roundUsd(state.costUsd + (record.costUsd ?? 0));
         state.model = record.model;
         break;
       case "compact":

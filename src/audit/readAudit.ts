@@ -42,12 +42,29 @@ export function readAuditRecords(query: AuditQuery): AuditReadResult {
         continue;
       }
       if (query.sessionId && record.sessionId !== query.sessionId) continue;
-      if (query.tool && record.tool !== query.tool) continue;
+      if (query.tool && !toolNamesOf(record).includes(query.tool)) continue;
       records.push(record);
     }
   }
   const limited = query.limit === undefined ? records : query.limit <= 0 ? [] : records.slice(-query.limit);
   return { records: limited, skippedLines, files: names.map((name) => join(query.dir, name)) };
+}
+
+/** Another agent's call carries the Keel tools it was judged as (Gemini's run_shell_command: Bash). */
+function keelToolsOf(record: AuditRecord): string[] {
+  const names = (record as { keelTools?: unknown }).keelTools;
+  return Array.isArray(names) ? names.filter((name): name is string => typeof name === "string") : [];
+}
+
+/** Every name a record answers to: the agent's own, then Keel's. */
+export function toolNamesOf(record: AuditRecord): string[] {
+  return [record.tool, ...keelToolsOf(record)];
+}
+
+/** The tool as people read it: the agent's name, with Keel's beside it when they differ. */
+export function toolLabel(record: AuditRecord): string {
+  const keel = keelToolsOf(record);
+  return keel.length > 0 ? `${record.tool} (${keel.join(", ")})` : record.tool;
 }
 
 function pad(text: string, width: number): string {
@@ -72,7 +89,7 @@ export function formatAuditRecord(record: AuditRecord): string {
     [
       record.time,
       pad(record.sessionId.slice(0, 8), 8),
-      pad(record.tool, 12),
+      pad(toolLabel(record), 12),
       pad(record.behavior, 5),
       `by ${record.decidedBy}${via}`,
       `${Math.round(record.durationMs.total)}ms`,

@@ -3,6 +3,7 @@
 // the calls it left to the agent's own rules and prompts. A call an agent sends twice (PreToolUse, then
 // PermissionRequest when its dialog is about to show) counts once, with the later answer.
 import type { AuditRecord } from "../pipeline/services.ts";
+import { toolLabel } from "./readAudit.ts";
 
 /** Records of `keel hook` carry the agent and its hook event; Keel's own records carry neither. */
 export type SummarizedRecord = AuditRecord & { agent?: string; hookEvent?: string; savedPrompt?: boolean };
@@ -61,12 +62,13 @@ export function summarizeAudit(records: readonly SummarizedRecord[]): SummaryRow
   const rows = new Map<string, SummaryRow>();
   for (const record of collapseFollowUps(records)) {
     const agent = record.agent ?? "keel";
-    const key = `${agent}\u0000${record.tool}`;
+    const tool = toolLabel(record);
+    const key = `${agent}\u0000${tool}`;
     let row = rows.get(key);
     if (!row) {
       row = {
         agent,
-        tool: record.tool,
+        tool,
         calls: 0,
         allowed: 0,
         denied: 0,

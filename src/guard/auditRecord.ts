@@ -11,6 +11,8 @@ export interface HookAuditRecord extends AuditRecord {
   mode?: string;
   /** Keel's allow took a prompt away from the person (guard/savedPrompt.ts). */
   savedPrompt?: boolean;
+  /** The Keel tools the call was judged as, when not the agent's own name (`run_shell_command`: Bash). */
+  keelTools?: string[];
   noOpinion?: string;
 }
 

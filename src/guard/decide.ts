@@ -225,11 +225,20 @@ function toVerdict(tool: Tool, decision: PermissionDecision): Verdict {
 
 /**
  * Secrets of the environment are redacted from the log. Agents export their session id to hooks
- * (CLAUDE_CODE_SESSION_ID): it is the record's own sessionId, not a secret, and must stay readable.
+ * (CLAUDE_CODE_SESSION_ID, GEMINI_SESSION_ID, ...) in variables whose names look secret: it is the
+ * record's own sessionId, what `keel audit --session` looks for, so no variable holding it is redacted.
  */
-function redactionEnv(env: Env): Env {
-  const { CLAUDE_CODE_SESSION_ID: _sessionId, ...rest } = env;
-  return rest;
+function redactionEnv(env: Env, sessionId: string): Env {
+  const kept: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(env))
+    if (name !== "CLAUDE_CODE_SESSION_ID" && value !== sessionId) kept[name] = value;
+  return kept;
+}
+
+/** The Keel tools a call was judged as, when they are not the agent's own name for it. */
+function keelToolsOf(call: AgentCall): string[] | undefined {
+  const names = [...new Set(call.calls.map((part) => part.tool))];
+  return names.length > 0 && !(names.length === 1 && names[0] === call.agentTool) ? names : undefined;
 }
 
 function recordDecision(
@@ -244,6 +253,7 @@ function recordDecision(
     sessionId: call.sessionId,
     toolUseId: call.toolUseId,
     tool: call.agentTool,
+    ...(keelToolsOf(call) ? { keelTools: keelToolsOf(call) } : {}),
     inputSummary: summarizeInput(call.agentInput),
     behavior: verdict.behavior,
     decidedBy: verdict.decidedBy,
@@ -262,7 +272,7 @@ function recordDecision(
   const open = options.openAudit ?? ((sinkOptions) => new JsonlAuditSink(sinkOptions));
   const sink = open({
     dir: options.auditDir ?? auditDir(env),
-    env: redactionEnv(env),
+    env: redactionEnv(env, call.sessionId),
     onError: (message) => notes.push(message),
   });
   sink.record(record);

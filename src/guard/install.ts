@@ -1,10 +1,11 @@
 // `keel hook install|uninstall|status`: where each agent keeps its hook settings, and changing them
 // safely (the file read whole, checked, written atomically, the previous version kept as a backup).
-import { copyFileSync, existsSync, readFileSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, readdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { atomicWriteJson, readJsonObject } from "../settings/atomicJson.ts";
+import { isDeepStrictEqual } from "node:util";
+import { atomicWriteJson, atomicWriteText, readJsonObject } from "../settings/atomicJson.ts";
 import { userHomeDir } from "../settings/locations.ts";
+import { machineHookCommand, sharedHookCommand } from "./hookCommand.ts";
 import {
   addKeelHooks,
   type Change,
@@ -24,8 +25,8 @@ const CLAUDE_CODE_MATCHER =
   "^(Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS|WebFetch|WebSearch|mcp__.*)$";
 
 interface AgentPlace {
-  /** Settings file per scope (relative to the home folder or the project). */
-  files: Partial<Record<Scope, (home: string, project: string) => string>>;
+  /** Settings file per scope (relative to the home folder or the project; `env` for the agents' own homes). */
+  files: Partial<Record<Scope, (home: string, project: string, env: NodeJS.ProcessEnv) => string>>;
   spec: (command: string) => KeelHookSpec;
   /** Said after an install: what else the agent may need. */
   hint?: string;
@@ -67,7 +68,8 @@ const PLACES: Record<AgentName, AgentPlace> = {
   },
   codex: {
     files: {
-      user: (home) => join(home, ".codex", "hooks.json"),
+      // Codex keeps its user files in CODEX_HOME when that is set.
+      user: (home, _project, env) => join(env.CODEX_HOME || join(home, ".codex"), "hooks.json"),
       project: (_home, project) => join(project, ".codex", "hooks.json"),
     },
     spec: (command) => ({
@@ -89,7 +91,7 @@ export function placesOf(agent: AgentName, project: string, env: NodeJS.ProcessE
   const home = userHomeDir(env);
   return SCOPES.flatMap((scope) => {
     const file = PLACES[agent].files[scope];
-    return file ? [{ agent, scope, path: file(home, resolve(project)) }] : [];
+    return file ? [{ agent, scope, path: file(home, resolve(project), env) }] : [];
   });
 }
 
@@ -107,34 +109,14 @@ export function placeOf(
   return place;
 }
 
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-/** keel's launcher (bin/keel.js) beside the package.json of the keel package this module belongs to. */
-export function findKeelLauncher(from: string = import.meta.url): string | undefined {
-  let dir = dirname(fileURLToPath(from));
-  for (;;) {
-    const manifest = join(dir, "package.json");
-    if (existsSync(manifest)) {
-      try {
-        const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { name?: string; bin?: { keel?: string } };
-        if (pkg.name === "keel" && pkg.bin?.keel) return realpathSync(join(dir, pkg.bin.keel));
-      } catch {
-        // Not ours or unreadable: keep looking further up.
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** The command an agent runs: this Node and this keel by absolute path, so PATH and Node version do not matter. */
-export function defaultHookCommand(agent: AgentName, strict: boolean): string {
-  const launcher = findKeelLauncher();
-  if (!launcher) throw new Error("cannot find keel's launcher (bin/keel.js); pass --command");
-  return [process.execPath, launcher].map(shellWord).join(" ") + ` hook ${agent}${strict ? " --strict" : ""}`;
+/**
+ * The command for a place: a project's settings are shared with a team, so they get the command that
+ * finds `keel` on each machine's PATH; the user's and the local settings get this machine's paths.
+ */
+export function defaultHookCommand(place: Place, strict: boolean): string {
+  return place.scope === "project"
+    ? sharedHookCommand(place.agent, strict)
+    : machineHookCommand(place.agent, strict);
 }
 
 export interface InstallResult {
@@ -144,11 +126,23 @@ export interface InstallResult {
   hint?: string;
 }
 
-/** Writes `settings` over `place` when it changed: the old file copied to `<file>.keel-backup` first. */
-function writeSettings(place: Place, settings: Record<string, unknown>): string | undefined {
+/** Where the version of a settings file from before Keel's hook was added is kept. */
+export function backupPath(place: Place): string {
+  return `${place.path}.keel-backup`;
+}
+
+/**
+ * Writes `settings` over `place`. A file without Keel's hook yet is copied to `<file>.keel-backup` first;
+ * a file that has it already keeps the backup it has, which therefore never holds the hook.
+ */
+function writeSettings(
+  place: Place,
+  settings: Record<string, unknown>,
+  hadHook: boolean,
+): string | undefined {
   let backup: string | undefined;
-  if (existsSync(place.path)) {
-    backup = `${place.path}.keel-backup`;
+  if (existsSync(place.path) && !(hadHook && existsSync(backupPath(place)))) {
+    backup = backupPath(place);
     copyFileSync(place.path, backup);
   }
   atomicWriteJson(place.path, settings, 0o644);
@@ -162,16 +156,67 @@ export function installHook(place: Place, command: string): InstallResult {
     );
   const current = readJsonObject(place.path);
   const { settings, changes } = addKeelHooks(current, PLACES[place.agent].spec(command));
-  const backup = changes.length > 0 ? writeSettings(place, settings) : undefined;
+  const hadHook = findKeelHooks(current, place.agent).length > 0;
+  const backup = changes.length > 0 ? writeSettings(place, settings, hadHook) : undefined;
   const hint = PLACES[place.agent].hint;
   return { place, changes, ...(backup ? { backup } : {}), ...(hint && changes.length > 0 ? { hint } : {}) };
 }
 
-export function uninstallHook(place: Place): InstallResult {
+/** What uninstall did to the file besides taking Keel's entries out. */
+export type Restored =
+  /** The file is back to the bytes it had before install (from the backup), and the backup is gone. */
+  | "backup"
+  /** Keel had created the file and nothing else is in it: removed (with its folder, when left empty). */
+  | "removed"
+  /** Other settings changed since install: written without Keel's entries; the stale backup removed. */
+  | "written";
+
+export interface UninstallResult extends InstallResult {
+  restored?: Restored;
+}
+
+/**
+ * Takes out exactly Keel's entries and leaves the file as it was before install: the backup's bytes when
+ * nothing else changed since, no file at all when Keel created it and nothing else is in it. A backup
+ * that would still hold the hook, or no longer matches, is removed: it is Keel's, and done with.
+ */
+export function uninstallHook(place: Place): UninstallResult {
   if (!existsSync(place.path)) return { place, changes: [] };
   const { settings, changes } = removeKeelHooks(readJsonObject(place.path), place.agent);
-  const backup = changes.length > 0 ? writeSettings(place, settings) : undefined;
-  return { place, changes, ...(backup ? { backup } : {}) };
+  if (changes.length === 0) return { place, changes };
+  const backup = backupPath(place);
+  const before = existsSync(backup) ? readBackup(backup) : undefined;
+  if (before && isDeepStrictEqual(before.settings, settings)) {
+    atomicWriteText(place.path, before.text);
+    rmSync(backup, { force: true });
+    return { place, changes, restored: "backup" };
+  }
+  if (!existsSync(backup) && Object.keys(settings).length === 0 && lstatSync(place.path).isFile()) {
+    rmSync(place.path);
+    removeIfEmpty(dirname(place.path));
+    return { place, changes, restored: "removed" };
+  }
+  atomicWriteJson(place.path, settings, 0o644);
+  rmSync(backup, { force: true });
+  return { place, changes, restored: "written" };
+}
+
+function readBackup(path: string): { text: string; settings: Record<string, unknown> } | undefined {
+  try {
+    return { text: readFileSync(path, "utf8"), settings: readJsonObject(path) };
+  } catch {
+    // A backup that does not parse cannot say what the file was: the remainder is written instead.
+    return undefined;
+  }
+}
+
+/** The agent's folder install created for the file, once nothing is left in it. */
+function removeIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // Not empty after all, or gone: either way nothing of Keel's is left.
+  }
 }
 
 export interface PlaceStatus {

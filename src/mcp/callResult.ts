@@ -42,11 +42,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const ALLOW_HINT =
   "The user can allow such calls with a permission rule in Keel's settings, or by starting `keel mcp` with " +
   "--allow '<rule>' or another --mode.)";
-/** Why nobody approved, as the client's model should read it: the client cannot ask, or asking failed. */
+/** Why nobody approved, as the client's model should read it: the client cannot ask, or nobody answered. */
 const NO_PROMPTER_HINT = {
   cannotAsk: `\n\n(This MCP client cannot ask the user for approval. ${ALLOW_HINT}`,
   askFailed: `\n\n(Asking the user for approval through this MCP client failed. ${ALLOW_HINT}`,
+  unanswered: `\n\n(Nobody answered the approval question through this MCP client. ${ALLOW_HINT}`,
 };
+
+function noPrompterHint(reason: string, clientCanAsk: boolean): string {
+  if (!clientCanAsk) return NO_PROMPTER_HINT.cannotAsk;
+  return reason.startsWith("nobody answered") ? NO_PROMPTER_HINT.unanswered : NO_PROMPTER_HINT.askFailed;
+}
 
 export function toCallToolResult(
   event: ResultEvent,
@@ -68,7 +74,7 @@ export function toCallToolResult(
     if (event.decision?.reason.type === "noPrompter" && content[0]?.type === "text")
       content[0] = {
         type: "text",
-        text: content[0].text + (clientCanAsk ? NO_PROMPTER_HINT.askFailed : NO_PROMPTER_HINT.cannotAsk),
+        text: content[0].text + noPrompterHint(event.decision.reason.reason, clientCanAsk),
       };
     return { content, isError: true };
   }

@@ -1,5 +1,6 @@
 // Asking the person behind an MCP client through elicitation: a form with the call and a choice of
-// allow once / allow for this session / deny. Declining, dismissing or failing to answer is a refusal.
+// allow once / allow for this session / deny. Declining, closing or failing to answer is a refusal; a form
+// closed without an answer is recorded as nobody's answer, since no person may have seen it.
 // A tool whose call is itself a set of questions (AskUserQuestion) gets those questions as the form.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
@@ -10,6 +11,12 @@ import { questionForm } from "./questionForm.ts";
 /** A person may take a while; the SDK's default of 60 s is too short for a decision. */
 const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 const INPUT_PREVIEW_CHARS = 800;
+/**
+ * A form closed without an answer: what is known. Clients with nobody at them (`claude -p`, some IDE
+ * sessions) declare forms and close each one unshown, so it cannot be told apart from a person closing it.
+ */
+const CLOSED_UNANSWERED =
+  "the MCP client closed the form without an answer (a client with nobody at it, such as `claude -p`, closes every form unshown, so no person may have seen the question)";
 
 /** Form elicitation: declared as `form` (2025-11-25), or as an empty `elicitation` (older revisions). */
 export function clientSupportsElicitation(server: Server): boolean {
@@ -72,11 +79,9 @@ export function elicitationPrompter(server: Server, options: ElicitationPrompter
             choice: "once",
             updatedInput: questions.withAnswers(request.input as never, form.answers(result.content)),
           };
-        return {
-          behavior: "deny",
-          reason:
-            result.action === "decline" ? "the user declined to answer" : "the user dismissed the questions",
-        };
+        return result.action === "decline"
+          ? { behavior: "deny", reason: "the user declined to answer" }
+          : { behavior: "deny", unanswered: CLOSED_UNANSWERED };
       }
       // The tool's own suggestion, else the tool itself (the label names the rule, so the person sees its reach).
       const always = request.suggestions.find((suggestion) => suggestion.behavior === "allow") ?? {
@@ -118,7 +123,7 @@ export function elicitationPrompter(server: Server, options: ElicitationPrompter
         return { behavior: "allow", choice: "always", rule: always };
       }
       if (result.action === "decline") return { behavior: "deny", reason: reason ?? "the user declined" };
-      if (result.action === "cancel") return { behavior: "deny", reason: "the user dismissed the request" };
+      if (result.action === "cancel") return { behavior: "deny", unanswered: CLOSED_UNANSWERED };
       return { behavior: "deny", ...(reason ? { reason } : {}) };
     },
   };

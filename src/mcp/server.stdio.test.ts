@@ -28,6 +28,16 @@ const textOf = (result: unknown) =>
     .map((block) => block.text)
     .join("\n");
 
+/** Every audit record written under this home so far. */
+function readAuditLines(home: string): Array<Record<string, unknown>> {
+  const dir = join(home, ".keel", "audit");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .flatMap((file) => readFileSync(join(dir, file), "utf8").split("\n"))
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 describe("keel mcp (the CLI entry) over stdio, raw JSON-RPC", () => {
   let child: ChildProcessWithoutNullStreams;
   const responses = new Map<number | string | null, Record<string, unknown>[]>();
@@ -306,6 +316,26 @@ describe("keel mcp with an elicitation-capable client that offers roots", () => 
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/refused/);
     expect(existsSync(join(world.project, "declined"))).toBe(false);
+  });
+
+  it("a form closed without an answer (a client with nobody at it) is nobody's answer, not the user's", async () => {
+    answer = () => ({ action: "cancel" });
+    const result = await session.client.callTool({ name: "Touch", arguments: { name: "closed" } });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(
+      /Touch was refused: nobody answered the approval question: the MCP client closed the form without an answer/,
+    );
+    expect(text).toMatch(/such as `claude -p`/);
+    expect(text).toMatch(/--allow/);
+    expect(text).not.toMatch(/user (refused|dismissed)/);
+    expect(existsSync(join(world.project, "closed"))).toBe(false);
+    const closed = () =>
+      readAuditLines(world.home).find((record) => String(record.inputSummary).includes("closed"));
+    await waitFor(() => closed() !== undefined, "the audit record of the refused call");
+    const audit = closed();
+    expect(audit).toMatchObject({ behavior: "deny", decisionReason: { type: "noPrompter" } });
+    expect(String(audit?.decidedBy)).not.toMatch(/^user/);
   });
 
   it("remembers 'allow for this session' and stops asking", async () => {

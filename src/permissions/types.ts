@@ -93,6 +93,16 @@ export function describeDecider(reason: DecisionReason): string {
   }
 }
 
+/**
+ * Who decided, for a person reading an approval or `keel check`: as describeDecider (which the audit log
+ * and JSON keep), except the default ask, which says what it means.
+ */
+export function plainDecider(reason: DecisionReason): string {
+  if (reason.type === "default") return "no rule covers this call, so a person is asked";
+  if (reason.type === "noPrompter") return `nobody could be asked: ${reason.reason}`;
+  return describeDecider(reason);
+}
+
 function formatRuleValueForDisplay(value: RuleValue): string {
   return value.ruleContent === undefined ? value.toolName : `${value.toolName}(${value.ruleContent})`;
 }

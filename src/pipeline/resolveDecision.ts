@@ -138,6 +138,13 @@ async function askPerson(
         askedBecause,
       };
     }
+    if (answer.unanswered) {
+      const reason = `nobody answered the approval question: ${answer.unanswered}`;
+      return {
+        ...refuse(input, { type: "noPrompter", reason }, `${tool.name} was refused: ${reason}.`),
+        askedBecause,
+      };
+    }
     const why = answer.reason ? `: ${answer.reason}` : "";
     return {
       ...refuse(

@@ -85,7 +85,15 @@ export interface ApprovalRequest {
 
 export type ApprovalAnswer =
   | { behavior: "allow"; choice: "once" | "always"; updatedInput?: unknown; rule?: RuleSuggestion }
-  | { behavior: "deny"; reason?: string };
+  | {
+      behavior: "deny";
+      reason?: string;
+      /**
+       * Nobody gave an answer (a form closed unshown, a prompter that could not reach a person): why. The
+       * refusal is then recorded as nobody's, not the person's.
+       */
+      unanswered?: string;
+    };
 
 /** A form an MCP server asks the person to fill in (MCP elicitation, form mode). */
 export interface ElicitationRequest {

@@ -44,6 +44,11 @@ function writtenFile(path: string): string {
  * symlink (its target is replaced, not the link).
  */
 export function atomicWriteJson(linkOrPath: string, value: unknown, newFileMode = 0o600): void {
+  atomicWriteText(linkOrPath, `${JSON.stringify(value, null, 2)}\n`, newFileMode);
+}
+
+/** atomicWriteJson for text given as is (a file restored byte for byte). */
+export function atomicWriteText(linkOrPath: string, text: string, newFileMode = 0o600): void {
   const path = writtenFile(linkOrPath);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let mode = newFileMode;
@@ -54,7 +59,7 @@ export function atomicWriteJson(linkOrPath: string, value: unknown, newFileMode 
   }
   const temp = join(dirname(path), `.${uniqueName()}.tmp`);
   try {
-    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode, flag: "wx" });
+    writeFileSync(temp, text, { mode, flag: "wx" });
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });

@@ -10,7 +10,8 @@ const GUARDED_AGENTS = ["claude-code", "gemini-cli", "codex"] as const;
 /** True for a command that runs `keel hook <agent>` (bin/keel.js, a `keel` on PATH, npx keel...). */
 export function isKeelHookCommand(command: unknown, agent: string): boolean {
   if (typeof command !== "string") return false;
-  const pattern = new RegExp(`keel(?:\\.js)?['"]?\\s+hook\\s+${agent.replace("-", "\\-")}(?:\\s|$)`);
+  // The agent's name ends at a space, the end, or a shell separator (`exec keel hook codex; ...`).
+  const pattern = new RegExp(`keel(?:\\.js)?['"]?\\s+hook\\s+${agent.replace("-", "\\-")}(?=[\\s;&|)]|$)`);
   return pattern.test(command);
 }
 

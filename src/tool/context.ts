@@ -280,6 +280,8 @@ export interface ToolUseOptions {
    * command's `!` lines and `@file` includes). Set by the agent loop; absent where nobody set it.
    */
   runNestedTool?: NestedToolRunner;
+  /** The call was typed by the person (a `!command` in the terminal UI), not made by a model. */
+  typedByPerson?: boolean;
   /**
    * The project folder is trusted (its own settings' loosening parts apply): a project's custom
    * commands may then grant their `allowed-tools`. Absent means not trusted.

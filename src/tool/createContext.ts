@@ -42,6 +42,8 @@ export interface SessionOptions {
   projectTrusted?: boolean;
   /** The remote-agent queue, or why there is none (remote/config.ts RemoteQueueResolution). */
   remoteAgents?: unknown;
+  /** The session's MCP connections (the resource tools and /mcp find the servers there). */
+  mcpClients?: readonly unknown[];
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -88,6 +90,7 @@ export function createToolUseContext(options: SessionOptions): ToolUseContext {
       ...(options.worktreesDir === undefined ? {} : { worktreesDir: options.worktreesDir }),
       ...(options.projectTrusted === undefined ? {} : { projectTrusted: options.projectTrusted }),
       ...(options.remoteAgents === undefined ? {} : { remoteAgents: options.remoteAgents }),
+      ...(options.mcpClients === undefined ? {} : { mcpClients: options.mcpClients }),
     },
     abortController,
     readFileState: new FileStateCache(),

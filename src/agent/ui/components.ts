@@ -7,6 +7,7 @@ import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions
 import type { ToolView } from "../../tool/Tool.ts";
 import type { DialogState, InteractiveController, UiState } from "./controller.ts";
 import type { FormState } from "./formInput.ts";
+import type { PickerState } from "./picker.ts";
 import { PromptView } from "./promptView.ts";
 import type { HistoryItem, ToolEntry } from "./transcriptView.ts";
 
@@ -89,8 +90,14 @@ function ToolLine({ entry }: { entry: ToolEntry }): ReactElement {
     Box,
     { flexDirection: "column", marginTop: 1 },
     h(Text, null, h(Text, { color }, "● "), h(Text, { bold: true }, entry.title)),
+    // The bracket in a box of its own with a margin: a trailing space inside a Text is dropped by the layout.
     detail
-      ? h(Box, { marginLeft: 2 }, h(Text, { dimColor: true }, "⎿ "), h(ViewBlock, { view: detail }))
+      ? h(
+          Box,
+          { marginLeft: 2 },
+          h(Box, { marginRight: 1, flexShrink: 0 }, h(Text, { dimColor: true }, "⎿")),
+          h(ViewBlock, { view: detail }),
+        )
       : null,
   );
 }
@@ -189,6 +196,24 @@ function Dialog({ state, previewLines }: { state: DialogState; previewLines: num
   );
 }
 
+/** A list to pick one line from (/resume): the highlighted line, numbers, and a detail under each. */
+function PickerView({ picker }: { picker: PickerState }): ReactElement {
+  return h(
+    Box,
+    { flexDirection: "column", borderStyle: "round", borderColor: "cyan", paddingX: 1, marginTop: 1 },
+    h(Text, { bold: true }, picker.title),
+    ...picker.items.map((item, index) => {
+      const color = index === picker.selected ? "cyan" : undefined;
+      return h(
+        Box,
+        { key: index, flexDirection: "column" },
+        h(Text, { color }, `${index === picker.selected ? "❯" : " "} ${index + 1}. ${item.label}`),
+        item.detail ? h(Box, { marginLeft: 5 }, h(Text, { dimColor: true }, item.detail)) : null,
+      );
+    }),
+  );
+}
+
 /** An MCP server's form: its message and the field asked now; the answer is typed on the prompt line. */
 function FormDialog({ form }: { form: FormState }): ReactElement {
   return h(
@@ -235,18 +260,20 @@ export function App({ controller }: { controller: InteractiveController }): Reac
     }),
     state.streamingText ? h(Box, { marginTop: 1 }, h(Text, null, state.streamingText)) : null,
     ...(state.dialog ? [] : state.tools.map((entry) => h(ToolLine, { key: entry.id, entry }))),
-    state.dialog
-      ? h(Dialog, {
-          state: state.dialog,
-          previewLines: previewLineBudget(
-            state.dialog.prompt,
-            window,
-            linesAroundDialog(state, window.columns),
-          ),
-        })
-      : state.form
-        ? h(FormDialog, { form: state.form })
-        : null,
+    state.picker && !state.dialog
+      ? h(PickerView, { picker: state.picker })
+      : state.dialog
+        ? h(Dialog, {
+            state: state.dialog,
+            previewLines: previewLineBudget(
+              state.dialog.prompt,
+              window,
+              linesAroundDialog(state, window.columns),
+            ),
+          })
+        : state.form
+          ? h(FormDialog, { form: state.form })
+          : null,
     h(
       Box,
       {
@@ -262,6 +289,16 @@ export function App({ controller }: { controller: InteractiveController }): Reac
         active: !state.dialog,
       }),
     ),
+    state.suggestions && !state.dialog
+      ? h(
+          Box,
+          { flexDirection: "column", marginLeft: 2 },
+          ...state.suggestions.map((path, index) =>
+            h(Text, { key: path, dimColor: index > 0, color: index === 0 ? "cyan" : undefined }, `@${path}`),
+          ),
+          h(Text, { dimColor: true }, "Tab completes the first"),
+        )
+      : null,
     state.hint ? h(Text, { color: "yellow" }, state.hint) : null,
     h(
       Text,

@@ -8,21 +8,19 @@ import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions
 import type { PermissionMode } from "../../permissions/types.ts";
 import { updatePermissionContext } from "../../tool/context.ts";
 import type { AgentSession } from "../createAgent.ts";
-import {
-  describeCommand,
-  type ExpandedCommand,
-  expandSlashLine,
-  listCustomCommands,
-} from "../customCommands.ts";
+import { describeCommand, listCustomCommands } from "../customCommands.ts";
 import { errorMessageForUser, formatCost } from "../format.ts";
-import { modelInfo } from "../models.ts";
 import { AttentionNotifier } from "./attentionNotifier.ts";
 import { dialogKey } from "./dialogKeys.ts";
+import { completeMention, mentionAtCursor, pathSuggestions } from "./fileMentions.ts";
 import { FormInput, type FormState } from "./formInput.ts";
+import { type LineHost, runCustomCommand, runShellLine, sendWithMentions } from "./lineRunners.ts";
+import { type PickerState, pickerKey } from "./picker.ts";
 import type { EditorState } from "./prompt/editor.ts";
 import { keyActions } from "./prompt/keys.ts";
 import { type HistorySource, type LineOutcome, PromptLine } from "./prompt/promptLine.ts";
-import { parseSlash, type SlashHost } from "./slashCommands.ts";
+import { type PickItem, parseSlash, type SlashHost } from "./slashCommands.ts";
+import type { SessionFacts } from "./statusCommands.ts";
 import { type NewItem, type TranscriptState, TranscriptView } from "./transcriptView.ts";
 import type { UiPrompter } from "./uiPrompter.ts";
 
@@ -45,6 +43,10 @@ export interface PromptHistoryStore extends HistorySource {
 export interface UiState extends TranscriptState {
   running: boolean;
   dialog?: DialogState;
+  /** A list to pick from (/resume), answered with the arrows and Enter. */
+  picker?: PickerState;
+  /** Paths that complete the `@mention` being typed (Tab takes the first). */
+  suggestions?: readonly string[];
   /** A form an MCP server asks for, answered on the prompt line (after any approval question). */
   form?: FormState;
   prompt: EditorState;
@@ -66,14 +68,30 @@ export class InteractiveController {
   readonly #promptHistory: PromptHistoryStore | undefined;
   readonly #attention: AttentionNotifier;
   readonly #stopWatchingInput: () => void;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #home: string;
+  /** Said once the run that caused it has printed its tool lines (a refusal follows the refused call). */
+  readonly #afterRun: string[] = [];
+  #resolvePick: ((index: number | undefined) => void) | undefined;
+  /** Stops the `!command` running now. */
+  #shellAbort: AbortController | undefined;
+  /** A saved session to switch to when this one ends (/resume). */
+  #resumeTo: string | undefined;
 
   constructor(
     session: AgentSession,
     prompter: UiPrompter,
-    options: { history?: PromptHistoryStore; idleNoticeMs?: number } = {},
+    options: {
+      history?: PromptHistoryStore;
+      idleNoticeMs?: number;
+      env?: NodeJS.ProcessEnv;
+      home?: string;
+    } = {},
   ) {
     this.session = session;
     this.prompter = prompter;
+    this.#env = options.env ?? process.env;
+    this.#home = options.home ?? (this.#env.HOME || "/");
     this.#attention = new AttentionNotifier(session.hooks, prompter, {
       ...(options.idleNoticeMs === undefined ? {} : { idleMs: options.idleNoticeMs }),
     });
@@ -111,7 +129,12 @@ export class InteractiveController {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves with the exit code once the person leaves. */
+  /** The saved session /resume chose, once this one has ended for it. */
+  get resumeTo(): string | undefined {
+    return this.#resumeTo;
+  }
+
+  /** Resolves with the exit code once the person leaves (or /resume ends this session: 0). */
   exited(): Promise<number> {
     if (this.#exitCode !== undefined) return Promise.resolve(this.#exitCode);
     return new Promise((resolve) => this.#exitWaiters.push(resolve));
@@ -121,6 +144,7 @@ export class InteractiveController {
     if (this.#exitCode !== undefined) return;
     this.#exitCode = code;
     this.#stopWatchingInput();
+    this.#closePicker(undefined);
     this.#attention.stop();
     this.prompter.cancelAll();
     this.session.agent.interrupt();
@@ -144,8 +168,9 @@ export class InteractiveController {
   #statusLine(): string {
     const agent = this.session.agent;
     const mode = agent.context.getAppState().toolPermissionContext.mode;
-    const cost = formatCost(agent.modelInfo.pricing ? agent.costUsd : undefined);
-    return `${agent.model} · ${mode} mode · ${agent.modelInfo.pricing ? cost : "cost unknown"} · /help`;
+    // A model without a published price shows no cost: never an estimate borrowed from another model.
+    const cost = agent.modelInfo.pricing ? ` · ${formatCost(agent.costUsd)}` : "";
+    return `${agent.model} · ${mode} mode${cost} · /help`;
   }
 
   #dialog(): DialogState | undefined {
@@ -160,6 +185,13 @@ export class InteractiveController {
 
   /** A key from the terminal: to the approval dialog when one is open, to a form, else to the prompt line. */
   key(input: string, key: Key): void {
+    const picker = this.#state.picker;
+    if (picker && !this.#state.dialog) {
+      const result = pickerKey(input, key, picker);
+      if (result?.type === "select") this.#update({ picker: { ...picker, selected: result.index } });
+      else if (result) this.#closePicker(result.type === "pick" ? result.index : undefined);
+      return;
+    }
     if (key.ctrl && input === "c") {
       this.ctrlC();
       return;
@@ -178,8 +210,12 @@ export class InteractiveController {
         this.#update({ form: this.#form.state() });
         continue;
       }
+      if (action.type === "complete") {
+        this.#complete();
+        continue;
+      }
       const outcome = this.#line.apply(action);
-      this.#update({ prompt: this.#line.state, hint: undefined });
+      this.#update({ prompt: this.#line.state, hint: undefined, suggestions: this.#suggestions() });
       if (outcome) this.#outcome(outcome);
     }
   }
@@ -193,7 +229,39 @@ export class InteractiveController {
       return;
     }
     this.#line.paste(text);
-    this.#update({ prompt: this.#line.state, hint: undefined });
+    this.#update({ prompt: this.#line.state, hint: undefined, suggestions: this.#suggestions() });
+  }
+
+  /** The paths that complete the `@mention` at the cursor, while one is being typed. */
+  #suggestions(): readonly string[] | undefined {
+    const mention = mentionAtCursor(this.#line.state);
+    if (!mention) return undefined;
+    const found = pathSuggestions(mention.partial, this.session.agent.context.getAppState().cwd, this.#home);
+    return found.length > 0 ? found : undefined;
+  }
+
+  /** Tab: completes the `@mention` at the cursor with the first path that fits. */
+  #complete(): void {
+    const completed = completeMention(this.#line.state, this.#state.suggestions ?? []);
+    if (!completed) return;
+    this.#line.set(completed);
+    this.#update({ prompt: this.#line.state, suggestions: this.#suggestions() });
+  }
+
+  /** Shows a list to pick from; resolves with the index picked, or undefined (Esc). */
+  pick(title: string, items: readonly PickItem[]): Promise<number | undefined> {
+    this.#closePicker(undefined);
+    return new Promise((resolve) => {
+      this.#resolvePick = resolve;
+      this.#update({ picker: { title, items, selected: 0 } });
+    });
+  }
+
+  #closePicker(index: number | undefined): void {
+    const resolve = this.#resolvePick;
+    this.#resolvePick = undefined;
+    if (this.#state.picker) this.#update({ picker: undefined });
+    resolve?.(index);
   }
 
   #outcome(outcome: LineOutcome): void {
@@ -229,7 +297,13 @@ export class InteractiveController {
     if (option?.effect.kind === "no") {
       this.prompter.cancelAll();
       this.session.agent.interrupt();
-      this.#push({ kind: "notice", level: "info", text: "Refused. Tell the model what to do instead." });
+      this.#shellAbort?.abort(new Error("Refused by the user"));
+      // Printed after the refused call's own line, once the run has put it in the history.
+      this.#afterRun.push(
+        this.#shellAbort
+          ? "Refused: the command was not run."
+          : "Refused. Tell the model what to do instead.",
+      );
     }
   }
 
@@ -256,6 +330,7 @@ export class InteractiveController {
     if (this.#state.running || this.prompter.current || this.prompter.currentForm) {
       this.prompter.cancelAll();
       this.session.agent.interrupt();
+      this.#shellAbort?.abort(new Error("Interrupted by the user"));
       this.#update({ hint: "Interrupting…" });
       return;
     }
@@ -285,17 +360,49 @@ export class InteractiveController {
     }
     this.#promptHistory?.add(this.#line.text);
     this.#line.clear();
-    this.#update({ prompt: this.#line.state });
+    this.#update({ prompt: this.#line.state, suggestions: undefined });
+    if (line.startsWith("!")) return this.#shell(line.slice(1).trim());
     const slash = parseSlash(line);
     if (slash) return this.#slash(slash.name, slash.args);
-    await this.submit(line);
+    await sendWithMentions(this.#lineHost(), line);
+  }
+
+  /** `!command`: its own abort signal, so Ctrl-C or a "No" stops it (not the session). */
+  async #shell(command: string): Promise<void> {
+    if (!command) {
+      this.#update({ hint: "Type a command after !, for example: !git status" });
+      return;
+    }
+    this.#shellAbort = new AbortController();
+    try {
+      await runShellLine(this.#lineHost(), command, this.#shellAbort.signal);
+    } finally {
+      this.#shellAbort = undefined;
+    }
+  }
+
+  #lineHost(): LineHost {
+    return {
+      session: this.session,
+      home: this.#home,
+      push: (item) => this.#push(item),
+      setRunning: (running) => {
+        if (!running) this.#flushAfterRun();
+        this.#update({ running, ...(running ? {} : { hint: undefined, status: this.#statusLine() }) });
+      },
+      submit: (prompt, shown, options) => this.submit(prompt, shown, options),
+    };
+  }
+
+  #flushAfterRun(): void {
+    for (const text of this.#afterRun.splice(0)) this.#push({ kind: "notice", level: "info", text });
   }
 
   // --- running ----------------------------------------------------------------------------------
 
   /** `shown`: what the history shows instead of the prompt (the `/command args` a person typed). */
-  async submit(prompt: string, shown?: string): Promise<void> {
-    this.#push({ kind: "user", text: shown ?? prompt });
+  async submit(prompt: string, shown?: string, options: { shownAlready?: boolean } = {}): Promise<void> {
+    if (!options.shownAlready) this.#push({ kind: "user", text: shown ?? prompt });
     await this.#drive(() => this.session.agent.submit(prompt));
   }
 
@@ -333,6 +440,7 @@ export class InteractiveController {
       this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
     } finally {
       this.#view.finish();
+      this.#flushAfterRun();
       this.#update({ running: false, hint: undefined, status: this.#statusLine() });
       this.#attention.promptDone();
       setImmediate(() => this.#runPendingInput());
@@ -341,11 +449,23 @@ export class InteractiveController {
 
   async #slash(name: string, args: string): Promise<void> {
     const parsed = parseSlash(`/${name} ${args}`);
-    if (!parsed?.command) return this.#customCommand(name, args);
+    if (!parsed?.command) return runCustomCommand(this.#lineHost(), name, args);
     const host: SlashHost = {
       agent: this.session.agent,
+      facts: {
+        config: this.session.config,
+        settingsFiles: this.session.settingsFiles ?? [],
+        trusted: this.session.trusted,
+      } satisfies SessionFacts,
+      env: this.#env,
       print: (text) => this.#push({ kind: "notice", level: "info", text }),
       exit: () => this.exit(0),
+      submit: (prompt, shown) => this.submit(prompt, shown),
+      pick: (title, items) => this.pick(title, items),
+      resume: (sessionId) => {
+        this.#resumeTo = sessionId;
+        this.exit(0);
+      },
       clearScreen: () => this.#view.clearLive(),
       customCommands: async () => (await listCustomCommands(this.session.agent)).map(describeCommand),
       compact: async (instructions) => {
@@ -363,33 +483,5 @@ export class InteractiveController {
     };
     await parsed.command.run(host, parsed.args);
     this.#update({ status: this.#statusLine() });
-  }
-
-  /** A project or user command: expanded (its `!` lines may ask, like any Bash call), then sent with its allowed-tools. */
-  async #customCommand(name: string, args: string): Promise<void> {
-    const line = `/${name}${args.trim() ? ` ${args.trim()}` : ""}`;
-    this.#update({ running: true });
-    let expanded: ExpandedCommand | undefined;
-    try {
-      expanded = await expandSlashLine(this.session.agent, line);
-    } catch (error) {
-      this.#push({ kind: "notice", level: "error", text: errorMessageForUser(error) });
-      return;
-    } finally {
-      this.#update({ running: false });
-    }
-    if (!expanded) {
-      this.#push({ kind: "notice", level: "warning", text: `Unknown command /${name}. Try /help.` });
-      return;
-    }
-    const agent = this.session.agent;
-    const before = { model: agent.model, info: agent.modelInfo };
-    if (expanded.model) agent.setModel(expanded.model, modelInfo(expanded.model));
-    agent.allowUntilPromptEnds(expanded.allowRules);
-    try {
-      await this.submit(expanded.prompt, line);
-    } finally {
-      if (expanded.model) agent.setModel(before.model, before.info);
-    }
   }
 }

@@ -1,9 +1,10 @@
-// Starts the terminal UI on a session and resolves with the exit code when the person leaves. The
-// prompt history is kept in ~/.keel/history.jsonl.
+// Starts the terminal UI on a session and resolves with the exit code when the person leaves, or with the
+// saved session /resume chose (the caller then opens that one). The prompt history is kept in
+// ~/.keel/history.jsonl.
 import { join } from "node:path";
 import { render } from "ink";
 import { createElement } from "react";
-import { keelUserDir } from "../../settings/locations.ts";
+import { keelUserDir, userHomeDir } from "../../settings/locations.ts";
 import { releaseSession } from "../../tool/sessionEnd.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
@@ -14,8 +15,8 @@ import type { UiPrompter } from "./uiPrompter.ts";
 export async function runInteractive(
   session: AgentSession,
   prompter: UiPrompter,
-  options: { initialPrompt?: string } = {},
-): Promise<number> {
+  options: { initialPrompt?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number; resumeTo?: string }> {
   let controller: InteractiveController | undefined;
   const problems: string[] = [];
   const history = new PromptHistory({
@@ -23,18 +24,45 @@ export async function runInteractive(
     project: session.agent.context.getAppState().toolPermissionContext.projectRoot,
     onError: (message) => (controller ? controller.notify("warning", message) : problems.push(message)),
   });
-  controller = new InteractiveController(session, prompter, { history });
+  const env = options.env ?? process.env;
+  controller = new InteractiveController(session, prompter, { history, env, home: userHomeDir(env) });
   for (const problem of problems) controller.notify("warning", problem);
   // The kitty keyboard protocol, where the terminal has it, tells Shift+Enter from Enter.
-  const instance = render(createElement(App, { controller }), {
-    exitOnCtrlC: false,
-    kittyKeyboard: { mode: "auto" },
+  let generation = 0;
+  const app = () => createElement(App, { controller, key: generation });
+  const instance = render(app(), { exitOnCtrlC: false, kittyKeyboard: { mode: "auto" } });
+  const stopRedrawing = redrawWhenNarrower(() => {
+    generation++;
+    instance.rerender(app());
   });
   if (options.initialPrompt) void controller.submit(options.initialPrompt);
   const code = await controller.exited();
-  await session.hooks.sessionEnd("prompt_input_exit", new AbortController().signal).catch(() => undefined);
+  const resumeTo = controller.resumeTo;
+  await session.hooks
+    .sessionEnd(resumeTo ? "other" : "prompt_input_exit", new AbortController().signal)
+    .catch(() => undefined);
   await releaseSession(session.agent.sessionId);
+  stopRedrawing();
   instance.unmount();
   await instance.waitUntilExit().catch(() => undefined);
-  return code;
+  return resumeTo ? { code, resumeTo } : { code };
+}
+
+/**
+ * When the terminal gets narrower it rewraps what is on screen, and the frame drawn last then takes more
+ * rows than Ink erases: the top of it (a box's border) would stay behind. So the screen and scrollback are
+ * cleared and everything is drawn again at the new width (`redraw` remounts the app, which prints the
+ * whole conversation again), as Claude Code does. Runs before Ink's own resize handling.
+ */
+function redrawWhenNarrower(redraw: () => void, stdout: NodeJS.WriteStream = process.stdout): () => void {
+  let columns = stdout.columns;
+  const onResize = () => {
+    if (stdout.columns < columns) {
+      stdout.write("\x1b[2J\x1b[3J\x1b[H");
+      redraw();
+    }
+    columns = stdout.columns;
+  };
+  stdout.prependListener("resize", onResize);
+  return () => stdout.off("resize", onResize);
 }

@@ -72,7 +72,11 @@ export class UiPrompter implements Prompter {
     if (request.signal.aborted) return CANCELLED;
     // Questions are described one after another, so they queue in the order the calls asked.
     const described = this.#describing.then(() =>
-      describeApproval(request, { persist: this.#options.persist() }),
+      describeApproval(request, {
+        persist: this.#options.persist(),
+        caller: request.context.options.typedByPerson ? "person" : "model",
+        modeKey: true,
+      }),
     );
     this.#describing = described.catch(() => undefined);
     const prompt = await described;

@@ -43,6 +43,45 @@ describe("keel check", () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ decidedBy: "deny rule Edit from cliArg settings" });
   });
 
+  it.each([
+    {
+      args: ["Read", '{"file_path": "/etc/hostname"}', "--allow", "Read"],
+      text: /^ALLOW: Read allowed by the cliArg rule allow: Read\ndecided by: allow rule Read from cliArg settings\n$/,
+    },
+    {
+      // A decision that comes without a message says what its decider said.
+      args: ["Read", '{"file_path": "WORLD/inside.txt"}'],
+      text: /^ALLOW: reading inside the working directories\ndecided by: the tool's own check \(inside-working-dirs\)\n$/,
+    },
+    {
+      args: ["Bash", '{"command": "touch x"}'],
+      text: /^ASK: Bash needs approval: touch changes files\ndecided by: no rule covers this call, so a person is asked\nto stop the question: allow rule Bash\(touch:\*\)\n$/,
+    },
+    {
+      args: ["Bash", '{"command": "ls | wc -l"}'],
+      text: /^ALLOW: Bash: read-only inside the working directories\ndecided by: the tool's own check \(bash-analyzer\)\n$/,
+    },
+  ])(
+    "text mode is the decision, a one-line reason and who decided: check $args.0",
+    async ({ args, text }) => {
+      const w = keelWorld();
+      const input = args.map((arg) => arg.replace("WORLD", w.project));
+      const plain = await runKeel(["check", ...input], w);
+      expect(plain.stdout).toMatch(text);
+      expect(plain.stdout).not.toMatch(/\(no message\)|details:/);
+      const verbose = await runKeel(["check", ...input, "--verbose"], w);
+      expect(verbose.stdout.startsWith(plain.stdout)).toBe(true);
+      const json = JSON.parse((await runKeel(["check", ...input, "--json"], w)).stdout) as Record<
+        string,
+        unknown
+      >;
+      if (args[0] === "Bash") {
+        expect(verbose.stdout).toMatch(/\ndetails: \{\n {2}"analyzer"/);
+        expect(json.details).toMatchObject({ parts: expect.any(Array) });
+      } else expect(verbose.stdout).toBe(plain.stdout);
+    },
+  );
+
   it("a name no tool has is a usage error with a guess", async () => {
     const w = keelWorld();
     const result = await runKeel(["check", "Raed", "{}"], w);

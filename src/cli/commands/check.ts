@@ -2,8 +2,13 @@
 import type { Command } from "commander";
 import { callInSession, decide } from "../../permissions/decide.ts";
 import { findBlanketRule } from "../../permissions/matchers.ts";
-import type { PermissionRule } from "../../permissions/types.ts";
-import { describeDecider } from "../../permissions/types.ts";
+import {
+  type DecisionReason,
+  describeDecider,
+  type PermissionRule,
+  plainDecider,
+  type RuleSuggestion,
+} from "../../permissions/types.ts";
 import { formatSchemaError, parseArguments } from "../../pipeline/input.ts";
 import { didYouMean } from "../../tool/didYouMean.ts";
 import { findToolByName } from "../../tool/registry.ts";
@@ -27,14 +32,15 @@ export function register(program: Command, runtime: CliRuntime): void {
         .argument("[input]", "JSON input, or - to read it from stdin"),
     ),
   )
-    .option("--json", 'print {"behavior", "reason", "decidedBy"} as JSON')
+    .option("--json", 'print {"behavior", "reason", "decidedBy", "details"...} as JSON')
+    .option("--verbose", "text: also print what the checks found (the analyzer's parts, the paths)")
     .addHelpText(
       "after",
       "\nExit codes: 0 allow, 1 ask, 2 usage error (bad JSON, unknown tool, bad flags), 3 deny.\n" +
         "With the input given as an argument, the decision server answers after the first call (see keel\n" +
         "daemon --help); the decision is the same either way.",
     )
-    .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean }) => {
+    .action(async (name: string, inputArg: string | undefined, options: CheckFlags) => {
       const raw = readJsonInput(inputArg, runtime.io);
       preferQuickStart();
       const session = await connectSessionMcp(
@@ -42,12 +48,20 @@ export function register(program: Command, runtime: CliRuntime): void {
         options,
       );
       try {
-        const behavior = await explain(session, name, raw, options.json === true);
+        const behavior = await explain(session, name, raw, {
+          json: options.json === true,
+          verbose: options.verbose === true,
+        });
         runtime.setExitCode(EXIT_FOR_DECISION[behavior]);
       } finally {
         session.close();
       }
     });
+}
+
+interface CheckFlags extends PolicyFlags {
+  json?: boolean;
+  verbose?: boolean;
 }
 
 /** `keel check`'s exit code says the decision, so scripts need not parse the output. */
@@ -67,40 +81,65 @@ function lookUp(session: CliSession, name: string): { tool: Tool; hiddenBy?: Per
   );
 }
 
-function printReport(
-  out: (text: string) => void,
-  report: Record<string, unknown> & { behavior: string; reason: string; decidedBy: string },
-  json: boolean,
-): void {
-  if (json) {
-    out(`${JSON.stringify(report, null, 2)}\n`);
-    return;
-  }
-  out(
-    `${report.behavior.toUpperCase()}: ${report.reason || "(no message)"}\ndecided by: ${report.decidedBy}\n`,
-  );
+interface CheckReport {
+  behavior: "allow" | "ask" | "deny";
+  reason: string;
+  decidedBy: string;
+  decisionReason: DecisionReason;
+  suggestions?: RuleSuggestion[];
+  details?: unknown;
+}
+
+/**
+ * Text for a person: the decision with a one-line reason, who decided in plain words, the rules that
+ * would stop the question; what the checks found only with --verbose (--json always has everything).
+ */
+export function formatCheckReport(report: CheckReport, verbose: boolean): string {
+  const lines = [
+    `${report.behavior.toUpperCase()}: ${oneLine(report.reason) || whyInWords(report.decisionReason, report.behavior)}`,
+    `decided by: ${plainDecider(report.decisionReason)}`,
+  ];
+  for (const suggestion of report.suggestions ?? [])
+    lines.push(`to stop the question: ${suggestion.behavior} rule ${suggestion.rule}`);
+  if (verbose && report.details !== undefined)
+    lines.push(`details: ${JSON.stringify(report.details, null, 2)}`);
+  return `${lines.join("\n")}\n`;
+}
+
+const MAX_REASON_CHARS = 300;
+
+/** The first line of a message, cut to a line's length. */
+function oneLine(text: string): string {
+  const first = text.trim().split("\n")[0]?.trim() ?? "";
+  return first.length > MAX_REASON_CHARS ? `${first.slice(0, MAX_REASON_CHARS)}…` : first;
+}
+
+/** A reason when the decision came without a message: what the decider said, else who it was. */
+function whyInWords(reason: DecisionReason, behavior: string): string {
+  const said = "reason" in reason && typeof reason.reason === "string" ? oneLine(reason.reason) : "";
+  return said || `${behavior} by the ${describeDecider(reason)}`;
 }
 
 async function explain(
   session: CliSession,
   name: string,
   raw: unknown,
-  json: boolean,
+  output: { json: boolean; verbose: boolean },
 ): Promise<"allow" | "ask" | "deny"> {
+  const print = (report: CheckReport) =>
+    session.io.out(
+      output.json ? `${JSON.stringify(report, null, 2)}\n` : formatCheckReport(report, output.verbose),
+    );
   const { tool, hiddenBy } = lookUp(session, name);
   if (hiddenBy) {
     const decisionReason = { type: "rule" as const, rule: hiddenBy };
     const decidedBy = describeDecider(decisionReason);
-    printReport(
-      session.io.out,
-      {
-        behavior: "deny",
-        reason: `${tool.name} is denied outright (and hidden from the model) by the ${decidedBy}`,
-        decidedBy,
-        decisionReason,
-      },
-      json,
-    );
+    print({
+      behavior: "deny",
+      reason: `${tool.name} is denied outright (and hidden from the model) by the ${decidedBy}`,
+      decidedBy,
+      decisionReason,
+    });
     return "deny";
   }
   const parsed = parseArguments(raw);
@@ -112,7 +151,7 @@ async function explain(
   const details = tool.explainPermission
     ? await tool.explainPermission(checked.data, session.context)
     : undefined;
-  const report = {
+  print({
     behavior: decision.behavior,
     reason: decision.message ?? "",
     decidedBy: describeDecider(decision.decisionReason),
@@ -121,13 +160,6 @@ async function explain(
       ? { suggestions: decision.suggestions }
       : {}),
     ...(details ? { details } : {}),
-  };
-  printReport(session.io.out, report, json);
-  if (json) return decision.behavior;
-  if ("suggestions" in report && report.suggestions) {
-    for (const suggestion of report.suggestions)
-      session.io.out(`suggested rule: ${suggestion.behavior} ${suggestion.rule}\n`);
-  }
-  if (details) session.io.out(`details: ${JSON.stringify(details, null, 2)}\n`);
+  });
   return decision.behavior;
 }

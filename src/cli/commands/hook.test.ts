@@ -158,10 +158,10 @@ describe("keel hook install / status / uninstall", () => {
     const uninstall = await keel(["hook", "uninstall", "claude-code"]);
     expect(uninstall.code).toBe(0);
     expect(uninstall.stdout).toMatch(/- PreToolUse: /);
-    expect(JSON.parse(readFileSync(userSettings(), "utf8"))).toEqual({
-      permissions: { deny: ["Bash(rm:*)"] },
-      hooks: { PreToolUse: [other] },
-    });
+    // Back to the very bytes of before (the backup, which never held the hook), and no backup left.
+    expect(uninstall.stdout).toMatch(/restored as it was before install/);
+    expect(readFileSync(userSettings(), "utf8")).toBe(before);
+    expect(existsSync(`${userSettings()}.keel-backup`)).toBe(false);
     const none = await keel(["hook", "status"]);
     expect(none.stdout).toMatch(/not installed for any agent/);
   });

@@ -41,7 +41,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         "goes to Keel's audit log.",
         "",
         "  keel hook install claude-code          add the hook to ~/.claude/settings.json",
-        "  keel hook status                       where it is installed",
+        "  keel hook status                       where it is installed, whether it starts here (and Codex runs it)",
         "  keel hook uninstall claude-code        remove exactly Keel's entries",
         "  keel audit --summary                   allowed / denied / left to you, per tool",
         "",
@@ -83,7 +83,7 @@ export function register(program: Command, runtime: CliRuntime): void {
     .option("--strict", "install the hook with --strict")
     .option(
       "--command <command>",
-      "the command the agent runs (default: this Node and this keel, by absolute path)",
+      "the command the agent runs (default: this Node and this keel by absolute path; with --project, the keel on each machine's PATH)",
     )
     .action(async (agent: string, _options: ScopeFlags, command: Command) => {
       const { install } = await import("./hookInstall.ts");

@@ -17,12 +17,28 @@ export function register(program: Command, runtime: CliRuntime): void {
       const { UiPrompter } = await import("../../agent/ui/uiPrompter.ts");
       let trusted = false;
       const prompter: UiPrompter = new UiPrompter({ persist: () => trusted });
-      const session = await openAgentSession(flags, { interactive: true, prompter });
-      trusted = session.trusted;
       const { runInteractive } = await import("../../agent/ui/runInteractive.ts");
-      const prompt = words.join(" ").trim();
-      const code = await runInteractive(session, prompter, prompt ? { initialPrompt: prompt } : {});
-      session.close?.();
-      runtime.setExitCode(code);
+      let prompt = words.join(" ").trim();
+      let sessionFlags: RunFlags = flags;
+      let offer = true;
+      // /resume ends the session on screen and opens the chosen one in its place.
+      for (;;) {
+        const session = await openAgentSession(sessionFlags, {
+          interactive: true,
+          prompter,
+          offerTrust: offer,
+        });
+        trusted = session.trusted;
+        const outcome = await runInteractive(session, prompter, prompt ? { initialPrompt: prompt } : {});
+        session.close?.();
+        if (!outcome.resumeTo) {
+          runtime.setExitCode(outcome.code);
+          return;
+        }
+        const { continue: _continue, ...rest } = sessionFlags;
+        sessionFlags = { ...rest, resume: outcome.resumeTo };
+        prompt = "";
+        offer = false;
+      }
     });
 }

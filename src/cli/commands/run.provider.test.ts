@@ -58,12 +58,38 @@ describe("keel run: the provider is chosen, never guessed from a URL", () => {
     expect(chosen.stdout).toBe("answered over openai\n");
   });
 
-  it("both keys and nothing else to go by: refused with the flag to pass", async () => {
+  it("both keys and no model named: Claude, the default model, said once on stderr", async () => {
     const w = keelWorld();
     w.env.OPENAI_API_KEY = TEST_KEY;
+    const server = await serve("anthropic");
+    // The official endpoints are out of reach here; ANTHROPIC_BASE_URL points the chosen provider at the
+    // scripted server without naming a protocol (OPENAI_BASE_URL is set too, so it decides nothing).
+    w.env.ANTHROPIC_BASE_URL = server.url;
+    w.env.OPENAI_BASE_URL = "http://127.0.0.1:9/v1";
     const result = await runKeel(["run", "hi"], w);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("answered over anthropic\n");
+    expect(server.requests[0]!.body.model).toBe("claude-sonnet-4-6");
+    const notes = result.stderr.split("\n").filter((line) => line.includes("Both ANTHROPIC_API_KEY"));
+    expect(notes).toEqual([
+      "keel: Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set and no model is named: using the default model, claude-sonnet-4-6 (Anthropic). For OpenAI pass --provider openai or --model gpt-4.1.",
+    ]);
+    // A configured default model picks its own provider, silently.
+    const openai = await serve("openai");
+    w.env.OPENAI_BASE_URL = `${openai.url}/v1`;
+    const byModel = await runKeel(["run", "--model", "gpt-4.1-mini", "hi"], w);
+    expect(byModel.stdout).toBe("answered over openai\n");
+    expect(byModel.stderr).toBe("");
+  });
+
+  it("both keys and a model name that says nothing: refused with the flag to pass", async () => {
+    const w = keelWorld();
+    w.env.OPENAI_API_KEY = TEST_KEY;
+    const result = await runKeel(["run", "--model", "llama3", "hi"], w);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set/);
+    expect(result.stderr).toMatch(
+      /Both ANTHROPIC_API_KEY and OPENAI_API_KEY are set and the model name "llama3"/,
+    );
   });
 
   it("a base URL without /v1 for an OpenAI-compatible server: the 404 says to check --base-url", async () => {

@@ -101,12 +101,18 @@ function listFlagHint(flags: RunFlags): string {
   return ` (${used[0]} takes every word after it as a rule: put the task before it, or end the list with --)`;
 }
 
+/** `-r "third"` takes "third" as the session id (the flag's value is optional): say so. */
+function resumeValueHint(flags: RunFlags): string {
+  if (typeof flags.resume !== "string") return "";
+  return ` ("${flags.resume}" was taken as the session id of -r/--resume, whose id is optional: put the task before the flag, keel -p "${flags.resume}" -r, or give both, keel -p -r <session-id> "task")`;
+}
+
 function readPrompt(words: readonly string[], flags: RunFlags): string {
   const joined = words.join(" ").trim();
   if (joined !== "" && joined !== "-") return joined;
   if (joined === "" && process.stdin.isTTY)
     throw new CliError(
-      `Give a task: keel run "fix the failing test" (or pipe it on stdin)${listFlagHint(flags)}.`,
+      `Give a task: keel run "fix the failing test" (or pipe it on stdin)${listFlagHint(flags)}${resumeValueHint(flags)}.`,
     );
   try {
     const text = readFileSync(0, "utf8").trim();
@@ -114,7 +120,9 @@ function readPrompt(words: readonly string[], flags: RunFlags): string {
   } catch (error) {
     throw new CliError(`Could not read the task from stdin: ${(error as Error).message}`);
   }
-  throw new CliError(`The task is empty. Give one: keel run "fix the failing test"${listFlagHint(flags)}.`);
+  throw new CliError(
+    `The task is empty${resumeValueHint(flags)}. Give one: keel run "fix the failing test"${listFlagHint(flags)}.`,
+  );
 }
 
 export function register(program: Command, runtime: CliRuntime): void {
@@ -213,11 +221,12 @@ async function customCommandPrompt(session: AgentSession, typed: string): Promis
 /** Settings, tools and services as every command loads them, then the agent on top (shared with `keel`). */
 export async function openAgentSession(
   flags: PolicyFlags & AgentFlags,
-  options: { interactive: boolean; prompter?: Prompter },
+  options: { interactive: boolean; prompter?: Prompter; offerTrust?: boolean },
 ): Promise<AgentSession> {
   const { connectSessionMcp, offerTrust, openSession } = await import("../session.ts");
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
-  await offerTrust(flags);
+  // Asked once per start: a session opened by /resume does not ask again.
+  if (options.offerTrust !== false) await offerTrust(flags);
   const session = await connectSessionMcp(await openSession(flags, { warmBashParser: true }), flags, {
     prompter: options.prompter,
   });
@@ -229,8 +238,16 @@ export async function openAgentSession(
       flags,
       interactive: options.interactive,
       ...(options.prompter ? { prompter: options.prompter } : {}),
+      ...(session.context.options.mcpClients ? { mcpClients: session.context.options.mcpClients } : {}),
     });
-    return { ...agentSession, close: session.close };
+    // How the provider was chosen, said once: on stderr for a script, among the notices on a terminal.
+    const notice = agentSession.config.notice;
+    if (notice && !options.interactive) process.stderr.write(`keel: ${notice}\n`);
+    return {
+      ...agentSession,
+      ...(notice && options.interactive ? { notices: [notice, ...agentSession.notices] } : {}),
+      close: session.close,
+    };
   } catch (error) {
     session.close();
     if (error instanceof AgentSetupError) throw new CliError(error.message);

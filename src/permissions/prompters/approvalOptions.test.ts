@@ -42,14 +42,21 @@ let counter = 0;
 async function ask(
   tool: Tool,
   input: Record<string, unknown>,
-  options: { persist?: boolean; choose?: (prompt: ApprovalPrompt) => string } = {},
+  options: {
+    persist?: boolean;
+    caller?: "model" | "person";
+    choose?: (prompt: ApprovalPrompt) => string;
+  } = {},
 ): Promise<{ prompt: ApprovalPrompt; isError: boolean; notes: string[] }> {
   let prompt: ApprovalPrompt | undefined;
   let notes: string[] = [];
   const prompter = {
     name: "test",
     async ask(request: ApprovalRequest): Promise<ApprovalAnswer> {
-      prompt = await describeApproval(request, { persist: options.persist ?? true });
+      prompt = await describeApproval(request, {
+        persist: options.persist ?? true,
+        ...(options.caller ? { caller: options.caller } : {}),
+      });
       const key = options.choose?.(prompt) ?? "n";
       const applied = applyApproval(request, prompt.options.find((option) => option.key === key)!);
       notes = applied.notes;
@@ -112,6 +119,23 @@ describe("an edit inside the project", () => {
     expect(context.getAppState().toolPermissionContext.alwaysAllowRules).toEqual({});
     expect(existsSync(localFile())).toBe(false);
     expect(notes).toEqual([expect.stringMatching(/acceptEdits for this session/)]);
+  });
+
+  it("asked of a person (keel tool): no model to tell, no mode key to press; the reason in plain words", async () => {
+    const file = join(dir, "greet.ts");
+    writeFileSync(file, "export const greeting = 'hello';\n");
+    readFile(file);
+    const { prompt } = await ask(
+      EditTool as Tool,
+      { file_path: file, old_string: "'hello'", new_string: "'goodbye'" },
+      { caller: "person" },
+    );
+    expect(labels(prompt)).toEqual(["1. Yes", "2. Yes, allow all edits during this session", "3. No"]);
+    expect(prompt.options[1]?.detail).toBe(
+      "Switches this session to acceptEdits mode: edits inside the working directories stop asking. Nothing is saved.",
+    );
+    expect(JSON.stringify(prompt)).not.toMatch(/model|Shift\+Tab/);
+    expect(prompt.reason).not.toMatch(/default|no rule matched/);
   });
 
   it("a new file shows its content's head; a protected path offers only yes and no", async () => {

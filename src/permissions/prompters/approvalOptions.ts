@@ -9,7 +9,7 @@ import { addRules, updatePermissionContext } from "../../tool/context.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import type { Tool, ToolView } from "../../tool/Tool.ts";
 import { callPath, isInWorkingDirectories } from "../paths.ts";
-import { describeDecider } from "../types.ts";
+import { plainDecider } from "../types.ts";
 import { describeRulesReach } from "./ruleReach.ts";
 
 export type ApprovalEffect =
@@ -44,6 +44,13 @@ export interface ApprovalPrompt {
 export interface ApprovalSettings {
   /** "Don't ask again" may be saved in the project's local settings file (trusted folders only). */
   persist: boolean;
+  /**
+   * Who made the call: a model ("No" then tells it what to do instead) or a person (`keel tool`, a
+   * `!command` typed in the terminal UI: a plain "No"). Default: a model.
+   */
+  caller?: "model" | "person";
+  /** Shift+Tab changes the mode where this is asked (the terminal UI). Default: true for a model's call. */
+  modeKey?: boolean;
 }
 
 /** The rule a blanket "always" would add: the tool's own allow suggestion, or the bare name when the tool's rules take no specifier. */
@@ -121,8 +128,7 @@ function narrowAlways(
     return {
       letter: "a",
       label: "Yes, allow all edits during this session",
-      detail:
-        "Switches this session to acceptEdits mode: edits inside the working directories stop asking. Nothing is saved; Shift+Tab changes the mode.",
+      detail: `Switches this session to acceptEdits mode: edits inside the working directories stop asking. Nothing is saved${(settings.modeKey ?? settings.caller !== "person") ? "; Shift+Tab changes the mode." : "."}`,
       effect: { kind: "acceptEdits" },
     };
   }
@@ -151,6 +157,15 @@ function narrowAlways(
   };
 }
 
+/**
+ * Why the question is asked, in plain words: the message, and who asked when it was not simply that no
+ * rule allows the call (which the message already says).
+ */
+function askedBecause(request: ApprovalRequest): string {
+  const reason = request.decision.decisionReason;
+  return reason.type === "default" ? request.message : `${request.message} (${plainDecider(reason)})`;
+}
+
 /** The question for one request: what will run, why it asks, and the choices. */
 export async function describeApproval(
   request: ApprovalRequest,
@@ -161,12 +176,16 @@ export async function describeApproval(
   const choices: Array<Omit<ApprovalOption, "key">> = [
     { letter: "y", label: "Yes", effect: { kind: "once" } },
     ...(always ? [always] : []),
-    { letter: "n", label: "No, and tell the model what to do instead", effect: { kind: "no" } },
+    {
+      letter: "n",
+      label: settings.caller === "person" ? "No" : "No, and tell the model what to do instead",
+      effect: { kind: "no" },
+    },
   ];
   return {
     title: callTitle(request.tool, request.input, preview),
     preview,
-    reason: `${request.message} (${describeDecider(request.decision.decisionReason)})`,
+    reason: askedBecause(request),
     options: choices.map((choice, index) => ({ ...choice, key: String(index + 1) })),
   };
 }

@@ -15,6 +15,8 @@ export interface TerminalPrompterOptions {
   output: Writable;
   /** Save "always" rules in the local settings file. Off for untrusted folders (their local rules are ignored). */
   persist?: boolean;
+  /** Who made the calls: a person (`keel tool`, the default) or a model of your own agent loop. */
+  caller?: "model" | "person";
 }
 
 export interface Terminal {
@@ -64,12 +66,14 @@ export function terminalPrompter(options: TerminalPrompterOptions): TerminalProm
   let queue: Promise<unknown> = Promise.resolve();
 
   async function question(request: ApprovalRequest): Promise<ApprovalAnswer> {
-    const prompt = await describeApproval(request, { persist });
+    const prompt = await describeApproval(request, { persist, caller: options.caller ?? "person" });
     write(`\n${prompt.title}\n${indent(viewText(prompt.preview, PREVIEW_LINES))}\n`);
     write(`Approval needed: ${prompt.reason}\n`);
     for (const option of prompt.options) {
       const hint =
-        option.effect.kind === "no" ? " (add a reason after it: n use the test script instead)" : "";
+        option.effect.kind === "no"
+          ? ` (a reason may follow: n use the test script instead${options.caller === "model" ? "; the model is told" : ""})`
+          : "";
       write(`  ${option.key}  ${option.label}${hint}\n`);
       if (option.detail) write(`     ${option.detail}\n`);
     }

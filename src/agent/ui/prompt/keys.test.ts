@@ -58,7 +58,13 @@ const CASES: Array<[string, string, Partial<Key>, PromptAction[]]> = [
   ["Alt+F", "f", { meta: true }, [edit("wordRight")]],
   ["Alt+D", "d", { meta: true }, [edit("deleteWordForward")]],
   ["Shift+Tab", "", { tab: true, shift: true }, [{ type: "cycleMode" }]],
-  ["Tab alone does nothing", "", { tab: true }, []],
+  ["Tab completes the @path being typed", "", { tab: true }, [{ type: "complete" }]],
+  [
+    "a Tab typed in a burst completes too",
+    "@do\tgu",
+    {},
+    [{ type: "insert", text: "@do" }, { type: "complete" }, { type: "insert", text: "gu" }],
+  ],
   ["Escape", "", { escape: true }, [{ type: "escape" }]],
   // Keys typed faster than a read arrive as one chunk of text.
   ["text then Enter", "fix it\r", {}, [{ type: "insert", text: "fix it" }, { type: "submit" }]],

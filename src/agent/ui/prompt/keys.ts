@@ -29,6 +29,8 @@ export type PromptAction =
   | { type: "historyPrevious" }
   | { type: "historyNext" }
   | { type: "cycleMode" }
+  /** Tab: complete the `@path` being typed. */
+  | { type: "complete" }
   /** Ctrl+C: stop the agent, else clear the prompt, else (twice) leave. */
   | { type: "interrupt" }
   /** Ctrl+D: leave at an empty prompt, else delete forward. */
@@ -77,11 +79,12 @@ function textActions(input: string): PromptAction[] {
       run += char;
       continue;
     }
+    flush();
+    // A Tab typed in a burst of keys completes, as a Tab pressed alone does (a paste keeps its tabs).
     if (char === "\t") {
-      run += char;
+      actions.push({ type: "complete" });
       continue;
     }
-    flush();
     if (char === "\r") actions.push({ type: "submit" });
     else if (char === "\n") actions.push({ type: "newline" });
     else if (char === "\x7f" || char === "\b") actions.push({ type: "edit", action: "backspace" });
@@ -105,6 +108,7 @@ export function keyActions(input: string, key: Key): PromptAction[] {
     return [{ type: "submit" }];
   }
   if (key.tab && key.shift) return [{ type: "cycleMode" }];
+  if (key.tab) return [{ type: "complete" }];
   if (key.escape) return [{ type: "escape" }];
   if (key.backspace)
     return [{ type: "edit", action: key.meta || key.ctrl ? "deleteWordBackward" : "backspace" }];

@@ -122,6 +122,9 @@ export class PromptLine {
       case "cycleMode":
       case "escape":
         return { type: action.type };
+      case "complete":
+        // Completion needs the folders: the controller does it.
+        return undefined;
     }
   }
 

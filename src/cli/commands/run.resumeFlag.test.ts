@@ -1,0 +1,42 @@
+// `-r` takes an optional session id, so in `keel -p -r "third"` the word is the id and the task is empty:
+// the error says which word went where and how to write it. A real `keel` process; no model is reached.
+import { rmSync } from "node:fs";
+import { afterEach, describe, expect, it } from "vitest";
+import { keelWorld as newWorld, runKeel } from "../testing/keelProcess.ts";
+
+const roots: string[] = [];
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+/** A temporary project and home, removed after the test. */
+function keelWorld() {
+  const world = newWorld();
+  roots.push(world.root);
+  return world;
+}
+
+describe("keel -p -r <word> with no task", () => {
+  it.each([[["-p", "-r", "third"]], [["-p", "--resume", "third"]], [["run", "-r", "third"]]])(
+    "%j says that the word was taken as the session id",
+    async (args) => {
+      const w = keelWorld();
+      const result = await runKeel(
+        [...args, "--provider", "anthropic", "--base-url", "http://127.0.0.1:9"],
+        w,
+        "",
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /The task is empty \("third" was taken as the session id of -r\/--resume, whose id is optional: put the task before the flag, keel -p "third" -r, or give both, keel -p -r <session-id> "task"\)\./,
+      );
+    },
+  );
+
+  it("-r alone with no task says only that the task is empty", async () => {
+    const w = keelWorld();
+    const result = await runKeel(["-p", "-r", "--provider", "anthropic"], w, "");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/The task is empty\. Give one/);
+    expect(result.stderr).not.toMatch(/session id/);
+  });
+});
