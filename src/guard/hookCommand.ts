@@ -1,8 +1,8 @@
 // The command an agent's settings run for Keel's hook. In a file only this machine reads (user, local)
 // it is this Node and this keel by absolute path, so PATH and the Node version do not matter. In a file a
 // team shares (a project's), absolute paths would name this machine's folders: the command runs the
-// `keel` on each machine's PATH instead, and where there is none it says so and exits 1, which every
-// agent shows as a hook error (never as "block", exit 2) before deciding the call alone.
+// `keel` on each machine's PATH instead, and where there is none it says so and exits 2, which every
+// agent reads as "block this call": a guard that cannot start refuses, it never lets calls through unseen.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +14,8 @@ const AGENT_TITLES: Record<AgentName, string> = {
   codex: "Codex",
 };
 
-/** Exit code of the shared command where Keel is missing: an error the agent shows, not a block (2). */
-export const KEEL_MISSING_EXIT = 1;
+/** Exit code of the shared command where Keel is missing: every agent's "block this call", with the reason. */
+export const KEEL_MISSING_EXIT = 2;
 
 function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
@@ -53,10 +53,10 @@ export function machineHookCommand(agent: AgentName, strict: boolean): string {
 
 /**
  * The `keel` on PATH, wherever the settings are read; without one, a line that says what is missing and
- * what the agent does now, and exit 1 (an error the agent shows; it then decides the call alone).
+ * what to do, and exit 2: the agent refuses the call with that line as the reason.
  */
 export function sharedHookCommand(agent: AgentName, strict: boolean): string {
-  const missing = `Keel's hook in this project's settings cannot run: no keel on PATH. ${AGENT_TITLES[agent]} decides this call without Keel. Install Keel (see its README) or remove the hook.`;
+  const missing = `Keel's hook in this project's settings cannot run: no keel on PATH, so ${AGENT_TITLES[agent]} refuses this call. Install Keel (see its README), or remove Keel's hook from the project's settings.`;
   return `if command -v keel >/dev/null 2>&1; then exec keel ${hookArgs(agent, strict)}; else echo ${shellWord(missing)} >&2; exit ${KEEL_MISSING_EXIT}; fi`;
 }
 

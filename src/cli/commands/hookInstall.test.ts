@@ -59,7 +59,7 @@ function runHookCommand(command: string, path: string, event: unknown) {
 }
 
 describe("keel hook install --project: a command that travels", () => {
-  it("names no path of this machine; runs the keel on PATH; without one says so and exits 1", async () => {
+  it("names no path of this machine; runs the keel on PATH; without one says so and exits 2 (block)", async () => {
     const install = await keel(["hook", "install", "claude-code", "--project"]);
     expect(install.code).toBe(0);
     expect(install.stdout).toMatch(/this file is shared: the command runs the keel on each machine's PATH/);
@@ -89,17 +89,17 @@ describe("keel hook install --project: a command that travels", () => {
     });
     // A teammate without it: one line that says so, exit 1 (an error Claude Code shows, never 2 = block).
     const without = runHookCommand(command, systemPath, event);
-    expect(without.status).toBe(1);
+    expect(without.status).toBe(2);
     expect(without.stdout).toBe("");
     expect(without.stderr).toBe(
-      "Keel's hook in this project's settings cannot run: no keel on PATH. Claude Code decides this call without Keel. Install Keel (see its README) or remove the hook.\n",
+      "Keel's hook in this project's settings cannot run: no keel on PATH, so Claude Code refuses this call. Install Keel (see its README), or remove Keel's hook from the project's settings.\n",
     );
 
     world.env.PATH = systemPath;
     const status = await keel(["hook", "status"]);
     expect(status.stdout).toMatch(/cannot start here: no keel on this PATH/);
     expect(status.stdout).toMatch(
-      /where keel is not on PATH it prints that and exits 1: claude-code shows a hook error and decides the call without Keel\./,
+      /where keel is not on PATH it prints that and exits 2: claude-code refuses each call with that reason until Keel is installed\./,
     );
     world.env.PATH = `${binWithKeel()}:${systemPath}`;
     const found = await keel(["hook", "status"]);

@@ -69,7 +69,7 @@ function describe(result: UninstallResult, verb: string): string[] {
 function sharedNote(place: Place): string[] {
   return [
     "  this file is shared: the command runs the keel on each machine's PATH (no paths of this machine);",
-    `  where there is none it says so and exits ${KEEL_MISSING_EXIT}, which ${place.agent} shows as a hook error before deciding the call alone.`,
+    `  where there is none it says so and exits ${KEEL_MISSING_EXIT}, which ${place.agent} reads as "block this call": every call is refused until Keel is installed there.`,
   ];
 }
 
@@ -155,7 +155,7 @@ function runsHere(status: PlaceStatus, env: NodeJS.ProcessEnv): string[] {
         keel
           ? `  starts here: keel on PATH is ${keel}.`
           : "  cannot start here: no keel on this PATH (install Keel, or put its bin/keel.js on PATH as keel).",
-        `  where keel is not on PATH it prints that and exits ${KEEL_MISSING_EXIT}: ${place.agent} shows a hook error and decides the call without Keel.`,
+        `  where keel is not on PATH it prints that and exits ${KEEL_MISSING_EXIT}: ${place.agent} refuses each call with that reason until Keel is installed.`,
       );
       continue;
     }
