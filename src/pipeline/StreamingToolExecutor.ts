@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   isConcurrencySafeCall,
   linkedController,
+  prepareCall,
   resolveCall,
   runOneCall,
   siblingCancellation,
@@ -18,7 +19,8 @@ type Status = "queued" | "executing" | "completed" | "yielded";
 
 interface Entry {
   call: ToolUseBlock;
-  safe: boolean;
+  /** Undefined until the call's tool is prepared (Tool.prepare): it then waits, and so does every later call. */
+  safe: boolean | undefined;
   cancelOnInterrupt: boolean;
   status: Status;
   controller?: AbortController;
@@ -60,13 +62,17 @@ export class StreamingToolExecutor {
   addTool(call: ToolUseBlock): void {
     const tools = this.#context.options.tools;
     const resolved = resolveCall(call, tools);
-    this.#entries.push({
+    const entry: Entry = {
       call,
-      safe: isConcurrencySafeCall(call, tools),
+      safe: undefined,
       cancelOnInterrupt: resolved ? resolved.tool.interruptBehavior() === "cancel" : true,
       status: "queued",
+    };
+    this.#entries.push(entry);
+    void prepareCall(call, tools).then(() => {
+      entry.safe = isConcurrencySafeCall(call, tools);
+      this.#startWhatMay();
     });
-    this.#startWhatMay();
   }
 
   /** Results ready now, in call order (plus progress so far); never waits. */
@@ -123,6 +129,7 @@ export class StreamingToolExecutor {
   }
 
   #canStart(entry: Entry): boolean {
+    if (entry.safe === undefined) return false;
     const executing = this.#entries.filter((e) => e.status === "executing");
     if (executing.length >= this.#maxConcurrency) return false;
     if (executing.length === 0) return true;

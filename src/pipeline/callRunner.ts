@@ -23,6 +23,17 @@ export function resolveCall(
   return checked.success ? { tool, input: checked.data } : undefined;
 }
 
+/** Loads what the call's tool needs to answer the questions below (Tool.prepare); never throws. */
+export async function prepareCall(call: ToolUseBlock, tools: readonly Tool[]): Promise<void> {
+  const resolved = resolveCall(call, tools);
+  if (!resolved?.tool.prepare) return;
+  try {
+    await resolved.tool.prepare(resolved.input);
+  } catch {
+    // Unprepared, its questions answer "no" (not parallel, not read-only): that fails closed.
+  }
+}
+
 /** A call may run beside others only if its tool exists, its input parses, and the tool says so. */
 export function isConcurrencySafeCall(call: ToolUseBlock, tools: readonly Tool[]): boolean {
   const resolved = resolveCall(call, tools);

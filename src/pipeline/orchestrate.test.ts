@@ -260,3 +260,46 @@ describe("StreamingToolExecutor", () => {
     expect(byId.r).toBe("Cancelled: parallel tool call Shell(s) errored");
   });
 });
+
+describe("a tool's prepare step (Tool.prepare)", () => {
+  /** A reader whose safety is known only once something has loaded, as Bash's is once its grammar has. */
+  function lateReader() {
+    const gated = gatedTool("L", { safe: true });
+    let loaded = false;
+    const tool = {
+      ...gated.tool,
+      prepare: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        loaded = true;
+      },
+      isConcurrencySafe: () => loaded,
+    };
+    return { ...gated, tool };
+  }
+
+  it("runToolCalls batches by the prepared answer, not the one before loading", async () => {
+    const late = lateReader();
+    const running = drain(
+      runToolCalls([call("L", { id: "a" }, "1"), call("L", { id: "b" }, "2")], testContext([late.tool])),
+    );
+    await until(() => late.running() === 2, "both reads running together");
+    late.release("a");
+    late.release("b");
+    expect((await running).results.map((result) => result.toolUseId)).toEqual(["1", "2"]);
+  });
+
+  it("the streaming executor waits for the prepared answer, in arrival order", async () => {
+    const late = lateReader();
+    const executor = new StreamingToolExecutor(testContext([late.tool]));
+    executor.addTool(call("L", { id: "a" }, "1"));
+    executor.addTool(call("L", { id: "b" }, "2"));
+    expect(late.running()).toBe(0);
+    await until(() => late.running() === 2, "both reads running together");
+    late.release("a");
+    late.release("b");
+    const ids: string[] = [];
+    for await (const event of executor.getRemainingResults())
+      if (event.type === "result") ids.push(event.toolUseId);
+    expect(ids).toEqual(["1", "2"]);
+  });
+});

@@ -8,6 +8,7 @@ import {
   DEFAULT_MAX_CONCURRENCY,
   isConcurrencySafeCall,
   linkedController,
+  prepareCall,
   runOneCall,
   siblingCancellation,
 } from "./callRunner.ts";
@@ -54,6 +55,7 @@ export async function* runToolCalls(
   options: RunToolCallsOptions = {},
 ): AsyncGenerator<PipelineEvent, ToolUseContext, undefined> {
   let current = context;
+  await Promise.all(calls.map((call) => prepareCall(call, context.options.tools)));
   for (const batch of partitionToolCalls(calls, context.options.tools)) {
     // A batch that is not parallel holds exactly one call, so the same runner serves both kinds.
     const limit = batch.parallel ? (options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY) : 1;

@@ -126,6 +126,12 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   /** The file or folder a call touches, for path rules. */
   getPath?(input: Input): string | undefined;
   isEnabled(): boolean;
+  /**
+   * Loads what the synchronous questions below (isConcurrencySafe, isReadOnly, rule matching) need for
+   * this input, so their answers never depend on whether something had loaded yet (Bash: the grammar).
+   * The pipeline awaits it before it asks them.
+   */
+  prepare?(input: Input): Promise<void>;
   isConcurrencySafe(input: Input): boolean;
   isReadOnly(input: Input): boolean;
   isDestructive(input: Input): boolean;

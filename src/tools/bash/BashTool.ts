@@ -199,6 +199,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   prompt: () => renderPrompt(),
   description: (input) => input.description?.trim() || `Run ${input.command.slice(0, 80)}`,
   userFacingName: () => "Bash",
+  // The grammar, so isReadOnly and isConcurrencySafe judge the command instead of saying "no" while it loads.
+  prepare: () => initBashParser().catch(() => {}),
   isReadOnly: readOnly,
   isConcurrencySafe: readOnly,
   interruptBehavior: () => "cancel",

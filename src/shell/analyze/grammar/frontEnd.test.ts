@@ -103,3 +103,13 @@ describe("readBash", () => {
     expect(readBash(command, { firstProblemOnly: true }).problems[0]?.check).toBe(check);
   });
 });
+
+describe("a command is read once for every question about it", () => {
+  it("gives the same frozen reading to every reader of the same text", () => {
+    const first = readBash("git status && ls -la src | head -n 3");
+    expect(readBash("git status && ls -la src | head -n 3")).toBe(first);
+    expect(Object.isFrozen(first.extraction.commands[0]?.words)).toBe(true);
+    expect(() => (first.problems as unknown[]).push({ check: "x", reason: "y" })).toThrow(TypeError);
+    expect(readBash("git status && ls -la src | head -n 4")).not.toBe(first);
+  });
+});

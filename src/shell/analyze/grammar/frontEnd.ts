@@ -5,6 +5,8 @@ import { deepScan } from "../deepCommands.ts";
 import { SYNTAX_CHECKS, TEXT_CHECKS } from "../security/index.ts";
 import { extractCommands } from "./extract.ts";
 import type { ExtractedCommand, Extraction, Problem } from "./extractedCommand.ts";
+import { deepFreeze } from "../../../tool/context.ts";
+import { LruMap } from "../../../tool/lruMap.ts";
 import { withBashTree } from "./parse.ts";
 import { indexTree } from "./tree.ts";
 
@@ -39,8 +41,24 @@ export interface ReadOptions {
 
 const EMPTY: Extraction = { commands: [], operators: [], problems: [] };
 
-/** Reads a command through every stage. The parser must be initialised. */
+/**
+ * Readings of recent commands: one call's permission check, read-only question, rule matching and
+ * audit all read the same command, and a command is read once for all of them. A reading depends only
+ * on the text, so the text is the key; readings are frozen, so no reader can change another's.
+ */
+const READINGS = new LruMap<string, BashReading>(256);
+
+/** Reads a command through every stage (once: see READINGS). The parser must be initialised. */
 export function readBash(command: string, options: ReadOptions = {}): BashReading {
+  const key = `${options.firstProblemOnly ? 1 : 0}${command}`;
+  const known = READINGS.get(key);
+  if (known) return known;
+  const reading = deepFreeze(readBashOnce(command, options)) as BashReading;
+  READINGS.set(key, reading);
+  return reading;
+}
+
+function readBashOnce(command: string, options: ReadOptions): BashReading {
   const firstOnly = options.firstProblemOnly ?? false;
   const problems: Problem[] = [];
   for (const check of TEXT_CHECKS) {
