@@ -7,8 +7,10 @@ import type { ContentBlock } from "../tool/messages.ts";
 import { releaseSession } from "../tool/sessionEnd.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
-import { RunTally, resultRecord, streamJsonRecord } from "./printRecords.ts";
+import { RunTally, resultRecord } from "./printRecords.ts";
 import { TextPrinter } from "./printText.ts";
+import { initRecord } from "./streamInit.ts";
+import { type StreamRecord, StreamRecords } from "./streamRecords.ts";
 
 export { resultRecord } from "./printRecords.ts";
 
@@ -75,18 +77,8 @@ export async function runPrintMode(
   const { agent } = session;
   const line = (record: Record<string, unknown>) => options.stdout.write(`${JSON.stringify(record)}\n`);
   for (const notice of session.notices) options.stderr.write(`keel: ${notice}\n`);
-  if (options.format === "stream-json")
-    line({
-      type: "system",
-      subtype: "init",
-      session_id: agent.sessionId,
-      model: agent.model,
-      provider: session.config.provider,
-      cwd: agent.context.getAppState().cwd,
-      permission_mode: agent.context.getAppState().toolPermissionContext.mode,
-      tools: agent.pool.offered().map((tool) => tool.name),
-      ...(session.resumed ? { resumed: true } : {}),
-    });
+  if (options.format === "stream-json") line(await initRecord(session));
+  const streamRecords = new StreamRecords(agent.sessionId, options.partial);
   let signal: StopSignal | undefined;
   let wakeOnStop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -97,13 +89,14 @@ export async function runPrintMode(
     wakeOnStop();
   });
   let outcome: RunOutcome | undefined;
+  let results = 0;
   try {
     const source = typeof prompts === "string" || Array.isArray(prompts) ? single(prompts) : prompts;
     const iterator = source[Symbol.asyncIterator]();
     while (!signal) {
       const next = await Promise.race([iterator.next(), stopped.then(() => undefined)]);
       if (!next || next.done) break;
-      outcome = await runOnePrompt(session, next.value, options, line);
+      outcome = await runOnePrompt(session, next.value, options, line, streamRecords, results++);
     }
     if (signal) void iterator.return?.();
   } finally {
@@ -128,6 +121,8 @@ async function runOnePrompt(
   prompt: PrintPrompt,
   options: PrintOptions,
   line: (record: Record<string, unknown>) => void,
+  streamRecords: StreamRecords,
+  index: number,
 ): Promise<RunOutcome> {
   const { agent } = session;
   const started = performance.now();
@@ -144,17 +139,16 @@ async function runOnePrompt(
           tally,
         )
       : undefined;
-  // A call can finish while its message still streams; its record waits for the message's own record.
-  let held: Array<Record<string, unknown>> = [];
+  // A call can finish while its message still streams; its lines wait for the message's own lines.
+  let held: StreamRecord[] = [];
   const streamJson = (event: AgentEvent) => {
-    const record = streamJsonRecord(event, options.partial);
-    if (!record) return;
-    if (record.type === "tool_decision") {
-      held.push(record);
+    const records = streamRecords.records(event);
+    if (event.type === "tool_result") {
+      held.push(...records);
       return;
     }
-    line(record);
-    if (record.type === "assistant") {
+    for (const record of records) line(record);
+    if (event.type === "assistant") {
       for (const waiting of held) line(waiting);
       held = [];
     }
@@ -177,6 +171,7 @@ async function runOnePrompt(
         outcome,
         durationMs: performance.now() - started,
         tally,
+        index,
       }),
     );
   return outcome;
