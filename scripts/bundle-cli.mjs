@@ -32,6 +32,8 @@ const EXTERNAL = [
   "openai",
   "ai",
   "@ai-sdk/*",
+  "@opentelemetry/*", // the telemetry export, only in the flusher process when telemetry is on
+  "@grpc/*",
 ];
 const outdir = join(dist, "cli-bundle");
 

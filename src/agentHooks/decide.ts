@@ -3,7 +3,8 @@
 // runs. Every decision is appended to the audit log with who decided and for which agent.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
+import { openDecisionLog } from "../audit/decisionLog.ts";
+import { auditDir } from "../audit/jsonlSink.ts";
 import { decidePermission } from "../permissions/engine.ts";
 import { readDenyGlobs } from "../permissions/pathRules.ts";
 import { toAbsolutePath } from "../permissions/paths.ts";
@@ -33,30 +34,37 @@ export async function decideAgentCall(call: AgentCall, options: HookOptions = {}
   const started = performance.now();
   const notes: string[] = [];
   let verdict: Verdict;
+  let settings: LoadedSettings | undefined;
   try {
-    verdict = call.unjudged !== undefined ? noOpinion(call.unjudged) : await judge(call, options, notes);
+    if (call.unjudged !== undefined) verdict = noOpinion(call.unjudged);
+    else {
+      settings = readSettings(call, options, notes);
+      verdict = settings ? await judge(call, settings, notes) : noOpinion(notes[notes.length - 1] as string);
+    }
   } catch (error) {
     verdict = noOpinion(`Keel could not decide: ${errorMessage(error)}`);
     notes.push(verdict.reason);
   }
-  recordDecision(call, verdict, performance.now() - started, options, notes);
+  await recordDecision(call, verdict, performance.now() - started, { options, notes, settings });
   return { verdict, ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
 }
 
-async function judge(call: AgentCall, options: HookOptions, notes: string[]): Promise<Verdict> {
-  let settings: LoadedSettings;
+/** The settings of the call's project, or undefined (and the reason in notes) when one cannot be read. */
+function readSettings(call: AgentCall, options: HookOptions, notes: string[]): LoadedSettings | undefined {
   try {
-    settings = loadSettings({
+    return loadSettings({
       cwd: call.projectDir,
       cli: call.mode ? { permissionMode: call.mode } : {},
       ...(options.env ? { env: options.env } : {}),
     });
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
-    const reason = `Keel's settings cannot be read, so it has no opinion: ${error.message.split("\n")[0]}`;
-    notes.push(reason);
-    return noOpinion(reason);
+    notes.push(`Keel's settings cannot be read, so it has no opinion: ${error.message.split("\n")[0]}`);
+    return undefined;
   }
+}
+
+async function judge(call: AgentCall, settings: LoadedSettings, notes: string[]): Promise<Verdict> {
   const verdicts: Verdict[] = [];
   for (const part of call.calls) {
     const verdict = await judgeKeelCall(part, call, settings, notes);
@@ -183,13 +191,14 @@ function redactionEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return rest;
 }
 
-function recordDecision(
+async function recordDecision(
   call: AgentCall,
   verdict: Verdict,
   totalMs: number,
-  options: HookOptions,
-  notes: string[],
-): void {
+  made: { options: HookOptions; notes: string[]; settings: LoadedSettings | undefined },
+): Promise<void> {
+  const { options, notes, settings } = made;
+  const mode = call.mode ?? settings?.permissionContext.mode;
   const record: HookAuditRecord = {
     time: new Date().toISOString(),
     sessionId: call.sessionId,
@@ -203,16 +212,20 @@ function recordDecision(
     durationMs: { total: totalMs, permission: totalMs, call: 0 },
     resultChars: 0,
     isError: false,
+    ...(mode ? { mode } : {}),
     agent: call.agent,
     hookEvent: call.event,
     ...(verdict.behavior === "none" ? { noOpinion: verdict.reason } : {}),
   };
   const env = options.env ?? process.env;
-  const sink = new JsonlAuditSink({
-    dir: options.auditDir ?? auditDir(env),
-    env: redactionEnv(env),
+  const log = await openDecisionLog({
+    env,
+    ...(settings ? { settings } : {}),
+    surface: "hook",
+    auditDir: options.auditDir ?? auditDir(env),
+    redactionEnv: redactionEnv(env),
     onError: (message) => notes.push(message),
   });
-  sink.record(record);
-  sink.close();
+  log.record(record);
+  log.close();
 }

@@ -319,6 +319,7 @@ function recordAudit(
     isError: event.isError,
     ...(event.errorCode ? { errorCode: event.errorCode } : {}),
     ...(context.agentId ? { agentId: context.agentId } : {}),
+    mode: context.getAppState().toolPermissionContext.mode,
   };
   try {
     services.audit.record(entry);

@@ -1,5 +1,5 @@
 // Extension points of the pipeline: later work (settings, hooks, the agent, MCP) fills these in.
-import type { PermissionDecision, RuleSuggestion } from "../permissions/types.ts";
+import type { PermissionDecision, PermissionMode, RuleSuggestion } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ToolErrorCode } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
@@ -147,6 +147,8 @@ export interface AuditRecord {
   isError: boolean;
   errorCode?: ToolErrorCode;
   agentId?: string;
+  /** The permission mode the call was decided in. */
+  mode?: PermissionMode;
 }
 
 export interface AuditSink {
