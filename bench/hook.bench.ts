@@ -140,6 +140,36 @@ for (const served of ["", ", own process"]) {
     `\ntelemetry on costs ${served === "" ? "a served call" : "a call in its own process"} ${cost.toFixed(1)} ms (median against the same calls with it off)`,
   );
 }
+// What recording costs inside the process, measured apart from the noise of whole-process timing: the
+// first decision of a fresh process (telemetry's modules load) and each one after (bench/decisionLogCost.ts).
+const cost = {
+  off: { first: [] as number[], steady: [] as number[] },
+  on: { first: [] as number[], steady: [] as number[] },
+};
+for (let run = 0; run < 11; run++)
+  for (const mode of ["off", "on"] as const) {
+    const home = join(bench.base, `cost-${mode}-${run}`);
+    const out = spawnSync(
+      process.execPath,
+      [join(REPO, "bench/decisionLogCost.ts"), home, mode, collectorUrl],
+      {
+        encoding: "utf8",
+      },
+    );
+    const measured = JSON.parse(out.stdout) as { first: number; median: number };
+    cost[mode].first.push(measured.first);
+    cost[mode].steady.push(measured.median);
+  }
+process.stdout.write(
+  "\n\nrecording one decision (audit log, and with telemetry the spool), ms, median of 11 processes\n",
+);
+printTable(
+  (["off", "on"] as const).map((mode) => ({
+    telemetry: mode,
+    "first in a process": summarize(cost[mode].first).median,
+    "each after": summarize(cost[mode].steady).median,
+  })),
+);
 // Every decision of the telemetry-on runs reaches the collector once the flusher has sent the spool.
 const expected = CASES.length * (RUNS + 1) * 2;
 const root = spoolRoot(telemetryEnv);
@@ -150,7 +180,7 @@ collector.kill("SIGTERM");
 await new Promise((resolve) => collector.on("close", resolve));
 const received = JSON.parse(collectorOutput.trim().split("\n").at(-1) ?? "{}") as { logs?: number };
 process.stdout.write(
-  `\ncollector received ${received.logs ?? 0} of ${expected} decision events; ${spoolCount(root).events} left in the spool`,
+  `collector received ${received.logs ?? 0} of ${expected} decision events; ${spoolCount(root).events} left in the spool`,
 );
 process.stdout.write("\n");
 await bench.cleanup();

@@ -3,8 +3,9 @@
 // is_error, num_turns counted as Claude Code counts them, result (absent on the error subtypes),
 // stop_reason, total_cost_usd, usage, session_id, uuid, permission_denials. The stream's lines are
 // in streamRecords.ts.
-import { randomUUID } from "node:crypto";
+
 import type { ResultEvent } from "../pipeline/runToolUse.ts";
+import { randomUUID } from "../tool/lazyCrypto.ts";
 import type { ToolUseBlock } from "../tool/messages.ts";
 import type { AgentEvent, EndReason, RunOutcome } from "./events.ts";
 import type { StopReason, Usage } from "./provider.ts";

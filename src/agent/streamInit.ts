@@ -2,7 +2,7 @@
 // have a meaning in Keel: the folder, session, tools, MCP servers, model, `permissionMode`, custom
 // commands, agent types, skills, the key's source, the sandbox and the extra working folders. Keel adds
 // its provider, its version and whether the session was resumed.
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../tool/lazyCrypto.ts";
 import { agentTypeRoots, loadAgentTypes } from "../tools/agent/agentTypes.ts";
 import { discoverSkills, skillRoots } from "../tools/skill/discoverSkills.ts";
 import { keelVersion } from "../version.ts";

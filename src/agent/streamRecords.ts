@@ -3,9 +3,10 @@
 // tool results one `user` line each with `tool_result_meta`; a refused call is also a `system`
 // `permission_denied` line. Keel's own detail of each decision is a `system` line of subtype
 // `tool_decision`, which Claude Code's parsers skip as they skip every system subtype they do not know.
-import { randomUUID } from "node:crypto";
+
 import { claudeCodeDecision } from "../permissions/claudeCodeDecision.ts";
 import type { ResultEvent } from "../pipeline/runToolUse.ts";
+import { randomUUID } from "../tool/lazyCrypto.ts";
 import type { ContentBlock, Message } from "../tool/messages.ts";
 import type { AgentEvent } from "./events.ts";
 import { apiStopReason, apiUsage, isRefusal } from "./printRecords.ts";

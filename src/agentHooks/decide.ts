@@ -36,8 +36,11 @@ export async function decideAgentCall(call: AgentCall, options: HookOptions = {}
   let verdict: Verdict;
   let settings: LoadedSettings | undefined;
   try {
-    if (call.unjudged !== undefined) verdict = noOpinion(call.unjudged);
-    else {
+    if (call.unjudged !== undefined) {
+      verdict = noOpinion(call.unjudged);
+      // Not needed to decide, but they say whether the no opinion is exported (telemetry).
+      settings = readSettings(call, options, []);
+    } else {
       settings = readSettings(call, options, notes);
       verdict = settings ? await judge(call, settings, notes) : noOpinion(notes[notes.length - 1] as string);
     }

@@ -33,6 +33,7 @@ export async function openDecisionLog(options: DecisionLogOptions): Promise<Deci
     sources: options.settings?.sources ?? [],
     projectTrusted: options.settings?.trusted ?? false,
   });
+  for (const warning of config.warnings) options.onError(`telemetry: ${warning}`);
   if (!config.enabled) return { record: (entry) => audit.record(entry), close: () => audit.close() };
   // The spool and the event's shape load only when telemetry is on.
   const { telemetrySink } = await import("../telemetry/telemetrySink.ts");

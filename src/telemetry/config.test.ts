@@ -176,3 +176,16 @@ describe("resolveTelemetry: who may set what", () => {
     });
   });
 });
+
+describe("a project's OTEL_* values while Keel's telemetry is off", () => {
+  it("are Claude Code's business: no warning", () => {
+    const config = resolveTelemetry({
+      env: {},
+      sources: [
+        project({ env: { CLAUDE_CODE_ENABLE_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: OTHER_URL } }),
+      ],
+      projectTrusted: true,
+    });
+    expect(config).toMatchObject({ enabled: false, warnings: [] });
+  });
+});

@@ -144,7 +144,8 @@ export function resolveTelemetry(input: TelemetryInput): TelemetryConfig {
   }
   const projectTried = [...EXPORT_VARIABLES, DETAILS_VARIABLE].filter((name) => nonEmpty(project.vars[name]));
   if (project.details !== undefined) projectTried.push("telemetry.logToolDetails");
-  if (projectTried.length > 0)
+  // Claude Code reads a project's OTEL_* values for its own telemetry: they concern Keel only when it exports.
+  if (projectTried.length > 0 && enabled)
     warnings.push(
       `a project's settings cannot say where telemetry goes or what it holds; ignored: ${projectTried.join(", ")}`,
     );

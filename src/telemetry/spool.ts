@@ -5,7 +5,6 @@
 //   ~/.keel/telemetry/<destination key>/<ms>-<pid>-<rand>.json   one event each
 // Bounds: at most MAX_EVENTS events per destination (the oldest are dropped to make room), an event's
 // text at most MAX_EVENT_BYTES, events older than MAX_AGE_MS dropped, at most MAX_DESTINATIONS folders.
-import { createHash, randomBytes } from "node:crypto";
 import {
   chmodSync,
   mkdirSync,
@@ -19,6 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { keelUserDir } from "../settings/locations.ts";
+import { randomBytes } from "../tool/lazyCrypto.ts";
 
 export const MAX_EVENTS = 5_000;
 export const MAX_EVENT_BYTES = 8 * 1024;
@@ -42,11 +42,20 @@ export function spoolRoot(env: NodeJS.ProcessEnv): string {
   return join(keelUserDir(env), "telemetry");
 }
 
+/**
+ * The folder name of a destination: FNV-1a (64 bits) of its sorted values. It only tells a handful of
+ * destinations apart, so loading node:crypto on the decision path (~6-10 ms) would buy nothing.
+ */
 export function destinationKey(destination: Record<string, string>): string {
   const sorted = Object.keys(destination)
     .sort()
     .map((name) => [name, destination[name]]);
-  return createHash("sha256").update(JSON.stringify(sorted)).digest("hex").slice(0, 16);
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(JSON.stringify(sorted))) {
+    hash ^= BigInt(byte);
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, "0");
 }
 
 function privateDir(path: string): void {

@@ -220,6 +220,11 @@ describe("managed settings over a project's", () => {
     });
     const hook = await runKeel(["hook", "claude-code"], world, preToolUse(world, "ls", "toolu_managed"));
     expect(hook.code).toBe(0);
+    // What the project tried is said, on the hook's one line of notes.
+    expect(hook.stderr).toMatch(/cannot turn telemetry off/);
+    expect(hook.stderr).toMatch(
+      /ignored: OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_LOG_TOOL_DETAILS, telemetry.logToolDetails/,
+    );
     await eventually(() => managedServer.logs.length === 1);
     expect(managedServer.logs[0]?.attributes).toMatchObject({ tool_use_id: "toolu_managed" });
     expect(managedServer.logs[0]?.attributes).not.toHaveProperty("tool_input");
