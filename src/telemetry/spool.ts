@@ -3,14 +3,16 @@
 // files. Layout, all private to the user (folders 0700, files 0600):
 //   ~/.keel/telemetry/<destination key>/destination.json   where these events go (the OTEL_* values)
 //   ~/.keel/telemetry/<destination key>/<ms>-<pid>-<rand>.json   one event each
-// Bounds: at most MAX_EVENTS events per destination (the oldest are dropped to make room), an event's
-// text at most MAX_EVENT_BYTES, events older than MAX_AGE_MS dropped, at most MAX_DESTINATIONS folders.
+// Bounds, kept by each flush: at most MAX_EVENTS events per destination (the oldest dropped), events
+// older than MAX_AGE_MS dropped, at most MAX_DESTINATIONS folders; an event's text at most MAX_EVENT_BYTES.
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -76,31 +78,30 @@ export function spoolEvent(root: string, destination: Record<string, string>, ev
   const dir = join(root, destinationKey(destination));
   const name = `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`;
   const text = boundedText(event);
-  try {
-    makeRoom(dir, readdirSync(dir));
-    writePrivate(join(dir, name), text);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    // A new destination, or its empty folder was just pruned by the flusher: made (again).
-    privateDir(root);
-    privateDir(dir);
-    writePrivate(join(dir, "destination.json"), JSON.stringify(destination));
-    writePrivate(join(dir, name), text);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // A stat, not a listing: the decision path never pays for how full the spool is.
+      if (!existsSync(join(dir, "destination.json"))) throw enoent();
+      writePrivate(join(dir, name), text);
+      return join(dir, name);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 3) throw error;
+    }
+    // A new destination, or its empty folder was just pruned by a flush: made (again), then tried again.
+    try {
+      privateDir(root);
+      privateDir(dir);
+      writePrivate(join(dir, "destination.json"), JSON.stringify(destination));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt >= 3) throw error;
+    }
   }
-  return join(dir, name);
 }
 
-/** At MAX_EVENTS, the oldest events are dropped to make room for one more. */
-function makeRoom(dir: string, names: readonly string[]): void {
-  if (!names.includes("destination.json")) {
-    const error = new Error("no destination") as NodeJS.ErrnoException;
-    error.code = "ENOENT";
-    throw error;
-  }
-  const events = names.filter((name) => EVENT_FILE.test(name));
-  if (events.length < MAX_EVENTS) return;
-  events.sort();
-  for (const old of events.slice(0, events.length - MAX_EVENTS + 1)) removeQuietly(join(dir, old));
+function enoent(): NodeJS.ErrnoException {
+  const error = new Error("no destination") as NodeJS.ErrnoException;
+  error.code = "ENOENT";
+  return error;
 }
 
 /** An event over MAX_EVENT_BYTES loses its longest attribute values, marked as cut. */
@@ -153,6 +154,8 @@ export function readSpool(root: string, limit: number, now = Date.now()): SpoolB
       removeQuietly(join(dir, name));
       return false;
     });
+    // The bound is kept here, by the sender, so that writing an event never lists the folder.
+    for (const old of fresh.splice(0, Math.max(0, fresh.length - MAX_EVENTS))) removeQuietly(join(dir, old));
     const files: string[] = [];
     const events: SpooledEvent[] = [];
     for (const name of fresh.slice(0, limit)) {
@@ -187,7 +190,11 @@ export function settleEvents(
   });
 }
 
-/** Destination folders with no events left are removed, and the oldest beyond MAX_DESTINATIONS. */
+/**
+ * Destination folders with no events left are removed, and the oldest beyond MAX_DESTINATIONS (events
+ * and all). An empty one goes without a race with a writer: its destination.json first, then the folder
+ * only if still empty (rmdir); a writer that finds no destination.json writes it again (spoolEvent).
+ */
 export function pruneDestinations(root: string): void {
   let folders: Array<{ dir: string; events: number; mtime: number }>;
   try {
@@ -203,9 +210,41 @@ export function pruneDestinations(root: string): void {
   }
   folders.sort((a, b) => b.mtime - a.mtime);
   folders.forEach((folder, index) => {
-    if (folder.events === 0 || index >= MAX_DESTINATIONS)
-      rmSync(folder.dir, { recursive: true, force: true });
+    if (index >= MAX_DESTINATIONS) rmSync(folder.dir, { recursive: true, force: true });
+    else {
+      removeAbandonedWrites(folder.dir);
+      if (folder.events === 0) removeIfEmpty(folder.dir);
+    }
   });
+}
+
+/** A writer that died between writing and renaming left a `.tmp` file: gone after a minute. */
+function removeAbandonedWrites(dir: string): void {
+  try {
+    for (const name of readdirSync(dir).filter((entry) => entry.endsWith(".tmp"))) {
+      const path = join(dir, name);
+      if (Date.now() - statSync(path).mtimeMs > 60_000) removeQuietly(path);
+    }
+  } catch {}
+}
+
+function removeIfEmpty(dir: string): void {
+  const file = join(dir, "destination.json");
+  let destination: string;
+  try {
+    destination = readFileSync(file, "utf8");
+    unlinkSync(file);
+  } catch {
+    return;
+  }
+  try {
+    rmdirSync(dir);
+  } catch {
+    // Not empty (a writer came meanwhile): its destination stays.
+    try {
+      writePrivate(file, destination);
+    } catch {}
+  }
 }
 
 /** Events waiting in the spool, for `keel telemetry`. */

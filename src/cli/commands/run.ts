@@ -207,13 +207,8 @@ export async function openAgentSession(
   const { connectSessionMcp, offerTrust, openSession } = await import("../session.ts");
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
   await offerTrust(flags);
-  const session = await connectSessionMcp(
-    await openSession(flags, { warmBashParser: true, surface: "agent" }),
-    flags,
-    {
-      prompter: options.prompter,
-    },
-  );
+  const opened = await openSession(flags, { warmBashParser: true, surface: "agent" });
+  const session = await connectSessionMcp(opened, flags, { prompter: options.prompter });
   try {
     const agentSession = await createAgentSession({
       settings: session.settings,
