@@ -107,7 +107,8 @@ describe("decisions over OTLP", () => {
         expect(request.headers["x-team"]).toBe("keel");
       }
       expect(server.logs).toHaveLength(3);
-      const [deny, allow] = server.logs;
+      const byId = (id: string) => server.logs.find((log) => log.attributes.tool_use_id === id);
+      const [deny, allow] = [byId("toolu_1"), byId("toolu_2")];
       expect(deny?.body).toBe("keel.tool_decision");
       expect(deny?.scope).toBe("keel");
       expect(deny?.timeUnixNano).toBe(String(Date.parse("2026-11-28T10:00:00.000Z") * 1_000_000));

@@ -2,7 +2,7 @@
 // `keel hook` process can exit at once and lose nothing; the flusher (flusher.ts) exports and removes the
 // files. Layout, all private to the user (folders 0700, files 0600):
 //   ~/.keel/telemetry/<destination key>/destination.json   where these events go (the OTEL_* values)
-//   ~/.keel/telemetry/<destination key>/<ms>-<pid>-<rand>.json   one event each
+//   ~/.keel/telemetry/<destination key>/<ms>-<pid>-<seq>-<rand>.json   one event each
 // Bounds, kept by each flush: at most MAX_EVENTS events per destination (the oldest dropped), events
 // older than MAX_AGE_MS dropped, at most MAX_DESTINATIONS folders; an event's text at most MAX_EVENT_BYTES.
 import {
@@ -38,7 +38,9 @@ export interface SpooledEvent {
   sent?: Array<"logs" | "metrics">;
 }
 
-const EVENT_FILE = /^\d{13}-\d+-[0-9a-f]{8}\.json$/;
+/** `<ms>-<pid>-<sequence in this process>-<random>.json`: sorted, the order a process wrote them in. */
+const EVENT_FILE = /^\d{13}-\d+-\d{8}-[0-9a-f]{8}\.json$/;
+let sequence = 0;
 
 export function spoolRoot(env: NodeJS.ProcessEnv): string {
   return join(keelUserDir(env), "telemetry");
@@ -76,7 +78,8 @@ function writePrivate(path: string, text: string): void {
 /** Appends one event to the spool of its destination. Throws on a file system error (the caller reports it). */
 export function spoolEvent(root: string, destination: Record<string, string>, event: SpooledEvent): string {
   const dir = join(root, destinationKey(destination));
-  const name = `${Date.now()}-${process.pid}-${randomBytes(4).toString("hex")}.json`;
+  sequence = (sequence + 1) % 100_000_000;
+  const name = `${Date.now()}-${process.pid}-${String(sequence).padStart(8, "0")}-${randomBytes(4).toString("hex")}.json`;
   const text = boundedText(event);
   for (let attempt = 0; ; attempt++) {
     try {
