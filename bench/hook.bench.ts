@@ -2,12 +2,15 @@
 // the answer on stdout. Reference: `node -e 0` with the same Node, measured in the same run, taking turns
 // with Keel so background load hits both alike. Target: median at most `node -e 0` + 50 ms. Measured as
 // agents meet it (answered by the decision server the first call started) and deciding in its own
-// process (a first call, or KEEL_DECISION_SERVER=off).
+// process (a first call, or KEEL_DECISION_SERVER=off); each with telemetry off and on (KEEL_ENABLE_TELEMETRY=1,
+// exporting to a local OTLP collector in a process of its own: the hook spools, its flusher sends).
 // Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
 //   HOOK_BENCH_RUNS=31 node bench/hook.bench.ts
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { waitForServer } from "../src/cli/decisionServer/control.ts";
+import { spoolCount, spoolRoot } from "../src/telemetry/spool.ts";
 import { makeBenchProject } from "./benchProject.ts";
 import { printTable, summarize } from "./stats.ts";
 
@@ -37,9 +40,23 @@ const CASES = [
   { name: "mcp__db__query (no opinion)", stdin: event("mcp__db__query", { sql: "select 1" }) },
 ];
 
+const collector = spawn(process.execPath, [join(REPO, "bench/otlpCollectorProcess.ts")], {
+  stdio: ["ignore", "pipe", "inherit"],
+});
+let collectorOutput = "";
+collector.stdout.on("data", (chunk) => {
+  collectorOutput += chunk;
+});
+while (!collectorOutput.includes("\n")) await new Promise((resolve) => setTimeout(resolve, 20));
+const collectorUrl = collectorOutput.split("\n")[0] as string;
+const telemetry = { KEEL_ENABLE_TELEMETRY: "1", OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl };
+const telemetryEnv = { ...bench.env, ...telemetry };
+
 const MODES = [
   { label: "", env: bench.env },
   { label: ", own process", env: bench.localEnv },
+  { label: ", telemetry on", env: telemetryEnv },
+  { label: ", own process, telemetry on", env: { ...bench.localEnv, ...telemetry } },
 ];
 
 function timeRun(args: string[], stdin: string, env = bench.localEnv): { ms: number; stdout: string } {
@@ -51,6 +68,12 @@ function timeRun(args: string[], stdin: string, env = bench.localEnv): { ms: num
 }
 
 await bench.startServer(LAUNCHER);
+// The environment is part of a server's identity: telemetry on is served by a server of its own.
+spawnSync(process.execPath, [LAUNCHER, "check", "Read", "{}", "--cwd", project], {
+  env: telemetryEnv,
+  cwd: project,
+});
+await waitForServer(telemetryEnv);
 const reference: number[] = [];
 const samples = new Map<string, number[]>();
 const answers = new Map<string, string>();
@@ -104,13 +127,61 @@ printTable(rows);
 for (const mode of MODES) {
   const all = CASES.flatMap((c) => samples.get(c.name + mode.label) ?? []);
   const overall = summarize(all).median;
-  const how =
-    mode.label === "" ? "answered by the decision server" : "each in its own process (a first call)";
+  const how = `${mode.label.includes("own process") ? "each in its own process (a first call)" : "answered by the decision server"}${mode.label.includes("telemetry") ? ", telemetry on" : ""}`;
   process.stdout.write(
     `\nkeel hook claude-code, all events, ${how}: median ${overall.toFixed(1)} ms = node -e 0 + ${(overall - ref.median).toFixed(1)} ms ` +
       `(target: + 50 ms; ${overall - ref.median <= 50 ? "met" : "not met"})`,
   );
 }
+for (const served of ["", ", own process"]) {
+  const median = (label: string) => summarize(CASES.flatMap((c) => samples.get(c.name + label) ?? [])).median;
+  const cost = median(`${served}, telemetry on`) - median(served);
+  process.stdout.write(
+    `\ntelemetry on costs ${served === "" ? "a served call" : "a call in its own process"} ${cost.toFixed(1)} ms (median against the same calls with it off)`,
+  );
+}
+// What recording costs inside the process, measured apart from the noise of whole-process timing: the
+// first decision of a fresh process (telemetry's modules load) and each one after (bench/decisionLogCost.ts).
+const cost = {
+  off: { first: [] as number[], steady: [] as number[] },
+  on: { first: [] as number[], steady: [] as number[] },
+};
+for (let run = 0; run < 11; run++)
+  for (const mode of ["off", "on"] as const) {
+    const home = join(bench.base, `cost-${mode}-${run}`);
+    const out = spawnSync(
+      process.execPath,
+      [join(REPO, "bench/decisionLogCost.ts"), home, mode, collectorUrl],
+      {
+        encoding: "utf8",
+      },
+    );
+    const measured = JSON.parse(out.stdout) as { first: number; median: number };
+    cost[mode].first.push(measured.first);
+    cost[mode].steady.push(measured.median);
+  }
+process.stdout.write(
+  "\n\nrecording one decision (audit log, and with telemetry the spool), ms, median of 11 processes\n",
+);
+printTable(
+  (["off", "on"] as const).map((mode) => ({
+    telemetry: mode,
+    "first in a process": summarize(cost[mode].first).median,
+    "each after": summarize(cost[mode].steady).median,
+  })),
+);
+// Every decision of the telemetry-on runs reaches the collector once the flusher has sent the spool.
+const expected = CASES.length * (RUNS + 1) * 2;
+const root = spoolRoot(telemetryEnv);
+const deadline = Date.now() + 30_000;
+while (spoolCount(root).events > 0 && Date.now() < deadline)
+  await new Promise((resolve) => setTimeout(resolve, 200));
+collector.kill("SIGTERM");
+await new Promise((resolve) => collector.on("close", resolve));
+const received = JSON.parse(collectorOutput.trim().split("\n").at(-1) ?? "{}") as { logs?: number };
+process.stdout.write(
+  `collector received ${received.logs ?? 0} of ${expected} decision events; ${spoolCount(root).events} left in the spool`,
+);
 process.stdout.write("\n");
 await bench.cleanup();
 

@@ -34,6 +34,8 @@ const EXTERNAL = [
   "@ai-sdk/*",
   "bullmq", // the remote-agent queue: only for isolation "remote" and `keel worker`
   "ioredis",
+  "@opentelemetry/*", // the telemetry export, only in the flusher process when telemetry is on
+  "@grpc/*",
 ];
 const outdir = join(dist, "cli-bundle");
 

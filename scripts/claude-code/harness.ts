@@ -19,12 +19,8 @@ function platformPackage(): string {
   return `@anthropic-ai/claude-code-${platform()}-${arch()}${musl ? "-musl" : ""}`;
 }
 
-/**
- * The `claude` binary of this version, installed with npm into a cache folder on first use. The
- * package's postinstall (which copies the binary into place) is not needed: the platform package
- * holds the binary itself.
- */
-export function installClaudeCode(version = CLAUDE_CODE_VERSION): string {
+/** The cache folder of a version and its `claude` binary (KEEL_E2E_CLAUDE_CODE_DIR to change). */
+function claudeCodeLocation(version: string): { dir: string; binary: string } {
   const dir = process.env.KEEL_E2E_CLAUDE_CODE_DIR ?? join(tmpdir(), "keel-claude-code", version);
   const binary = join(
     dir,
@@ -32,6 +28,16 @@ export function installClaudeCode(version = CLAUDE_CODE_VERSION): string {
     platformPackage(),
     platform() === "win32" ? "claude.exe" : "claude",
   );
+  return { dir, binary };
+}
+
+/**
+ * The `claude` binary of this version, installed with npm into a cache folder on first use. The
+ * package's postinstall (which copies the binary into place) is not needed: the platform package
+ * holds the binary itself.
+ */
+export function installClaudeCode(version = CLAUDE_CODE_VERSION): string {
+  const { dir, binary } = claudeCodeLocation(version);
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });
     process.stderr.write(`installing @anthropic-ai/claude-code@${version} into ${dir} ...\n`);
@@ -120,16 +126,26 @@ export function runClaude(
   prompt: string,
   extra: string[] = [],
 ): Promise<ClaudeRun> {
+  return runClaudeArgs(binary, world, env, [
+    "-p",
+    prompt,
+    "--output-format",
+    "json",
+    "--model",
+    "claude-sonnet-4-5",
+    ...extra,
+  ]);
+}
+
+/** `claude <args>` in the project, killed after 3 minutes. */
+export function runClaudeArgs(
+  binary: string,
+  world: World,
+  env: NodeJS.ProcessEnv,
+  args: readonly string[],
+): Promise<ClaudeRun> {
   return new Promise((resolve) => {
-    const child = spawn(
-      binary,
-      ["-p", prompt, "--output-format", "json", "--model", "claude-sonnet-4-5", ...extra],
-      {
-        cwd: world.project,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(binary, [...args], { cwd: world.project, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -144,6 +160,12 @@ export function runClaude(
       resolve({ status, signal, stdout, stderr });
     });
   });
+}
+
+/** The cached `claude` binary of this version, when an earlier run installed it (no network). */
+export function cachedClaudeCode(version = CLAUDE_CODE_VERSION): string | undefined {
+  const { binary } = claudeCodeLocation(version);
+  return existsSync(binary) ? binary : undefined;
 }
 
 export interface ToolResultSeen {

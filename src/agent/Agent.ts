@@ -322,7 +322,7 @@ export class Agent {
       for (;;) {
         if (run.turns >= run.maxTurns)
           return yield* finish(
-            run.outcome("max_turns", { detail: `stopped after ${run.turns} turns (--max-turns)` }),
+            run.outcome("max_turns", { detail: `Reached maximum number of turns (${run.maxTurns})` }),
           );
         const turn = yield* this.#takeTurn(run);
         if (yield* this.#compactedForLength(turn, run)) continue;
@@ -380,7 +380,15 @@ export class Agent {
       this.#append(message);
       run.lastText = textOf(turn.content) || run.lastText;
       const usage = turn.usage ?? ZERO_USAGE;
-      yield { type: "assistant", message, stopReason: turn.stopReason, usage, costUsd: turnCost };
+      yield {
+        type: "assistant",
+        message,
+        ...(turn.messageId ? { messageId: turn.messageId } : {}),
+        model: turn.model,
+        stopReason: turn.stopReason,
+        usage,
+        costUsd: turnCost,
+      };
     }
     if (turn.results.length > 0) yield* this.#returnResults(turn);
     return turn;

@@ -2,7 +2,7 @@
 // hooks, the classifier for `auto` mode, the transcript, and the saved session to resume.
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { JsonlAuditSink } from "../audit/jsonlSink.ts";
+import { openDecisionLog } from "../audit/decisionLog.ts";
 import { HookRunner, sessionFromContext } from "../hooks/runner.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import { autoModeRuleNotice } from "../permissions/autoModeRules.ts";
@@ -170,7 +170,15 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     : NO_HOOKS;
   const services: PipelineServices = {
     ...input.services,
-    audit: input.services.audit ?? new JsonlAuditSink({ env }),
+    audit:
+      input.services.audit ??
+      (await openDecisionLog({
+        env: input.env ?? process.env,
+        settings,
+        surface: "agent",
+        redactionEnv: env,
+        onError: (message) => process.stderr.write(`keel: ${message}\n`),
+      })),
     ...(runner && !input.services.hooks ? { hooks: runner } : {}),
     ...(input.prompter ? { prompter: input.prompter } : {}),
     classifier:

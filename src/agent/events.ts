@@ -40,6 +40,10 @@ export type AgentEvent =
   | {
       type: "assistant";
       message: Message;
+      /** The API's id of the message (absent when it gave none, or the message was cut short). */
+      messageId?: string;
+      /** The model that answered. */
+      model: string;
       stopReason: StopReason;
       usage: Usage;
       costUsd: number | undefined;

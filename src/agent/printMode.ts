@@ -7,8 +7,10 @@ import type { ContentBlock } from "../tool/messages.ts";
 import { releaseSession } from "../tool/sessionEnd.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
-import { RunTally, resultRecord, streamJsonRecord } from "./printRecords.ts";
+import { RunTally, resultRecord } from "./printRecords.ts";
 import { TextPrinter } from "./printText.ts";
+import { initRecord } from "./streamInit.ts";
+import { type StreamRecord, StreamRecords } from "./streamRecords.ts";
 
 export { resultRecord } from "./printRecords.ts";
 
@@ -75,18 +77,9 @@ export async function runPrintMode(
   const { agent } = session;
   const line = (record: Record<string, unknown>) => options.stdout.write(`${JSON.stringify(record)}\n`);
   for (const notice of session.notices) options.stderr.write(`keel: ${notice}\n`);
-  if (options.format === "stream-json")
-    line({
-      type: "system",
-      subtype: "init",
-      session_id: agent.sessionId,
-      model: agent.model,
-      provider: session.config.provider,
-      cwd: agent.context.getAppState().cwd,
-      permission_mode: agent.context.getAppState().toolPermissionContext.mode,
-      tools: agent.pool.offered().map((tool) => tool.name),
-      ...(session.resumed ? { resumed: true } : {}),
-    });
+  if (options.format === "stream-json") line(await initRecord(session));
+  const streamRecords = new StreamRecords(agent.sessionId, options.partial);
+  let results = 0;
   let signal: StopSignal | undefined;
   let wakeOnStop: () => void = () => {};
   const stopped = new Promise<void>((resolve) => {
@@ -115,7 +108,7 @@ export async function runPrintMode(
           () => (pending.kind === "prompt" ? agent.submit(pending.prompt) : agent.continueWithMessages()),
           options,
           line,
-          jsonRun,
+          { streamRecords, index: results++, jsonRun },
         );
         continue;
       }
@@ -141,7 +134,11 @@ export async function runPrintMode(
         continue;
       }
       const prompt = next.value;
-      outcome = await runOnePrompt(session, () => agent.submit(prompt), options, line, jsonRun);
+      outcome = await runOnePrompt(session, () => agent.submit(prompt), options, line, {
+        streamRecords,
+        index: results++,
+        jsonRun,
+      });
     }
     if (signal) void iterator.return?.();
   } finally {
@@ -164,6 +161,7 @@ export async function runPrintMode(
         outcome,
         durationMs: performance.now() - jsonRun.started,
         tally: jsonRun.tally,
+        index: 0,
       }),
     );
   return { outcome, ...(signal ? { signal } : {}) };
@@ -217,8 +215,9 @@ async function runOnePrompt(
   start: () => AsyncGenerator<AgentEvent, RunOutcome, undefined>,
   options: PrintOptions,
   line: (record: Record<string, unknown>) => void,
-  jsonRun?: JsonRun,
+  run: { streamRecords: StreamRecords; index: number; jsonRun?: JsonRun | undefined },
 ): Promise<RunOutcome> {
+  const { streamRecords, index, jsonRun } = run;
   const { agent } = session;
   const started = performance.now();
   const tally = jsonRun?.tally ?? new RunTally();
@@ -234,17 +233,16 @@ async function runOnePrompt(
           tally,
         )
       : undefined;
-  // A call can finish while its message still streams; its record waits for the message's own record.
-  let held: Array<Record<string, unknown>> = [];
+  // A call can finish while its message still streams; its lines wait for the message's own lines.
+  let held: StreamRecord[] = [];
   const streamJson = (event: AgentEvent) => {
-    const record = streamJsonRecord(event, options.partial);
-    if (!record) return;
-    if (record.type === "tool_decision") {
-      held.push(record);
+    const records = streamRecords.records(event);
+    if (event.type === "tool_result") {
+      held.push(...records);
       return;
     }
-    line(record);
-    if (record.type === "assistant") {
+    for (const record of records) line(record);
+    if (event.type === "assistant") {
       for (const waiting of held) line(waiting);
       held = [];
     }
@@ -267,6 +265,7 @@ async function runOnePrompt(
         outcome,
         durationMs: performance.now() - started,
         tally,
+        index,
       }),
     );
   return outcome;

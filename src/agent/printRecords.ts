@@ -1,10 +1,14 @@
-// The JSON records of print mode (`keel run --output-format json|stream-json`), in Claude Code's shape:
-// the final `result` (subtype success / error_max_turns / error_max_budget_usd / error_during_execution,
-// is_error, num_turns, total_cost_usd, usage, session_id, permission_denials) and the stream's events.
+// The final `result` record of print mode (`keel run --output-format json|stream-json`), in Claude Code
+// 2.1.332's shape: subtype success / error_max_turns / error_max_budget_usd / error_during_execution,
+// is_error, num_turns counted as Claude Code counts them, result (absent on the error subtypes),
+// stop_reason, total_cost_usd, usage, session_id, uuid, permission_denials. The stream's lines are
+// in streamRecords.ts.
+
 import type { ResultEvent } from "../pipeline/runToolUse.ts";
+import { randomUUID } from "../tool/lazyCrypto.ts";
 import type { ToolUseBlock } from "../tool/messages.ts";
 import type { AgentEvent, EndReason, RunOutcome } from "./events.ts";
-import type { Usage } from "./provider.ts";
+import type { StopReason, Usage } from "./provider.ts";
 
 /** A call the permission step refused (a rule, the mode, a hook, nobody to ask, the person). */
 export interface PermissionDenial {
@@ -47,6 +51,8 @@ export class RunTally {
   readonly denials: PermissionDenial[] = [];
   readonly #calls = new Map<string, ToolUseBlock>();
   #apiMs = 0;
+  #toolResults = 0;
+  #stopReason: StopReason | undefined;
   #requestStarted: number | undefined;
 
   /** The call behind a result (name and input), once its message has streamed. */
@@ -58,15 +64,28 @@ export class RunTally {
     return this.#apiMs;
   }
 
+  /** Tool results sent back to the model (Claude Code counts each as a turn). */
+  get toolResults(): number {
+    return this.#toolResults;
+  }
+
+  /** The last assistant message's stop reason. */
+  get stopReason(): StopReason | undefined {
+    return this.#stopReason;
+  }
+
   observe(event: AgentEvent, now = performance.now()): void {
     if (event.type === "request_start") this.#requestStarted = now;
     else if (event.type === "stream" && event.event.type === "tool_use_complete")
       this.#calls.set(event.event.block.id, event.event.block);
     else if (event.type === "assistant") {
       this.#stopClock(now);
+      this.#stopReason = event.stopReason;
       if (typeof event.message.content !== "string")
         for (const block of event.message.content)
           if (block.type === "tool_use") this.#calls.set(block.id, block);
+    } else if (event.type === "user" && typeof event.message.content !== "string") {
+      for (const block of event.message.content) if (block.type === "tool_result") this.#toolResults++;
     } else if (event.type === "tool_result" && isRefusal(event.result)) {
       const call = this.#calls.get(event.result.toolUseId);
       this.denials.push({
@@ -91,6 +110,16 @@ export interface ResultRecordInput {
   outcome: RunOutcome;
   durationMs: number;
   tally: RunTally;
+  /** This result's place among the session's results (0 for the first prompt). */
+  index: number;
+}
+
+/**
+ * Claude Code's count: the prompt and each tool result sent back are a turn each; a run stopped by
+ * --max-turns counts the model calls it made and the one the limit refused.
+ */
+export function claudeCodeTurns(outcome: RunOutcome, tally: RunTally): number {
+  return outcome.reason === "max_turns" ? outcome.turns + 1 : 1 + tally.toolResults;
 }
 
 export function resultRecord(input: ResultRecordInput): Record<string, unknown> {
@@ -102,8 +131,10 @@ export function resultRecord(input: ResultRecordInput): Record<string, unknown> 
     is_error: subtype !== "success",
     duration_ms: Math.round(input.durationMs),
     duration_api_ms: Math.round(tally.apiMs),
-    num_turns: outcome.turns,
-    result: outcome.text,
+    num_turns: claudeCodeTurns(outcome, tally),
+    // Claude Code gives the answer on success only; the error subtypes carry `errors` instead.
+    ...(subtype === "success" ? { result: outcome.text } : {}),
+    stop_reason: apiStopReason(tally.stopReason),
     session_id: input.sessionId,
     // null, not 0, when the model's price is unknown: a script must not read "free".
     total_cost_usd: outcome.costUsd ?? null,
@@ -119,61 +150,25 @@ export function resultRecord(input: ResultRecordInput): Record<string, unknown> 
       },
     },
     permission_denials: tally.denials,
+    // Claude Code has it on success (null) and when the model API failed.
+    ...(subtype === "success" || outcome.error ? { api_error_status: outcome.error?.status ?? null } : {}),
+    uuid: randomUUID(),
+    // Keel reads the next --input-format stream-json prompt only when a run ends: none wait queued.
+    queued_turn_count: 0,
+    result_index: input.index,
     // Keel's own reason (completed, max_turns, budget, interrupted, error, hook_stopped, prompt_blocked,
     // max_tokens, refusal): finer than the subtype.
     terminal_reason: outcome.reason,
+    // Keel's: the model and the number of model calls made.
     model: input.model,
+    model_calls: outcome.turns,
     ...(subtype !== "success" ? { errors: [outcome.detail ?? outcome.reason] } : {}),
     ...(outcome.detail ? { detail: outcome.detail } : {}),
     ...(outcome.error ? { error: { code: outcome.error.code, message: outcome.error.message } } : {}),
   };
 }
 
-/** One stream-json line for an event (undefined: the event has no record). */
-export function streamJsonRecord(event: AgentEvent, partial: boolean): Record<string, unknown> | undefined {
-  switch (event.type) {
-    case "stream":
-      return partial ? { type: "stream_event", event: event.event } : undefined;
-    case "assistant":
-      return {
-        type: "assistant",
-        message: event.message,
-        stop_reason: event.stopReason,
-        usage: apiUsage(event.usage),
-        cost_usd: event.costUsd ?? null,
-      };
-    case "user":
-      return { type: "user", message: event.message };
-    case "tool_result":
-      return {
-        type: "tool_decision",
-        tool_use_id: event.result.toolUseId,
-        tool: event.result.toolName,
-        is_error: event.result.isError,
-        ...(event.result.errorCode ? { error_code: event.result.errorCode } : {}),
-        ...(event.result.decision
-          ? { behavior: event.result.decision.behavior, decided_by: event.result.decision.decidedBy }
-          : {}),
-      };
-    case "retry":
-      return {
-        type: "system",
-        subtype: "retry",
-        attempt: event.attempt,
-        delay_ms: event.delayMs,
-        error: event.error.message,
-      };
-    case "notice":
-      return { type: "system", subtype: "notice", level: event.level, text: event.text };
-    case "compacted":
-      return {
-        type: "system",
-        subtype: "compacted",
-        trigger: event.trigger,
-        summarized: event.summarizedMessages,
-        kept: event.keptMessages,
-      };
-    default:
-      return undefined;
-  }
+/** Anthropic's stop reasons as they are; Keel's catch-all `other` has no name there. */
+export function apiStopReason(reason: StopReason | undefined): string | null {
+  return reason === undefined || reason === "other" ? null : reason;
 }

@@ -82,6 +82,8 @@ export interface ModelResponse {
   stopReason: StopReason;
   usage: Usage;
   model: string;
+  /** The API's id of the message (`msg_...`, `chatcmpl-...`), when it gave one. */
+  id?: string;
 }
 
 export interface ModelProvider {

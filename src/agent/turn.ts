@@ -30,6 +30,8 @@ export interface TurnResult {
   stopReason: StopReason;
   usage: Usage | undefined;
   model: string;
+  /** The API's id of the message, when it gave one. */
+  messageId?: string;
   results: ResultEvent[];
   /** The context after the calls' context changes. */
   context: ToolUseContext;
@@ -96,6 +98,7 @@ export async function* runTurn(args: TurnArgs): AsyncGenerator<AgentEvent, TurnR
         stopReason: message.stopReason,
         usage: message.usage,
         model: message.model,
+        ...(message.id ? { messageId: message.id } : {}),
         results,
         context: executor.context,
         interrupted: interrupt.aborted,

@@ -1,7 +1,7 @@
 // What a command runs with, as data: the caller's folder, environment, terminals and output. A command
 // run in its own process gets the process's (processIO); the decision server gets its client's, sent as
 // data, so serving a request never changes the server's own process.
-import type { AuditOpener } from "../audit/heldSink.ts";
+import type { RecordHolder } from "../audit/heldSink.ts";
 import type { Env } from "../tool/context.ts";
 
 export interface TtyFlags {
@@ -22,8 +22,8 @@ export interface CommandIO {
   err(text: string): void;
   /** Standard input, when it was read before the command ran; otherwise the command reads fd 0. */
   stdin?: GivenStdin;
-  /** Where the command's audit records go (default: the audit log; a decision server holds them). */
-  openAudit?: AuditOpener;
+  /** Holds the command's decision records (a decision server, until its client acknowledged the answer). */
+  holdRecords?: RecordHolder;
   /** Aborted when the caller goes away (a decision server's client that gave up). */
   signal?: AbortSignal;
 }

@@ -225,9 +225,12 @@ export async function runCommandLine(givenArgv: readonly string[], io: CommandIO
  * `keel check` for the launcher (see decisionServer/server.ts).
  */
 export async function serveDecisions(socket: string, build: string, entryFile: string): Promise<void> {
-  const [{ serveDecisions: serve }, { warmUpDecisions }] = await Promise.all([
+  const [{ serveDecisions: serve }, { warmUpDecisions }, { keepTelemetryFlushed }] = await Promise.all([
     import("./decisionServer/server.ts"),
     import("./decisionServer/warmUp.ts"),
+    import("../telemetry/flushMode.ts"),
   ]);
+  // The decisions it answers are exported from this warm process, not by a flusher process per burst.
+  keepTelemetryFlushed();
   await serve({ socket, build, entryFile, warmUp: warmUpDecisions });
 }

@@ -1,5 +1,5 @@
 // One CLI session: settings from every source plus the command line, the tool pool, the services.
-import { JsonlAuditSink } from "../audit/jsonlSink.ts";
+import { openDecisionLog } from "../audit/decisionLog.ts";
 import { lspOptionsFromSettings } from "../lsp/servers.ts";
 import type { McpClientManager } from "../mcp/client.ts";
 import type { McpServerSpec } from "../mcp/config.ts";
@@ -10,6 +10,7 @@ import type { PipelineServices, Prompter } from "../pipeline/services.ts";
 import { type CliRule, CliRuleError, type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { SettingsError } from "../settings/readSettingsFile.ts";
 import { initBashParser } from "../shell/analyze/grammar/parse.ts";
+import type { DecisionSurface } from "../telemetry/decisionEvent.ts";
 import type { Env, ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { assembleToolPool } from "../tool/registry.ts";
@@ -165,6 +166,8 @@ export function loadCliSettings(
 
 export interface OpenSessionOptions {
   extraServices?: PipelineServices;
+  /** Where its decisions are said to be made, in telemetry (default: `keel tool`). */
+  surface?: DecisionSurface;
   /**
    * Ask a person on the terminal when a call needs approval. Off by default: servers speaking a
    * protocol on stdio must never read it, and with no prompter every ask is refused with the reason.
@@ -218,8 +221,14 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
           env: io.env,
         })
       : undefined;
+  const audit = await openDecisionLog({
+    env: io.env,
+    settings,
+    surface: options.surface ?? "tool",
+    onError: (message) => io.err(`keel: ${message}\n`),
+  });
   const services: PipelineServices = {
-    audit: new JsonlAuditSink({ env: io.env, onError: (message) => io.err(`keel: ${message}\n`) }),
+    audit,
     ...(hookRunner ? { hooks: hookRunner } : {}),
     ...(prompter ? { prompter } : {}),
     ...options.extraServices,

@@ -7,8 +7,6 @@ export interface HookAuditRecord extends AuditRecord {
   agent: string;
   /** The agent's hook event: PreToolUse, PermissionRequest, BeforeTool. */
   hookEvent: string;
-  /** The agent's permission mode, as its event said. */
-  mode?: string;
   /** Keel's allow took a prompt away from the person (guard/savedPrompt.ts). */
   savedPrompt?: boolean;
   /** The Keel tools the call was judged as, when not the agent's own name (`run_shell_command`: Bash). */

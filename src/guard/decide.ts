@@ -3,7 +3,8 @@
 // runs. Every decision is appended to the audit log with who decided and for which agent.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
+import { openDecisionLog } from "../audit/decisionLog.ts";
+import { auditDir } from "../audit/jsonlSink.ts";
 import { callInSession, decide, isHardAsk } from "../permissions/decide.ts";
 import { readDenyGlobs } from "../permissions/pathRules.ts";
 import { toAbsolutePath } from "../permissions/paths.ts";
@@ -55,13 +56,13 @@ export async function decideAgentCall(call: AgentCall, options: HookOptions): Pr
   const started = performance.now();
   const notes: string[] = [];
   let verdict: Verdict;
+  let settings: LoadedSettings | undefined;
   try {
-    verdict =
-      call.unjudged === undefined
-        ? await judge(call, options, notes)
-        : call.unreadable
-          ? unreadableInput(call.unjudged)
-          : noOpinion(call.unjudged);
+    const read = readSettings(call, options, notes);
+    settings = "refusal" in read ? undefined : read.settings;
+    if ("refusal" in read) verdict = read.refusal;
+    else if (call.unjudged === undefined) verdict = await judge(call, read.settings, notes);
+    else verdict = call.unreadable ? unreadableInput(call.unjudged) : noOpinion(call.unjudged);
   } catch (error) {
     verdict = cannotDecide(
       `Keel could not decide this call (${errorMessage(error)}), so it refuses it`,
@@ -69,18 +70,24 @@ export async function decideAgentCall(call: AgentCall, options: HookOptions): Pr
     );
     notes.push(verdict.reason);
   }
-  recordDecision(call, verdict, performance.now() - started, options, notes);
+  await recordDecision(call, verdict, performance.now() - started, { options, notes, settings });
   return { verdict, ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
 }
 
-async function judge(call: AgentCall, options: HookOptions, notes: string[]): Promise<Verdict> {
-  let settings: LoadedSettings;
+/** The settings of the call's project, or the refusal (and the reason in notes) when one cannot be read. */
+function readSettings(
+  call: AgentCall,
+  options: HookOptions,
+  notes: string[],
+): { settings: LoadedSettings } | { refusal: Verdict } {
   try {
-    settings = loadSettings({
-      cwd: call.projectDir,
-      cli: call.mode ? { permissionMode: call.mode } : {},
-      env: options.env,
-    });
+    return {
+      settings: loadSettings({
+        cwd: call.projectDir,
+        cli: call.mode ? { permissionMode: call.mode } : {},
+        env: options.env,
+      }),
+    };
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     // The policy is unknown, so nothing can be allowed: every call is refused until the file is fixed.
@@ -90,8 +97,11 @@ async function judge(call: AgentCall, options: HookOptions, notes: string[]): Pr
     const more = error.problems.length > 1 ? ` (and ${error.problems.length - 1} more problems)` : "";
     const reason = `Keel's settings at ${where} cannot be read: ${what}${more}. Keel refuses every call until the file is fixed`;
     notes.push(reason);
-    return cannotDecide(reason, "settings-unreadable");
+    return { refusal: cannotDecide(reason, "settings-unreadable") };
   }
+}
+
+async function judge(call: AgentCall, settings: LoadedSettings, notes: string[]): Promise<Verdict> {
   const verdicts: Verdict[] = [];
   for (const part of call.calls) {
     const verdict = await judgeKeelCall(part, call, settings, notes);
@@ -241,13 +251,14 @@ function keelToolsOf(call: AgentCall): string[] | undefined {
   return names.length > 0 && !(names.length === 1 && names[0] === call.agentTool) ? names : undefined;
 }
 
-function recordDecision(
+async function recordDecision(
   call: AgentCall,
   verdict: Verdict,
   totalMs: number,
-  options: HookOptions,
-  notes: string[],
-): void {
+  made: { options: HookOptions; notes: string[]; settings: LoadedSettings | undefined },
+): Promise<void> {
+  const { options, notes, settings } = made;
+  const mode = call.mode ?? settings?.permissionContext.mode;
   const record: HookAuditRecord = {
     time: new Date().toISOString(),
     sessionId: call.sessionId,
@@ -262,32 +273,36 @@ function recordDecision(
     durationMs: { total: totalMs, permission: totalMs, call: 0 },
     resultChars: 0,
     isError: false,
+    ...(mode ? { mode } : {}),
     agent: call.agent,
     hookEvent: call.event,
-    ...(call.mode ? { mode: call.mode } : {}),
     ...(savedAPrompt(call, verdict) ? { savedPrompt: true } : {}),
     ...(verdict.behavior === "none" ? { noOpinion: verdict.reason } : {}),
   };
   const env = options.env;
-  const open = options.openAudit ?? ((sinkOptions) => new JsonlAuditSink(sinkOptions));
-  const sink = open({
-    dir: options.auditDir ?? auditDir(env),
-    env: redactionEnv(env, call.sessionId),
+  const opened = await openDecisionLog({
+    env,
+    ...(settings ? { settings } : {}),
+    surface: "hook",
+    auditDir: options.auditDir ?? auditDir(env),
+    redactionEnv: redactionEnv(env, call.sessionId),
     onError: (message) => notes.push(message),
   });
-  sink.record(record);
-  sink.close();
+  // A decision server holds the records until its client takes the answer (audit/heldSink.ts).
+  const log = options.holdRecords ? options.holdRecords(opened) : opened;
+  log.record(record);
+  log.close();
 }
 
 /**
  * Records the refusal of an event Keel could not read as a call (it has no tool or input to record).
  * Returns a problem with the audit log to mention, if any.
  */
-export function recordUnreadableEvent(
+export async function recordUnreadableEvent(
   agent: AgentName,
   reason: string,
   options: HookOptions,
-): string | undefined {
+): Promise<string | undefined> {
   const notes: string[] = [];
   const call: AgentCall = {
     agent,
@@ -300,6 +315,10 @@ export function recordUnreadableEvent(
     sessionId: "unknown",
     toolUseId: "",
   };
-  recordDecision(call, cannotDecide(reason, "unreadable-event"), 0, options, notes);
+  await recordDecision(call, cannotDecide(reason, "unreadable-event"), 0, {
+    options,
+    notes,
+    settings: undefined,
+  });
   return notes.length > 0 ? notes.join("; ") : undefined;
 }

@@ -41,7 +41,7 @@ export async function handleHookEvent(
   const refused = async (problem: string): Promise<HandledEvent> => {
     const reason = `Keel cannot read this hook event (${oneLine(problem)}), so it refuses the call`;
     const { recordUnreadableEvent } = await import("./decide.ts");
-    const note = recordUnreadableEvent(agent, reason, options);
+    const note = await recordUnreadableEvent(agent, reason, options);
     return {
       stdout: "",
       note: `keel hook ${agent}: ${[reason, note].filter(Boolean).join("; ")}`,

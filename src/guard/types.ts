@@ -1,6 +1,6 @@
 // The vocabulary shared by the agent adapters: what a hook event asks Keel, and what Keel concludes.
 
-import type { AuditOpener } from "../audit/heldSink.ts";
+import type { RecordHolder } from "../audit/heldSink.ts";
 import type { PermissionMode } from "../permissions/types.ts";
 import type { Env } from "../tool/context.ts";
 
@@ -86,6 +86,6 @@ export interface HookOptions {
   env: Env;
   /** Where the audit log goes (default ~/.keel/audit). */
   auditDir?: string;
-  /** Opens the audit sink (default: the audit log itself; a decision server holds records until acknowledged). */
-  openAudit?: AuditOpener;
+  /** Holds the decision's records (a decision server, until its client acknowledged the answer). */
+  holdRecords?: RecordHolder;
 }

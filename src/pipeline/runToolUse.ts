@@ -354,6 +354,7 @@ function recordAudit(
     isError: event.isError,
     ...(event.errorCode ? { errorCode: event.errorCode } : {}),
     ...(context.agentId ? { agentId: context.agentId } : {}),
+    mode: context.getAppState().toolPermissionContext.mode,
   };
   try {
     services.audit.record(entry);

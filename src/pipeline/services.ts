@@ -1,5 +1,5 @@
 // Extension points of the pipeline: later work (settings, hooks, the agent, MCP) fills these in.
-import type { PermissionDecision, RuleSuggestion } from "../permissions/types.ts";
+import type { PermissionDecision, PermissionMode, RuleSuggestion } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ToolErrorCode } from "../tool/errors.ts";
 import type { Tool } from "../tool/Tool.ts";
@@ -168,6 +168,8 @@ export interface AuditRecord {
   classifierVerdictFor?: string;
   /** The `keel worker` that decided, for a remote agent's call (recorded in the parent's log). */
   worker?: string;
+  /** The permission mode the call was decided in. */
+  mode?: PermissionMode;
 }
 
 export interface AuditSink {

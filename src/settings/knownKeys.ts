@@ -21,6 +21,7 @@ const KEEL_TOP_LEVEL = [
   "lspServers",
   "worktree",
   "agents",
+  "telemetry",
   // The agent's model settings (src/agent/config.ts).
   "model",
   "provider",
@@ -118,6 +119,7 @@ const KNOWN_KEYS: ReadonlyArray<{ path: readonly string[]; keys: readonly string
   { path: ["agents"], keys: ["remote"] },
   { path: ["agents", "remote"], keys: ["queue", "claimTimeoutSeconds", "gitRemote"] },
   { path: ["agents", "remote", "queue"], keys: ["url", "name"] },
+  { path: ["telemetry"], keys: ["enabled", "logToolDetails"] },
 ];
 
 function objectAt(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {

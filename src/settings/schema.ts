@@ -64,6 +64,13 @@ export const SettingsFileSchema = z.looseObject({
   apiKeyHelper: z.string().optional(),
   /** Language servers for the LSP tool, keyed by name (the shape of Claude Code's `.lsp.json`). */
   lspServers: z.record(z.string(), LspServerSettingsSchema).optional(),
+  /**
+   * OpenTelemetry export of decisions (src/telemetry/config.ts says which source may set what); where
+   * they go is the OTEL_* variables, in the environment or `env`.
+   */
+  telemetry: z
+    .looseObject({ enabled: z.boolean().optional(), logToolDetails: z.boolean().optional() })
+    .optional(),
   /** EnterWorktree: `directory` is where worktrees are created (default `<repo>/.keel/worktrees`). */
   worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
   /** Sub-agents beyond this machine: `agents.remote` (remote/config.ts). */

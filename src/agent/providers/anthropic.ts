@@ -148,6 +148,7 @@ export class AnthropicProvider implements ModelProvider {
     const blocks = new Map<number, OpenBlock>();
     const usage = emptyUsage();
     let model = request.model;
+    let id: string | undefined;
     let stopReason: StopReason = "other";
     let stopped = false;
     try {
@@ -156,6 +157,7 @@ export class AnthropicProvider implements ModelProvider {
         switch (event.type) {
           case "message_start": {
             model = event.message.model;
+            id = event.message.id || undefined;
             const start = event.message.usage;
             usage.inputTokens = start.input_tokens ?? 0;
             usage.cacheCreationInputTokens = start.cache_creation_input_tokens ?? 0;
@@ -221,6 +223,6 @@ export class AnthropicProvider implements ModelProvider {
     }
     assertStreamComplete(signal, stopped, site);
     const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, open]) => open.block);
-    return { content, stopReason, usage, model };
+    return { content, stopReason, usage, model, ...(id ? { id } : {}) };
   }
 }

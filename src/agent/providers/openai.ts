@@ -173,6 +173,7 @@ export class OpenAIProvider implements ModelProvider {
     const content: ContentBlock[] = [];
     const usage = emptyUsage();
     let model = request.model;
+    let id: string | undefined;
     let stopReason: StopReason | undefined;
     let started = false;
     const appendText = (text: string) => {
@@ -202,6 +203,7 @@ export class OpenAIProvider implements ModelProvider {
         if (!started) {
           started = true;
           model = chunk.model || model;
+          id = chunk.id || undefined;
           yield { type: "message_start", model };
         }
         if (chunk.usage) readUsage(chunk.usage, usage);
@@ -260,7 +262,7 @@ export class OpenAIProvider implements ModelProvider {
       throw streamFailure(error, signal, site);
     }
     assertStreamComplete(signal, stopReason !== undefined, site);
-    return { content, stopReason: stopReason as StopReason, usage, model };
+    return { content, stopReason: stopReason as StopReason, usage, model, ...(id ? { id } : {}) };
   }
 }
 

@@ -137,7 +137,7 @@ async function answerEvent(
   const reply = await handleHookEvent(agent, await reading, {
     strict,
     env: io.env,
-    ...(io.openAudit ? { openAudit: io.openAudit } : {}),
+    ...(io.holdRecords ? { holdRecords: io.holdRecords } : {}),
   });
   if (reply.stdout !== "") io.out(`${reply.stdout}\n`);
   const notes = [

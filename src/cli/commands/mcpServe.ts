@@ -66,7 +66,7 @@ export async function serve(flags: ServeFlags, options: McpCommandOptions): Prom
   const noAuth = flags.auth === false;
   if (noAuth && !flags.http) throw new CliError("--no-auth applies to --http only (stdio has no token)");
   if (noAuth && flags.token) throw new CliError("--no-auth and --token contradict each other; give one");
-  const session = await openSession(flags);
+  const session = await openSession(flags, { surface: "mcp" });
   const { settings } = session;
   const pool = options.extraTools?.length
     ? assembleToolPool(session.tools, options.extraTools, settings.permissionContext)

@@ -158,8 +158,13 @@ describe("keel run tells the truth about refusals", () => {
     expect(JSON.parse(result.stdout)).toMatchObject({
       subtype: "error_max_turns",
       is_error: true,
-      errors: ["stopped after 1 turns (--max-turns)"],
+      errors: ["Reached maximum number of turns (1)"],
+      // Claude Code's count: the model call made and the one the limit refused; no `result` on errors.
+      num_turns: 2,
+      model_calls: 1,
+      stop_reason: "tool_use",
     });
+    expect(JSON.parse(result.stdout)).not.toHaveProperty("result");
   });
 });
 
@@ -256,7 +261,7 @@ describe("Claude Code's flags", () => {
       ["-p", "hi", ...cliProviderArgs(server), "--permission-mode", "plan", "--output-format", "stream-json"],
       w,
     );
-    expect(jsonLines(plan.stdout)[0]).toMatchObject({ subtype: "init", permission_mode: "plan" });
+    expect(jsonLines(plan.stdout)[0]).toMatchObject({ subtype: "init", permissionMode: "plan" });
     const bypass = await runKeel(
       [
         "-p",
@@ -268,7 +273,7 @@ describe("Claude Code's flags", () => {
       ],
       w,
     );
-    expect(jsonLines(bypass.stdout)[0]).toMatchObject({ permission_mode: "bypassPermissions" });
+    expect(jsonLines(bypass.stdout)[0]).toMatchObject({ permissionMode: "bypassPermissions" });
   });
 
   it("--system-prompt replaces Keel's instructions; --append-system-prompt adds to them", async () => {

@@ -192,17 +192,26 @@ describe("keel run", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => line.type)).toEqual([
-      "system",
+    expect(lines.map((line) => (line.type === "system" ? `system/${line.subtype}` : line.type))).toEqual([
+      "system/init",
       "assistant",
-      "tool_decision",
+      "system/tool_decision",
+      // Refused by the deny rule: listed in the result's permission_denials, announced as Claude Code does.
+      "system/permission_denied",
       "user",
       "assistant",
       "result",
     ]);
     expect(lines[0]).toMatchObject({ subtype: "init", provider: "openai", model: "gpt-test" });
+    // Every line carries the session and a uuid of its own, as Claude Code's do.
+    for (const line of lines)
+      expect(line).toMatchObject({ session_id: lines[0]!.session_id, uuid: expect.any(String) });
+    expect(lines[1]).toMatchObject({
+      parent_tool_use_id: null,
+      message: { model: "gpt-test", id: expect.any(String) },
+    });
     // A blanket deny hides the tool from the model, so the pipeline reports it unknown.
-    expect(lines[2]).toMatchObject({ tool: "Write", is_error: true });
+    expect(lines[2]).toMatchObject({ tool_name: "Write", is_error: true });
     expect((lines[0]!.tools as string[]).includes("Write")).toBe(false);
   });
 
@@ -219,12 +228,15 @@ describe("keel run", () => {
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((line) => line.type === "tool_decision");
+      .find((line) => line.subtype === "tool_decision");
     expect(decision).toMatchObject({
-      tool: "Write",
+      type: "system",
+      tool_name: "Write",
       is_error: true,
       behavior: "deny",
       decided_by: "nobody to ask (non-interactive)",
+      decision: "reject",
+      source: "config",
     });
     expect(JSON.stringify(server.requests[1]!.body.messages)).toMatch(/nobody can give it/);
   });
@@ -289,7 +301,7 @@ describe("keel run", () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({
       subtype: "error_max_turns",
-      num_turns: 1,
+      num_turns: 2,
       is_error: true,
     });
   });

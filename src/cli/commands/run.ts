@@ -227,9 +227,8 @@ export async function openAgentSession(
   const { createAgentSession, AgentSetupError } = await import("../../agent/createAgent.ts");
   // Asked once per start: a session opened by /resume does not ask again.
   if (options.offerTrust !== false) await offerTrust(flags);
-  const session = await connectSessionMcp(await openSession(flags, { warmBashParser: true }), flags, {
-    prompter: options.prompter,
-  });
+  const opened = await openSession(flags, { warmBashParser: true, surface: "agent" });
+  const session = await connectSessionMcp(opened, flags, { prompter: options.prompter });
   try {
     const agentSession = await createAgentSession({
       settings: session.settings,

@@ -2,8 +2,7 @@
 // (`keel hook <agent>`, `keel check <Name> <json>`), through runCommandLine with the client's caller as
 // data: its folder, environment, terminal flags and standard input, and its output captured for the
 // reply. Audit records are held until the client acknowledges the answer (audit/heldSink.ts).
-import { type AuditOpener, heldAuditSink } from "../../audit/heldSink.ts";
-import { JsonlAuditSink, type JsonlAuditSinkOptions } from "../../audit/jsonlSink.ts";
+import { type HeldAuditSink, heldAuditSink, type RecordHolder } from "../../audit/heldSink.ts";
 import { AGENTS } from "../../guard/types.ts";
 import type { CommandIO, GivenStdin, TtyFlags } from "../io.ts";
 import type { ServedCommand } from "./protocol.ts";
@@ -53,11 +52,11 @@ export type ServedOutcome =
 export async function decideServed(request: DecideRequest, signal: AbortSignal): Promise<ServedOutcome> {
   if (servedCommand(request.argv, request.tty) !== request.command)
     return { kind: "declined", reason: "not a command a server runs" };
-  const held: ReturnType<typeof heldAuditSink>[] = [];
-  const openAudit: AuditOpener = (options: JsonlAuditSinkOptions) => {
-    const sink = heldAuditSink(() => new JsonlAuditSink(options));
+  const held: HeldAuditSink[] = [];
+  const holdRecords: RecordHolder = (log) => {
+    const sink = heldAuditSink(log);
     held.push(sink);
-    return { record: sink.record, close: () => {} };
+    return sink;
   };
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -68,7 +67,7 @@ export async function decideServed(request: DecideRequest, signal: AbortSignal):
     out: (text) => void stdout.push(text),
     err: (text) => void stderr.push(text),
     ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
-    openAudit,
+    holdRecords,
     signal,
   };
   const { runCommandLine } = await import("../main.ts");

@@ -1,12 +1,13 @@
 // The one Bash front end: text checks -> parse -> syntax checks -> extract commands. The analyzer,
 // the read-only test and the allow-rule matcher all read a command through it, so a check added here
 // holds for each of them.
+
+import { deepFreeze } from "../../../tool/context.ts";
+import { LruMap } from "../../../tool/lruMap.ts";
 import { deepScan } from "../deepCommands.ts";
 import { SYNTAX_CHECKS, TEXT_CHECKS } from "../security/index.ts";
 import { extractCommands } from "./extract.ts";
 import type { ExtractedCommand, Extraction, Problem } from "./extractedCommand.ts";
-import { deepFreeze } from "../../../tool/context.ts";
-import { LruMap } from "../../../tool/lruMap.ts";
 import { withBashTree } from "./parse.ts";
 import { indexTree } from "./tree.ts";
 
