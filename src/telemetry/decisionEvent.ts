@@ -51,6 +51,8 @@ function reasonText(record: DecisionRecord): string | undefined {
 export function decisionEvent(record: DecisionRecord, context: EventContext): SpooledEvent | undefined {
   const forAgent = record.hookEvent !== undefined;
   if (record.behavior === "none" && !forAgent) return undefined;
+  // A classifier verdict that came after its call was decided adds to that record; it is no decision.
+  if (record.classifierVerdictFor !== undefined) return undefined;
   const reason = record.decisionReason as DecisionReason | undefined;
   const words = decisionWords(record);
   const agent = record.agent ?? "keel";
