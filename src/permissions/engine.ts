@@ -1,4 +1,4 @@
-// The decision order for one call, step by step as DESIGN.md lists it. Rules and modes are applied
+// The decision order for one call, step by step as ARCHITECTURE.md lists it. Rules and modes are applied
 // here, in one place: tools contribute only through checkPermissions() (a tool that means "ask unless
 // a rule covers this" returns passthrough), and a tool that needs a rule's answer elsewhere (a deny
 // rule before it touches a path, an allow rule opening a private host) asks this module.

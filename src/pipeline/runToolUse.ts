@@ -1,4 +1,4 @@
-// One call through every step of DESIGN.md, in order. Yields progress, then exactly one result.
+// One call through every step of ARCHITECTURE.md ("The path of one call"), in order. Yields progress, then exactly one result.
 // Nothing a tool (or hook, classifier, prompter) throws escapes: every failure is an is_error result.
 import { type Asker, callInSession, decide as decideCall } from "../permissions/decide.ts";
 import { findDenyRule, fromRule } from "../permissions/engine.ts";

@@ -5,7 +5,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import stripAnsi from "strip-ansi";
 import { groupThousands } from "../../tool/format.ts";
 
-/** Bash's model-facing cap (DESIGN.md: output cap 30,000 chars). */
+/** Bash's model-facing cap: 30,000 characters (the rest stays in the output file). */
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
 
 /** Room kept under the cap for the truncation note and the tool's own notes. */

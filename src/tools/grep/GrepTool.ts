@@ -13,7 +13,7 @@ export type { GrepInput, GrepOutput } from "./searchContents.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
-/** DESIGN.md: Grep's result budget. */
+/** Grep's result budget: 20,000 characters (larger results are saved with a preview). */
 export const GREP_MAX_RESULT_CHARS = 20_000;
 
 export const grepInputSchema = z.strictObject({
