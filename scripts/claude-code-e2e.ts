@@ -1,22 +1,28 @@
 // End-to-end: the real Claude Code CLI with `keel hook claude-code` installed, driven by Keel's scripted
-// Anthropic server (dummy key, ANTHROPIC_BASE_URL) in a temporary home and project. Not part of CI.
+// Anthropic server (dummy key, ANTHROPIC_BASE_URL) in temporary homes and projects. Not part of CI.
 //
 //   npm run build && npm run e2e:claude-code
 //
 // Claude Code is installed from npm into $TMPDIR/keel-claude-code/<version> on first use
-// (KEEL_E2E_CLAUDE_CODE_VERSION, KEEL_E2E_CLAUDE_CODE_DIR to change). The model asks for three Bash calls:
+// (KEEL_E2E_CLAUDE_CODE_VERSION, KEEL_E2E_CLAUDE_CODE_DIR to change). Four groups of checks, each in a
+// world of its own:
+// - Keel's hook (here): the model asks for three Bash calls:
 //   1. a read-only compound command Claude Code on its own asks about: first run without the hook
 //      (in -p mode nobody can approve, so Claude Code refuses it), then with it: it runs without a prompt;
 //   2. a dangerous command under a deny rule, hidden behind a wrapper: refused with Keel's reason;
 //   3. a plain write Keel has no proof for: left to Claude Code (which, with nobody to ask, refuses).
-// Then the audit log must show all three decisions, and `keel audit --summary` is printed. A last session
-// keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1. Last,
-// `hook install --project` in a fresh project: the shared command works where `keel` is on PATH, and
-// where it is not Claude Code shows the hook's error and decides alone.
+//   Then the audit log must show all three decisions, and `keel audit --summary` is printed. A last
+//   session keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1.
+// - A project's shared hook (here): `hook install --project` works where `keel` is on PATH, and where it
+//   is not Claude Code refuses the call with the hook's reason.
+// - The hook fails closed (claude-code/failClosed.ts): broken Keel settings refuse every call, and a
+//   safety check's ask reaches Claude Code as its own ask (a deny in dontAsk).
+// - Keel's own agent skips Keel's hook entry (claude-code/ownAgent.ts).
+// The script exits 1 when a check fails.
 //
-// Nothing harmful can run even if the hook failed: the "dangerous" command deletes only build/ of the
-// temporary project, by absolute path; Claude Code's own settings deny it too (Bash(rm:*)), and in -p
-// mode nobody can approve a call that asks.
+// Nothing harmful can run even if the hook failed: the "dangerous" commands delete only build/ of a
+// temporary project, by absolute path; here Claude Code's own settings deny it too (Bash(rm:*)), in -p
+// mode nobody can approve a call that asks, and the fail-closed checks run Claude Code in bubblewrap.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
