@@ -1,39 +1,48 @@
 // End-to-end: the real Claude Code CLI with `keel hook claude-code` installed, driven by Keel's scripted
-// Anthropic server (dummy key, ANTHROPIC_BASE_URL) in a temporary home and project. Not part of CI.
+// Anthropic server (dummy key, ANTHROPIC_BASE_URL) in temporary homes and projects. Not part of CI.
 //
 //   npm run build && npm run e2e:claude-code
 //
 // Claude Code is installed from npm into $TMPDIR/keel-claude-code/<version> on first use
-// (KEEL_E2E_CLAUDE_CODE_VERSION, KEEL_E2E_CLAUDE_CODE_DIR to change). The model asks for three Bash calls:
+// (KEEL_E2E_CLAUDE_CODE_VERSION, KEEL_E2E_CLAUDE_CODE_DIR to change). Four groups of checks, each in a
+// world of its own:
+// - Keel's hook (here): the model asks for three Bash calls:
 //   1. a read-only compound command Claude Code on its own asks about: first run without the hook
 //      (in -p mode nobody can approve, so Claude Code refuses it), then with it: it runs without a prompt;
 //   2. a dangerous command under a deny rule, hidden behind a wrapper: refused with Keel's reason;
 //   3. a plain write Keel has no proof for: left to Claude Code (which, with nobody to ask, refuses).
-// Then the audit log must show all three decisions, and `keel audit --summary` is printed. A last session
-// keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1. Last,
-// `hook install --project` in a fresh project: the shared command works where `keel` is on PATH, and
-// where it is not Claude Code shows the hook's error and decides alone.
+//   Then the audit log must show all three decisions, and `keel audit --summary` is printed. A last
+//   session keeps only the PermissionRequest hook: Keel answers Claude Code's approval dialog for command 1.
+// - A project's shared hook (here): `hook install --project` works where `keel` is on PATH, and where it
+//   is not Claude Code refuses the call with the hook's reason.
+// - The hook fails closed (claude-code/failClosed.ts): broken Keel settings refuse every call, and a
+//   safety check's ask reaches Claude Code as its own ask (a deny in dontAsk).
+// - Keel's own agent skips Keel's hook entry (claude-code/ownAgent.ts).
+// The script exits 1 when a check fails.
 //
-// Nothing harmful can run even if the hook failed: the "dangerous" command deletes only build/ of the
-// temporary project, by absolute path; Claude Code's own settings deny it too (Bash(rm:*)), and in -p
-// mode nobody can approve a call that asks.
+// Nothing harmful can run even if the hook failed: the "dangerous" commands delete only build/ of a
+// temporary project, by absolute path; here Claude Code's own settings deny it too (Bash(rm:*)), in -p
+// mode nobody can approve a call that asks, and the fail-closed checks run Claude Code in bubblewrap.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startAnthropicServer } from "../src/agent/testing/anthropicServer.ts";
 import { listServers, stopServers } from "../src/cli/decisionServer/control.ts";
+import { failClosedChecks } from "./claude-code/failClosed.ts";
 import {
+  auditRecords,
   claudeEnv,
+  claudeSession,
   installClaudeCode,
   KEEL,
+  keel,
   makeWorld,
   REPO,
   readJson,
-  runClaude,
-  toolCallScript,
   type World,
   writeJson,
 } from "./claude-code/harness.ts";
+import { ownAgentChecks } from "./claude-code/ownAgent.ts";
+import { check, summarize } from "./claude-code/report.ts";
 
 const READ_ONLY = "awk '{print $1}' README.md | sort | uniq -c && wc -l README.md";
 const UNPROVEN = "touch notes.txt";
@@ -43,48 +52,9 @@ function dangerousCommand(world: World): string {
   return `timeout 5 rm -rf ${join(world.project, "build")}`;
 }
 
-function bashCalls(commands: string[]) {
-  return commands.map((command) => ({ name: "Bash", input: { command } }));
-}
-
-const checks: Array<{ name: string; ok: boolean; detail: string }> = [];
-function check(name: string, ok: boolean, detail: string): void {
-  checks.push({ name, ok, detail });
-  process.stdout.write(
-    `${ok ? "PASS" : "FAIL"}  ${name}\n      ${detail.replace(/\s+/g, " ").slice(0, 300)}\n`,
-  );
-}
-
-async function session(binary: string, world: World, commands: string[], path?: string) {
-  const { script, results } = toolCallScript(bashCalls(commands));
-  const server = await startAnthropicServer({ script });
-  try {
-    const env = { ...claudeEnv(world, server.url), ...(path === undefined ? {} : { PATH: path }) };
-    const run = await runClaude(binary, world, env, "Look around the project.");
-    if (run.status !== 0)
-      throw new Error(`claude exited ${run.status ?? run.signal}: ${run.stderr.slice(0, 500)}`);
-    return results;
-  } finally {
-    await server.close();
-  }
-}
-
-function keel(world: World, args: string[]) {
-  return spawnSync(process.execPath, [KEEL, ...args], {
-    cwd: world.project,
-    env: claudeEnv(world, "http://127.0.0.1:9"),
-    encoding: "utf8",
-  });
-}
-
-function auditRecords(world: World): Array<Record<string, unknown>> {
-  const dir = join(world.home, ".keel", "audit");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".jsonl"))
-    .flatMap((name) => readFileSync(join(dir, name), "utf8").split("\n"))
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+function session(binary: string, world: World, commands: string[], path?: string) {
+  const calls = commands.map((command) => ({ name: "Bash", input: { command } }));
+  return claudeSession(binary, world, calls, path === undefined ? {} : { path });
 }
 
 /**
@@ -130,11 +100,18 @@ async function projectInstall(binary: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  if (!existsSync(join(KEEL, "../../dist/cli-bundle/main.js"))) throw new Error("run `npm run build` first");
-  const binary = installClaudeCode();
-  const version = spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim();
-  process.stdout.write(`Claude Code ${version}, scripted model, keel ${KEEL}\n\n`);
+/** A group of checks in worlds of their own; one that cannot finish (Claude Code failed to run) is a FAIL. */
+async function section(title: string, run: () => Promise<void>): Promise<void> {
+  process.stdout.write(`\n## ${title}\n`);
+  try {
+    await run();
+  } catch (error) {
+    check(`${title}: the checks ran to their end`, false, (error as Error)?.message ?? String(error));
+  }
+}
+
+/** Keel's hook in Claude Code's user settings: allow, deny and no opinion, the audit, uninstall. */
+async function hookChecks(binary: string): Promise<void> {
   const world = makeWorld("keel-claude-code-e2e-");
   try {
     // Claude Code's own settings: a deny rule, as many users have.
@@ -244,15 +221,23 @@ async function main(): Promise<void> {
       served > 0,
       `${servers.length} server(s), ${served} answers`,
     );
-    await projectInstall(binary);
   } finally {
     await stopServers(claudeEnv(world, "http://127.0.0.1:9"));
     if (!process.env.KEEL_E2E_KEEP) rmSync(world.base, { recursive: true, force: true });
     else process.stdout.write(`kept ${world.base}\n`);
   }
-  const failed = checks.filter((entry) => !entry.ok);
-  process.stdout.write(`\n${checks.length - failed.length} of ${checks.length} checks passed\n`);
-  process.exitCode = failed.length === 0 ? 0 : 1;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(KEEL, "../../dist/cli-bundle/main.js"))) throw new Error("run `npm run build` first");
+  const binary = installClaudeCode();
+  const version = spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim();
+  process.stdout.write(`Claude Code ${version}, scripted model, keel ${KEEL}\n`);
+  await section("Claude Code with Keel's hook", () => hookChecks(binary));
+  await section("a project's shared hook", () => projectInstall(binary));
+  await section("the hook fails closed", () => failClosedChecks(binary));
+  await section("Keel's own agent skips Keel's hook", () => ownAgentChecks(binary));
+  process.exitCode = summarize() ? 0 : 1;
 }
 
 await main();

@@ -69,10 +69,9 @@ const calls = [
 const binary = installClaudeCode();
 const { script, results } = toolCallScript(calls);
 const server = await startAnthropicServer({ script });
-const run = await runClaude(binary, world, claudeEnv(world, server.url), "Use the tools.", [
-  "--mcp-config",
-  mcpConfig,
-]);
+const run = await runClaude(binary, world, claudeEnv(world, server.url), "Use the tools.", {
+  extra: ["--mcp-config", mcpConfig],
+});
 await server.close();
 if (run.status !== 0) throw new Error(`claude exited ${run.status ?? run.signal}: ${run.stderr}`);
 for (const result of results)

@@ -2,9 +2,18 @@
 // folder (never a dependency of Keel), run in `-p` mode in a temporary home and project with a dummy key.
 // Used by scripts/claude-code-e2e.ts and scripts/record-claude-code-events.ts.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { arch, platform, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { startAnthropicServer } from "../../src/agent/testing/anthropicServer.ts";
 import type { RecordedRequest, ScriptTurn } from "../../src/agent/testing/script.ts";
 
 export const CLAUDE_CODE_VERSION = process.env.KEEL_E2E_CLAUDE_CODE_VERSION ?? "2.1.332";
@@ -101,8 +110,9 @@ export function claudeEnv(world: World, serverUrl: string): NodeJS.ProcessEnv {
     HOME: world.home,
     KEEL_HOME: world.home,
     KEEL_MANAGED_SETTINGS: join(world.base, "no-managed-settings.json"),
-    // Keel's decision servers (started by the hook's first call) listen in the world's own folder.
-    XDG_RUNTIME_DIR: join(world.base, "run"),
+    // Keel's decision servers (started by the hook's first call) listen in the world's own folder, so
+    // stopping them at the end stops only this run's, never another Keel's on the same account.
+    KEEL_DECISION_SERVER_DIR: join(world.base, "run"),
     ANTHROPIC_API_KEY: "dummy",
     ANTHROPIC_BASE_URL: serverUrl,
     DISABLE_AUTOUPDATER: "1",
@@ -118,34 +128,93 @@ export interface ClaudeRun {
   stderr: string;
 }
 
+/** Whether bubblewrap runs here (Linux with user namespaces): the confined sessions need it. */
+export function canConfine(): boolean {
+  if (platform() !== "linux") return false;
+  const probe = spawnSync(
+    "bwrap",
+    ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--die-with-parent", "true"],
+    { stdio: "ignore", timeout: 10_000 },
+  );
+  return probe.status === 0;
+}
+
+/**
+ * `binary args` inside bubblewrap with `/` read-only: only the world's folder is writable (and a fresh
+ * /tmp), so whatever Claude Code runs can change nothing outside the temporary home and project.
+ * IS_SANDBOX=1 is Claude Code's own switch for "running deliberately sandboxed", which it requires
+ * before `--dangerously-skip-permissions` runs as root; here it is true.
+ */
+function confined(binary: string, args: string[], world: World, env: NodeJS.ProcessEnv) {
+  const install = dirname(dirname(dirname(dirname(binary))));
+  const bwrapArgs = [
+    "--ro-bind",
+    "/",
+    "/",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
+    "--tmpfs",
+    "/tmp",
+    "--bind",
+    world.base,
+    world.base,
+    "--ro-bind",
+    install,
+    install,
+    "--die-with-parent",
+    "--chdir",
+    world.project,
+    "--",
+    binary,
+    ...args,
+  ];
+  return { file: "bwrap", args: bwrapArgs, env: { ...env, IS_SANDBOX: "1" } };
+}
+
+export interface ClaudeOptions {
+  /** More flags for `claude` (`--dangerously-skip-permissions`). */
+  extra?: string[];
+  /** Run inside bubblewrap (see confined): for sessions where a hook that failed open could run something. */
+  confine?: boolean;
+}
+
 /** `claude -p <prompt>` in the project; asynchronous, so the scripted server in this process can answer. */
 export function runClaude(
   binary: string,
   world: World,
   env: NodeJS.ProcessEnv,
   prompt: string,
-  extra: string[] = [],
+  options: ClaudeOptions = {},
 ): Promise<ClaudeRun> {
-  return runClaudeArgs(binary, world, env, [
+  const args = [
     "-p",
     prompt,
     "--output-format",
     "json",
     "--model",
     "claude-sonnet-4-5",
-    ...extra,
-  ]);
+    ...(options.extra ?? []),
+  ];
+  const command = options.confine ? confined(binary, args, world, env) : { file: binary, args, env };
+  return runAsync(command.file, command.args, world.project, command.env);
 }
 
-/** `claude <args>` in the project, killed after 3 minutes. */
+/** `claude <args>` in the project, run to its end without blocking this process. */
 export function runClaudeArgs(
   binary: string,
   world: World,
   env: NodeJS.ProcessEnv,
   args: readonly string[],
 ): Promise<ClaudeRun> {
+  return runAsync(binary, [...args], world.project, env);
+}
+
+/** A child process run to its end without blocking this process (whose scripted server must answer it). */
+function runAsync(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<ClaudeRun> {
   return new Promise((resolve) => {
-    const child = spawn(binary, [...args], { cwd: world.project, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(file, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -214,4 +283,91 @@ export function toolCallScript(calls: ReadonlyArray<{ name: string; input: unkno
     };
   };
   return { script, results };
+}
+
+export interface SessionOptions extends ClaudeOptions {
+  /** PATH for Claude Code and its hooks (default: this process's). */
+  path?: string;
+}
+
+/**
+ * One `claude -p` session of the world against a scripted model that makes `calls` one after another;
+ * the tool results Claude Code sent back, in order. Throws when Claude Code does not exit 0.
+ */
+export async function claudeSession(
+  binary: string,
+  world: World,
+  calls: ReadonlyArray<{ name: string; input: unknown }>,
+  options: SessionOptions = {},
+): Promise<ToolResultSeen[]> {
+  const { script, results } = toolCallScript(calls);
+  const server = await startAnthropicServer({ script });
+  try {
+    const env = {
+      ...claudeEnv(world, server.url),
+      ...(options.path === undefined ? {} : { PATH: options.path }),
+    };
+    const run = await runClaude(binary, world, env, "Look around the project.", options);
+    if (run.status !== 0)
+      throw new Error(
+        `claude exited ${run.status ?? run.signal}: ${(run.stderr || run.stdout).slice(0, 500)}`,
+      );
+    return results;
+  } finally {
+    await server.close();
+  }
+}
+
+/** The tool result of the session's call number `index` (toolCallScript's ids), if Claude Code sent one. */
+export function resultOf(results: readonly ToolResultSeen[], index: number): ToolResultSeen | undefined {
+  return results.find((result) => result.toolUseId === `toolu_e2e_${index}`);
+}
+
+/** `keel <args>` in the world's project, with the world's home; the model server given, or none. */
+export function keel(world: World, args: string[], serverUrl = "http://127.0.0.1:9") {
+  return spawnSync(process.execPath, [KEEL, ...args], {
+    cwd: world.project,
+    env: claudeEnv(world, serverUrl),
+    encoding: "utf8",
+    timeout: 180_000,
+  });
+}
+
+/** `keel <args>` as keel() does, without blocking: for `keel -p` against a scripted server in this process. */
+export function runKeel(world: World, args: string[], serverUrl: string): Promise<ClaudeRun> {
+  return runAsync(process.execPath, [KEEL, ...args], world.project, claudeEnv(world, serverUrl));
+}
+
+/** Every record of the world's audit log (~/.keel/audit), oldest file first. */
+export function auditRecords(world: World): Array<Record<string, unknown>> {
+  const dir = join(world.home, ".keel", "audit");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .sort()
+    .flatMap((name) => readFileSync(join(dir, name), "utf8").split("\n"))
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+/** The records of Claude Code's newest session transcript in the world's home (~/.claude/projects). */
+export function latestTranscript(world: World): Array<Record<string, unknown>> {
+  const root = join(world.home, ".claude", "projects");
+  if (!existsSync(root)) return [];
+  const files = readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".jsonl") && !name.includes("/subagents/"))
+    .map((name) => join(root, name))
+    .sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs);
+  const newest = files.at(-1);
+  if (!newest) return [];
+  return readFileSync(newest, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
 }
