@@ -80,8 +80,9 @@ describe("the bundled CLI", () => {
     const chunks = readdirSync(join(build, "dist/cli-bundle"));
     expect(chunks).toContain("main.js");
     // keel check, keel tool and keel hook load the one tool they serve (tools/catalog.ts), so every tool
-    // and what only it uses is a chunk of its own; a start still loads a few dozen of them.
-    expect(chunks.length).toBeLessThan(260);
+    // and what only it uses is a chunk of its own (about 40 tools, the agent's, the worker's and the
+    // telemetry flusher's modules); a start still loads a few dozen of them.
+    expect(chunks.length).toBeLessThan(320);
     for (const chunk of chunks) {
       const code = readFileSync(join(build, "dist/cli-bundle", chunk), "utf8");
       expect(code).not.toMatch(/new URL\(["'`]\.\/[^)]*import\.meta\.url\)/);
