@@ -202,7 +202,11 @@ export async function* runToolUse(
       decidedBy: describeDecider(final.reason),
       reason: final.reason,
     };
-    context.toolDecisions?.set(toolUse.id, { behavior: final.behavior, decidedBy: state.decision.decidedBy });
+    context.toolDecisions?.set(toolUse.id, {
+      behavior: final.behavior,
+      decidedBy: state.decision.decidedBy,
+      reason: final.reason,
+    });
     if (final.behavior === "deny") {
       yield fail(tool, hook?.decision === "deny" ? "hook_blocked" : "permission_denied", final.message);
       return;

@@ -8,6 +8,7 @@ import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleBehavior, RuleSource } from "../permissions/types.ts";
 import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
+import { confinementAvailability } from "../shell/sandbox/confinementAvailability.ts";
 import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
 import { readProjectMcpJson } from "./mcpJson.ts";
@@ -58,6 +59,11 @@ export interface LoadSettingsOptions {
    * the others are not unknown, and their specifiers are checked where those tools are loaded.
    */
   ruleNames?: ReadonlySet<string>;
+  /**
+   * Whether Bash calls can run confined (context.sandbox.confinement). Absent: probed under the
+   * environment's PATH (once per process). False where Keel does not run the commands (`keel hook`).
+   */
+  confinement?: boolean;
 }
 
 export interface UntrustedReport {
@@ -228,7 +234,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     trusted,
     trustSaved,
     sources,
-    permissionContext: buildContextFromMerged(merged, projectRoot, env, warnings),
+    permissionContext: buildContextFromMerged(merged, projectRoot, env, warnings, options.confinement),
     hooks: merged.hooks,
     env: merged.env,
     sandbox: merged.sandbox,
@@ -261,6 +267,7 @@ function buildContextFromMerged(
   projectRoot: string,
   env: NodeJS.ProcessEnv,
   warnings: string[],
+  confinement: boolean | undefined,
 ): ToolPermissionContext {
   let mode: PermissionMode = merged.defaultMode?.mode ?? "default";
   if (mode === "bypassPermissions" && merged.bypassDisabledBy) {
@@ -284,6 +291,9 @@ function buildContextFromMerged(
     alwaysAskRules: merged.ask,
     ruleRoots,
     isBypassPermissionsModeAvailable: merged.bypassDisabledBy === undefined,
-    sandbox: sandboxPolicySettings(merged.sandbox),
+    sandbox: {
+      ...sandboxPolicySettings(merged.sandbox),
+      confinement: confinement ?? confinementAvailability(env).available,
+    },
   });
 }

@@ -1,5 +1,5 @@
 // What a call knows: the session's permission policy (deeply immutable) and one call's backpack.
-import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import type { DecisionReason, PermissionMode, RuleSource } from "../permissions/types.ts";
 import { LruMap } from "./lruMap.ts";
 import type { Message } from "./messages.ts";
 import type { Tools } from "./Tool.ts";
@@ -34,6 +34,12 @@ export interface SandboxPolicySettings {
   /** Absolute paths sandboxed commands may also write, and may never write. */
   allowWrite?: string[];
   denyWrite?: string[];
+  /**
+   * Bubblewrap can confine Bash calls here (a fact of the machine, not a setting): calls no person
+   * approved then run with protected paths read-only, so a mode or an allow rule may approve commands
+   * whose writes the analyzer cannot name. Absent or false: those commands ask.
+   */
+  confinement?: boolean;
 }
 
 interface ToolPermissionContextShape {
@@ -261,6 +267,8 @@ export type NestedToolRunner = (call: NestedToolCall, context: ToolUseContext) =
 export interface ToolDecisionRecord {
   behavior: "allow" | "deny" | "ask";
   decidedBy: string;
+  /** Who decided: a call a person approved (`type: "user"`) runs unconfined, any other runs confined. */
+  reason: DecisionReason;
 }
 
 /** One call's backpack. */

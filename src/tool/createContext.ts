@@ -2,6 +2,7 @@
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import { confinementAvailability } from "../shell/sandbox/confinementAvailability.ts";
 import {
   type AppState,
   addRules,
@@ -40,13 +41,17 @@ export interface SessionOptions {
   worktreesDir?: string;
   /** The project folder is trusted: a project's custom commands may grant their `allowed-tools`. */
   projectTrusted?: boolean;
+  /** Whether Bash calls can run confined (context.sandbox.confinement); probed under this process's PATH when absent. */
+  confinement?: boolean;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
   if (options.permissionContext) return options.permissionContext;
   const root = resolve(options.cwd ?? process.cwd());
   const source = options.ruleSource ?? "cliArg";
+  const confinement = options.confinement ?? confinementAvailability(process.env).available;
   let context = updatePermissionContext(getEmptyToolPermissionContext(root), {
+    sandbox: { enabled: false, autoAllowBashIfSandboxed: true, confinement },
     mode: options.mode ?? "default",
     additionalWorkingDirectories: (options.additionalDirectories ?? []).map((dir) => ({
       path: resolve(root, dir),

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
-import { explainBashCommand, isReadOnlyBashCommand } from "../../shell/analyze/analyze.ts";
+import { explainBashCommand, isReadOnlyBashCommand, runsOnlyGit } from "../../shell/analyze/analyze.ts";
 import { initBashParser, isBashParserReady } from "../../shell/analyze/grammar/parse.ts";
 import { bashRuleMatcher } from "../../shell/analyze/ruleMatcher.ts";
 import { startBackgroundTask } from "../../shell/run/background.ts";
@@ -13,6 +13,7 @@ import type { CommandLauncher } from "../../shell/run/exec.ts";
 import { type CommandProgress, runForegroundCommand } from "../../shell/run/execForeground.ts";
 import { interpretExitCode } from "../../shell/run/execSemantics.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
+import { createConfinementLauncher } from "../../shell/sandbox/confinementLauncher.ts";
 import { createSandboxLauncher } from "../../shell/sandbox/sandbox.ts";
 import { sandboxExclusionOf } from "../../shell/sandbox/sandboxExclusions.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
@@ -143,18 +144,42 @@ function persistCwd(
   };
 }
 
-/** The OS sandbox when it is on, unless the command is excluded from it or the call asked to leave it. */
-async function launcherFor(context: ToolUseContext, input: BashInput): Promise<CommandLauncher | undefined> {
+/** Whether a person approved this very call (the pipeline records who decided); a call made without it was not. */
+function approvedByPerson(context: ToolUseContext, toolUseId: string | undefined): boolean {
+  const decision = toolUseId === undefined ? undefined : context.toolDecisions?.get(toolUseId);
+  return decision?.behavior === "allow" && decision.reason.type === "user";
+}
+
+/**
+ * Where the command runs: the OS sandbox when it is on (unless excluded from it, or a person approved
+ * leaving it); otherwise, unless a person approved the call, the confinement (protected paths
+ * read-only), which is how a mode, an allow rule, a hook, the classifier or the analyzer may approve
+ * commands whose writes the analysis cannot name. Nothing to confine with (context.sandbox.confinement
+ * false): as is, since the decision then asked for what it could not name.
+ */
+async function launcherFor(
+  context: ToolUseContext,
+  input: BashInput,
+  cwd: string,
+  toolUseId: string | undefined,
+): Promise<CommandLauncher | undefined> {
   const permissionContext = context.getAppState().toolPermissionContext;
-  if (!permissionContext.sandbox.enabled) return undefined;
-  if (input.dangerouslyDisableSandbox) {
-    // The permission check refuses this; a call made without the pipeline must not run unsandboxed either.
-    if (permissionContext.sandbox.allowUnsandboxedCommands === false)
-      throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
-    return undefined;
+  const sandbox = permissionContext.sandbox;
+  const byPerson = approvedByPerson(context, toolUseId);
+  // Only git, with read-only company: git's own data in .git stays writable (confinementLayout.ts).
+  const profile = byPerson || runsOnlyGit(input.command) ? "git" : "strict";
+  if (sandbox.enabled) {
+    if (input.dangerouslyDisableSandbox) {
+      // The permission check refuses or asks; a call made without the pipeline does not leave either.
+      if (sandbox.allowUnsandboxedCommands === false) throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
+      if (byPerson) return undefined;
+    } else if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
+    return createSandboxLauncher(permissionContext, { cwd, profile });
   }
-  if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
-  return createSandboxLauncher(permissionContext);
+  if (byPerson || !sandbox.confinement) return undefined;
+  if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands === false)
+    throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
+  return createConfinementLauncher(permissionContext, { profile });
 }
 
 function resultText(output: BashOutput): string {
@@ -229,7 +254,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   async call(input, context, _canUseTool, parentMessage, onProgress) {
     if (!isBashParserReady()) await initBashParser().catch(() => {});
     const start = startingCwd(context);
-    const launcher = await launcherFor(context, input);
+    const launcher = await launcherFor(context, input, start.cwd, parentMessage?.id);
     const outputDir = context.options.toolResultsDir;
 
     if (input.run_in_background) {
