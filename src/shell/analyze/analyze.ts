@@ -204,9 +204,10 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
 }
 
 /**
- * Where nothing can confine the command (context.sandbox.confinement false), a verdict a mode or an
- * allow rule could approve becomes an ask that holds in every mode when the analysis cannot name what
- * the command writes; an allow rule naming the command still approves it.
+ * Where nothing can confine the command (context.sandbox.confinement false), a verdict a mode could
+ * approve becomes an ask that holds in every mode when the analysis cannot name what the command
+ * writes. An allow rule naming the command still approves it when it did before (a plain "not known
+ * to be read-only"); what the analysis itself asks about (inline code, a too complex line) it did not.
  */
 function unconfined(verdict: DetailedVerdict, parts: Part[] | undefined, context: ToolPermissionContext): DetailedVerdict {
   if (context.sandbox.confinement || verdict.behavior === "allow" || verdict.behavior === "deny" || verdict.safety)
@@ -221,7 +222,7 @@ function unconfined(verdict: DetailedVerdict, parts: Part[] | undefined, context
     reason: finding.reason,
     check: finding.check,
     safety: true,
-    allowRuleApproves: true,
+    ...(verdict.behavior === "passthrough" ? { allowRuleApproves: true } : {}),
     findings: [...verdict.findings, finding],
   };
 }

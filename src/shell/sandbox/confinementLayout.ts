@@ -8,9 +8,9 @@
 //   `.vscode`, `.idea`, `.husky`, `.cargo`, `.mcp.json`, `.npmrc`, `.gitmodules`, ...); in the home folder
 //   the protected folders (`.ssh`, `.aws`, `~/.config/git`, ...), not files such as `.bash_profile`, whose
 //   mere presence would change how shells start outside while the command runs.
-// - The covered folders and the folders holding protected entries are pinned (bound onto themselves),
-//   as are their ancestors in folders the user may write: a command cannot rename a project away and
-//   plant another one, with its own `.git`, where it was.
+// - The working directories, the home folder and the folders holding protected entries are pinned
+//   (bound onto themselves), as are their ancestors in folders the user may write: a command cannot
+//   rename a project away and plant another one, with its own `.git`, where it was.
 // - The "git" profile (a line whose every program is git or read-only) keeps git's own data writable:
 //   `.git` is pinned and only its hooks and config are read-only, so git commit, fetch and checkout work.
 import { accessSync, constants, lstatSync, readFileSync, realpathSync } from "node:fs";
@@ -203,9 +203,10 @@ class Builder {
 /** Where the confinement of one call puts its mounts (computed per call: a few hundred stats, well under 1 ms). */
 export function confinementLayout(context: ToolPermissionContext, options: LayoutOptions): ConfinementLayout {
   const home = real(options.home);
-  const projectFolders = [...workingDirectories(context), options.cwd]
-    .map((folder) => real(folder))
-    .filter((folder): folder is string => folder !== undefined);
+  const resolved = (folders: readonly string[]) =>
+    folders.map((folder) => real(folder)).filter((folder): folder is string => folder !== undefined);
+  const working = resolved(workingDirectories(context));
+  const projectFolders = [...new Set([...working, ...resolved([options.cwd])])];
   const builder = new Builder(options.profile, projectFolders);
   const roles = new Map<string, { project: boolean; home: boolean }>();
   for (const folder of projectFolders) roles.set(folder, { project: true, home: folder === home });
@@ -213,7 +214,9 @@ export function confinementLayout(context: ToolPermissionContext, options: Layou
 
   for (const [folder, role] of roles) {
     if (insideProtectedFolder(folder)) continue;
-    builder.pinChain(folder);
+    // A working directory cannot be swapped for another; a cwd below one is not pinned (so a command
+    // may still remove the folder it is in), since a repository planted there would be a nested one.
+    if (working.includes(folder) || role.home) builder.pinChain(folder);
     const entries = new Map<string, ProtectedEntry>();
     const homeEntries = role.home ? protectedEntriesOf("home") : [];
     // In the home folder, a holder such as `.cargo` keeps its other contents writable.
