@@ -158,7 +158,10 @@ function isFolder(path: string): boolean {
 function withoutSandbox(permissionContext: ToolPermissionContext): ToolPermissionContext {
   const { sandbox } = permissionContext;
   if (!sandbox.enabled && !sandbox.confinement) return permissionContext;
-  return { ...permissionContext, sandbox: { enabled: false, autoAllowBashIfSandboxed: false, confinement: false } };
+  return {
+    ...permissionContext,
+    sandbox: { enabled: false, autoAllowBashIfSandboxed: false, confinement: false },
+  };
 }
 
 function unknownFields(given: Record<string, unknown>, parsed: unknown): string[] {

@@ -311,11 +311,14 @@ export function protectedEntriesOf(where: ReadFrom): ProtectedEntry[] {
     (entry) => where === "home" || entry.readFrom === "project",
   ).map((entry) => ({ segments: [entry.name], kind: entry.kind }));
   if (where === "project") {
-    const holders = new Set(NESTED_PROTECTED.filter(({ child }) => child.readFrom === "project").map(({ parent }) => parent));
+    const holders = new Set(
+      NESTED_PROTECTED.filter(({ child }) => child.readFrom === "project").map(({ parent }) => parent),
+    );
     for (const holder of holders) entries.push({ segments: [holder], kind: "folder" });
     return entries;
   }
-  for (const { parent, child } of NESTED_PROTECTED) entries.push({ segments: [parent, child.name], kind: child.kind });
+  for (const { parent, child } of NESTED_PROTECTED)
+    entries.push({ segments: [parent, child.name], kind: child.kind });
   for (const name of CONFIG_FOLDERS) entries.push({ segments: [".config", name], kind: "folder" });
   return entries;
 }

@@ -209,8 +209,17 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
  * writes. An allow rule naming the command still approves it when it did before (a plain "not known
  * to be read-only"); what the analysis itself asks about (inline code, a too complex line) it did not.
  */
-function unconfined(verdict: DetailedVerdict, parts: Part[] | undefined, context: ToolPermissionContext): DetailedVerdict {
-  if (context.sandbox.confinement || verdict.behavior === "allow" || verdict.behavior === "deny" || verdict.safety)
+function unconfined(
+  verdict: DetailedVerdict,
+  parts: Part[] | undefined,
+  context: ToolPermissionContext,
+): DetailedVerdict {
+  if (
+    context.sandbox.confinement ||
+    verdict.behavior === "allow" ||
+    verdict.behavior === "deny" ||
+    verdict.safety
+  )
     return verdict;
   const kinds = parts?.map((part) => ({ ...part.classification, program: part.view.argv[0] ?? "" }));
   const reason = unnamedWritesReason({ kinds, findings: verdict.findings, unreadable: verdict.reason });

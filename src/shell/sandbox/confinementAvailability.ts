@@ -8,7 +8,9 @@ import { delimiter, isAbsolute, join } from "node:path";
 /** What a person does to get the confinement where it is missing. */
 export const CONFINEMENT_INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)";
 
-export type ConfinementAvailability = { available: true; bwrap: string } | { available: false; reason: string };
+export type ConfinementAvailability =
+  | { available: true; bwrap: string }
+  | { available: false; reason: string };
 
 /**
  * bubblewrap's arguments for a confined call with these mounts: the host's file system as it is, the
@@ -42,7 +44,8 @@ function probe(path: string | undefined, platform: NodeJS.Platform): Confinement
       reason: `Keel confines Bash calls with bubblewrap, which runs on Linux only (this is ${platform})`,
     };
   const bwrap = findOnPath("bwrap", path);
-  if (!bwrap) return { available: false, reason: `bubblewrap (bwrap) is not on PATH; ${CONFINEMENT_INSTALL_HINT}` };
+  if (!bwrap)
+    return { available: false, reason: `bubblewrap (bwrap) is not on PATH; ${CONFINEMENT_INSTALL_HINT}` };
   const run = spawnSync(bwrap, [...bwrapArgs([]), "--", "true"], {
     env: { PATH: path ?? "" },
     encoding: "utf8",

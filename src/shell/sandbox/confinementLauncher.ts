@@ -12,7 +12,10 @@ import { type ConfinementLayout, type ConfinementProfile, confinementLayout } fr
 import { type HeldStandIns, holdStandIns } from "./placeholders.ts";
 
 /** bubblewrap's mount arguments for a layout whose stand-ins are held (`standing`). */
-export function confinementMounts(layout: ConfinementLayout, held: Pick<HeldStandIns, "standing" | "taken">): string[] {
+export function confinementMounts(
+  layout: ConfinementLayout,
+  held: Pick<HeldStandIns, "standing" | "taken">,
+): string[] {
   const args: string[] = [];
   for (const pin of layout.pins) args.push("--bind", pin, pin);
   // Deeper mounts after the folders holding them: a later mount of a parent would cover them.
@@ -51,10 +54,21 @@ export function createConfinementLauncher(
   const held: HeldStandIns[] = [];
   return {
     prepare: async (script, cwd) => {
-      const layout = confinementLayout(context, { cwd, home: options.home ?? homedir(), profile: options.profile });
+      const layout = confinementLayout(context, {
+        cwd,
+        home: options.home ?? homedir(),
+        profile: options.profile,
+      });
       const standIns = holdStandIns(layout.absent);
       held.push(standIns);
-      const argv = [availability.bwrap, ...bwrapArgs(confinementMounts(layout, standIns)), "--", "bash", "-c", script];
+      const argv = [
+        availability.bwrap,
+        ...bwrapArgs(confinementMounts(layout, standIns)),
+        "--",
+        "bash",
+        "-c",
+        script,
+      ];
       return { argv, env: process.env };
     },
     release: () => {

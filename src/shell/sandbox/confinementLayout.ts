@@ -220,9 +220,14 @@ export function confinementLayout(context: ToolPermissionContext, options: Layou
     const entries = new Map<string, ProtectedEntry>();
     const homeEntries = role.home ? protectedEntriesOf("home") : [];
     // In the home folder, a holder such as `.cargo` keeps its other contents writable.
-    const holders = new Set(homeEntries.filter((entry) => entry.segments.length > 1).map((entry) => entry.segments[0]));
+    const holders = new Set(
+      homeEntries.filter((entry) => entry.segments.length > 1).map((entry) => entry.segments[0]),
+    );
     const projectEntries = role.project ? protectedEntriesOf("project") : [];
-    for (const entry of [...homeEntries, ...projectEntries.filter((entry) => !holders.has(entry.segments[0]))])
+    for (const entry of [
+      ...homeEntries,
+      ...projectEntries.filter((entry) => !holders.has(entry.segments[0])),
+    ])
       entries.set(entry.segments.join("/"), entry);
     // In a project any missing name gets a stand-in; in the home folder only folders do (see above).
     const standIn = (entry: ProtectedEntry) => role.project || entry.kind === "folder";

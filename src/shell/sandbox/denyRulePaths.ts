@@ -3,7 +3,11 @@
 // the OS sandbox (sandbox.ts) and the confinement (confinementLayout.ts).
 import { join, resolve } from "node:path";
 import { listRules } from "../../permissions/matchers.ts";
-import { type CompiledPathRule, compilePathRule, validatePathRuleContent } from "../../permissions/pathRules.ts";
+import {
+  type CompiledPathRule,
+  compilePathRule,
+  validatePathRuleContent,
+} from "../../permissions/pathRules.ts";
 import { resolveSymlinks } from "../../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
 
@@ -20,7 +24,10 @@ export function withResolvedForms(paths: readonly string[]): string[] {
 }
 
 /** The compiled Read (`access` "read") or Edit deny rules with a valid path specifier; blanket rules are left out. */
-export function compiledDenyRules(context: ToolPermissionContext, access: "read" | "write"): CompiledPathRule[] {
+export function compiledDenyRules(
+  context: ToolPermissionContext,
+  access: "read" | "write",
+): CompiledPathRule[] {
   const compiled: CompiledPathRule[] = [];
   for (const rule of listRules(context, "deny")) {
     const name = rule.value.toolName;

@@ -29,7 +29,9 @@ const WILDCARD = /[*?[\]]/;
 function fixedPrefix(rule: CompiledPathRule): { prefix: string[]; rest: string[] } {
   const segments = rule.pattern.replace(/^\//, "").split("/");
   const at = segments.findIndex((segment) => WILDCARD.test(segment));
-  return at === -1 ? { prefix: segments, rest: [] } : { prefix: segments.slice(0, at), rest: segments.slice(at) };
+  return at === -1
+    ? { prefix: segments, rest: [] }
+    : { prefix: segments.slice(0, at), rest: segments.slice(at) };
 }
 
 function kindOf(path: string): "folder" | "file" | "link" | undefined {
@@ -64,7 +66,12 @@ interface Walk {
 }
 
 /** Walks `start`, hiding what a rule matches (a matched folder whole, without walking into it). */
-function walkFrom(start: string, rules: readonly CompiledPathRule[], found: HiddenPaths, budget: { left: number }): void {
+function walkFrom(
+  start: string,
+  rules: readonly CompiledPathRule[],
+  found: HiddenPaths,
+  budget: { left: number },
+): void {
   const pending = [start];
   while (pending.length > 0) {
     const dir = pending.pop() as string;

@@ -74,7 +74,10 @@ function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "d
  * their stand-ins, Edit deny rules' paths) nor `denyWrite` (deny wins); reach the hosts of
  * WebFetch(domain:...) allow rules and `sandbox.network.allowedDomains`.
  */
-export function sandboxPolicy(context: ToolPermissionContext, protectedPaths: readonly string[] = []): SandboxPolicy {
+export function sandboxPolicy(
+  context: ToolPermissionContext,
+  protectedPaths: readonly string[] = [],
+): SandboxPolicy {
   const dirs = withResolvedForms(workingDirectories(context));
   const settings = context.sandbox;
   return {

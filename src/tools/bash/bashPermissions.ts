@@ -32,7 +32,8 @@ function leavesSandbox(
 ): "asked" | "refused" | "excluded" | false {
   const { sandbox } = context;
   if (!sandbox.enabled && !sandbox.confinement) return false;
-  if (input.dangerouslyDisableSandbox) return sandbox.allowUnsandboxedCommands === false ? "refused" : "asked";
+  if (input.dangerouslyDisableSandbox)
+    return sandbox.allowUnsandboxedCommands === false ? "refused" : "asked";
   if (!sandbox.enabled) return false;
   return sandboxExclusionOf(input.command, context) !== undefined ? "excluded" : false;
 }
@@ -107,7 +108,11 @@ export async function checkBashPermissions(
         behavior: "ask",
         message: askMessage(verdict),
         decisionReason: verdict.safety
-          ? { type: "safetyCheck", ...reason, ...(verdict.allowRuleApproves ? { allowRuleApproves: true } : {}) }
+          ? {
+              type: "safetyCheck",
+              ...reason,
+              ...(verdict.allowRuleApproves ? { allowRuleApproves: true } : {}),
+            }
           : { type: "tool", ...reason },
         ...(verdict.suggestions.length > 0 ? { suggestions: verdict.suggestions } : {}),
       };
