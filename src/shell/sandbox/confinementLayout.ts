@@ -134,8 +134,8 @@ class Builder {
       this.pins.add(path);
       return;
     }
-    if (name === ".git") return this.repository(path);
-    this.readOnly.add(path);
+    if (name === ".git") this.repository(path);
+    else this.readOnly.add(path);
   }
 
   /** A repository: read-only whole, or in the git profile with only what runs code read-only. */

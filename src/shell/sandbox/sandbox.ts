@@ -3,7 +3,7 @@
 // allowed domains. Asked for and unable to start means refuse, never run unsandboxed.
 import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { listRules } from "../../permissions/matchers.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
