@@ -7,7 +7,7 @@ import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleBehavior, RuleSource } from "../permissions/types.ts";
-import { confinementAvailability } from "../shell/sandbox/confinementAvailability.ts";
+import { confinementAvailability, unconfinedModeNotice } from "../shell/sandbox/confinementAvailability.ts";
 import { deepFreeze, type SandboxPolicySettings, type ToolPermissionContext } from "../tool/context.ts";
 import type { Tools } from "../tool/Tool.ts";
 import { ruleRootFor, settingsLocations, userHomeDir } from "./locations.ts";
@@ -267,7 +267,7 @@ function buildContextFromMerged(
   projectRoot: string,
   env: NodeJS.ProcessEnv,
   warnings: string[],
-  confinement: boolean | undefined,
+  given: boolean | undefined,
 ): ToolPermissionContext {
   let mode: PermissionMode = merged.defaultMode?.mode ?? "default";
   if (mode === "bypassPermissions" && merged.bypassDisabledBy) {
@@ -276,6 +276,12 @@ function buildContextFromMerged(
     );
     mode = "default";
   }
+  // Probed here unless the caller knows (`keel hook`: the agent runs the commands, nothing is confined).
+  const availability = given === undefined ? confinementAvailability(env) : undefined;
+  const confinement = given ?? availability?.available === true;
+  const notice =
+    availability?.available === false ? unconfinedModeNotice(mode, availability.reason) : undefined;
+  if (notice) warnings.push(notice);
   const ruleRoots: Partial<Record<RuleSource, string>> = {};
   for (const source of [...SOURCE_ORDER, "session" as const])
     ruleRoots[source] = ruleRootFor(source, projectRoot, env);
@@ -293,7 +299,7 @@ function buildContextFromMerged(
     isBypassPermissionsModeAvailable: merged.bypassDisabledBy === undefined,
     sandbox: {
       ...sandboxPolicySettings(merged.sandbox),
-      confinement: confinement ?? confinementAvailability(env).available,
+      confinement,
     },
   });
 }

@@ -5,6 +5,10 @@ import type { Key } from "ink";
 import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
+import {
+  confinementAvailability,
+  unconfinedModeNotice,
+} from "../../shell/sandbox/confinementAvailability.ts";
 import { updatePermissionContext } from "../../tool/context.ts";
 import type { AgentSession } from "../createAgent.ts";
 import {
@@ -243,6 +247,13 @@ export class InteractiveController {
       status: this.#statusLine(),
       hint: `${next} mode: ${MODE_DESCRIPTIONS[next]} (Shift+Tab to change)`,
     });
+    // Entering a mode that approves Bash calls where nothing confines them: say what still asks, and the fix.
+    const sandbox = context.getAppState().toolPermissionContext.sandbox;
+    if (!sandbox.confinement && !sandbox.enabled) {
+      const availability = confinementAvailability(process.env);
+      const notice = availability.available ? undefined : unconfinedModeNotice(next, availability.reason);
+      if (notice) this.#push({ kind: "notice", level: "warning", text: notice });
+    }
   }
 
   /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */

@@ -2,7 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CONFINEMENT_INSTALL_HINT, confinementAvailability, findOnPath } from "./confinementAvailability.ts";
+import {
+  CONFINEMENT_INSTALL_HINT,
+  confinementAvailability,
+  findOnPath,
+  unconfinedModeNotice,
+} from "./confinementAvailability.ts";
 
 const empty = mkdtempSync(join(tmpdir(), "keel-no-bwrap-"));
 mkdirSync(join(empty, "bin"));
@@ -13,6 +18,17 @@ describe("confinementAvailability", () => {
     const answer = confinementAvailability({ PATH: join(empty, "bin") }, "linux");
     expect(answer.available).toBe(false);
     expect(!answer.available && answer.reason).toContain(CONFINEMENT_INSTALL_HINT);
+  });
+
+  it("tells a person entering bypass or acceptEdits mode what still asks and how to get the sandbox", () => {
+    const reason =
+      "bubblewrap (bwrap) is not on PATH; install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)";
+    expect(unconfinedModeNotice("bypassPermissions", reason)).toMatch(
+      /in bypassPermissions mode .* still ask/,
+    );
+    expect(unconfinedModeNotice("acceptEdits", reason)).toContain("apt-get install bubblewrap");
+    expect(unconfinedModeNotice("default", reason)).toBeUndefined();
+    expect(unconfinedModeNotice("bypassPermissions", "platform darwin")).toContain(CONFINEMENT_INSTALL_HINT);
   });
 
   it("is unavailable on another operating system", () => {

@@ -60,6 +60,18 @@ function probe(path: string | undefined, platform: NodeJS.Platform): Confinement
   };
 }
 
+/**
+ * What a person is told on entering a mode that approves Bash calls (bypassPermissions, acceptEdits)
+ * where nothing can confine them; undefined in other modes.
+ */
+export function unconfinedModeNotice(mode: string, reason: string): string | undefined {
+  if (mode !== "bypassPermissions" && mode !== "acceptEdits") return undefined;
+  const fix = reason.includes(CONFINEMENT_INSTALL_HINT)
+    ? ""
+    : ` To get it on Linux, ${CONFINEMENT_INSTALL_HINT}.`;
+  return `No sandbox can confine Bash calls here (${reason}), so in ${mode} mode commands whose writes Keel cannot name (inline code, build tools, scripts) still ask; allow the ones you trust with rules such as Bash(npm test:*).${fix}`;
+}
+
 /** Whether the confinement can run under this environment's PATH (probed once per PATH, then remembered). */
 export function confinementAvailability(
   env: { PATH?: string | undefined },

@@ -43,7 +43,7 @@ const inputSchema = z.object({
     .boolean()
     .optional()
     .describe(
-      "Run outside the OS sandbox (only when it is on and the command failed because of it). Always needs the user's approval",
+      "Run outside the OS sandbox, or the confinement that keeps protected paths read-only, only when the command failed because of it. Always needs the user's approval",
     ),
 });
 
@@ -68,6 +68,8 @@ export interface BashOutput {
   cwd: string;
   /** Set when the shell directory was reset to the project root, saying why. */
   cwdNote?: string;
+  /** Set when a confined command hit a protected path, saying why and what to do. */
+  confinementNote?: string;
   backgroundTaskId?: string;
 }
 
@@ -144,6 +146,11 @@ function persistCwd(
   };
 }
 
+/** How a write the confinement refused shows in a command's output. */
+const CONFINED_FAILURE = /Read-only file system|Device or resource busy/;
+const CONFINEMENT_NOTE =
+  "This command ran confined (the user did not approve it themselves): protected paths such as .git, .claude, .keel and shell or git configuration are read-only, and such names cannot be created. Run git on its own in a call for git's own work; if the user wants this write, retry with dangerouslyDisableSandbox: true, which asks them.";
+
 /** Whether a person approved this very call (the pipeline records who decided); a call made without it was not. */
 function approvedByPerson(context: ToolUseContext, toolUseId: string | undefined): boolean {
   const decision = toolUseId === undefined ? undefined : context.toolDecisions?.get(toolUseId);
@@ -162,7 +169,7 @@ async function launcherFor(
   input: BashInput,
   cwd: string,
   toolUseId: string | undefined,
-): Promise<CommandLauncher | undefined> {
+): Promise<(CommandLauncher & { confined?: true }) | undefined> {
   const permissionContext = context.getAppState().toolPermissionContext;
   const sandbox = permissionContext.sandbox;
   const byPerson = approvedByPerson(context, toolUseId);
@@ -179,7 +186,7 @@ async function launcherFor(
   if (byPerson || !sandbox.confinement) return undefined;
   if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands === false)
     throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
-  return createConfinementLauncher(permissionContext, { profile });
+  return { ...createConfinementLauncher(permissionContext, { profile }), confined: true };
 }
 
 function resultText(output: BashOutput): string {
@@ -203,6 +210,7 @@ function resultText(output: BashOutput): string {
   if (output.outputPath && !output.output.includes(output.outputPath))
     notes.push(`Full output saved to ${output.outputPath}`);
   if (output.cwdNote) notes.push(output.cwdNote);
+  if (output.confinementNote) notes.push(output.confinementNote);
   return [output.output.replace(/\n+$/, ""), ...notes].filter((part) => part !== "").join("\n");
 }
 
@@ -303,6 +311,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     const after = exit.interrupted ? { cwd: start.cwd } : persistCwd(context, exit.finalCwd, start.cwd);
     const meaning = interpretExitCode(input.command, exit.exitCode);
     const cwdNote = after.note ?? start.note;
+    const confinementNote =
+      launcher?.confined && CONFINED_FAILURE.test(summary.text) ? CONFINEMENT_NOTE : undefined;
     const data: BashOutput = {
       output: summary.text,
       exitCode: exit.exitCode,
@@ -315,6 +325,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       ...(summary.binary ? { binary: true } : {}),
       cwd: after.cwd,
       ...(cwdNote ? { cwdNote } : {}),
+      ...(confinementNote ? { confinementNote } : {}),
     };
     return { data };
   },

@@ -130,6 +130,7 @@ describe.skipIf(!availability.available)("a call a mode approved runs confined",
     );
     expect(result.decision?.reason).toEqual({ type: "mode", mode: "bypassPermissions" });
     expect(result.text).toMatch(/Read-only file system/);
+    expect(result.text).toContain("This command ran confined");
     expect(existsSync(join(root, ".git", "hooks", "pre-commit"))).toBe(false);
     expect(listing(root)).toEqual(before);
   });
@@ -323,6 +324,12 @@ describe("without a sandbox, the same decisions ask", () => {
     };
     const settings = loadSettings({ cwd: root, env, cli: { permissionMode: mode } });
     expect(settings.permissionContext.sandbox.confinement).toBe(false);
+    // The person is told what entering the mode here means, and how to get the sandbox.
+    const notice = settings.warnings.find((warning) =>
+      warning.startsWith("No sandbox can confine Bash calls"),
+    );
+    expect(notice).toContain(`in ${mode} mode`);
+    expect(notice).toContain("apt-get install bubblewrap");
     return createToolUseContext({ tools: [BashTool], permissionContext: settings.permissionContext });
   }
 
