@@ -30,6 +30,7 @@ import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import { confinementAvailability } from "../../shell/sandbox/confinementAvailability.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
+import { TaskStopTool } from "../task-stop/TaskStopTool.ts";
 import { BashTool } from "./BashTool.ts";
 import { callTool } from "./testing/context.ts";
 
@@ -266,6 +267,26 @@ describe.skipIf(!availability.available)("a call a mode approved runs confined",
       .split("\n")
       .filter((line) => line.trim() === "sleep 61.73");
     expect(survivors).toEqual([]);
+  });
+
+  it("ends a confined background task and all it started on TaskStop, its stand-ins with it", async () => {
+    const root = project({ git: false });
+    const before = listing(root);
+    const context = session(root);
+    const started = await callTool(
+      BashTool,
+      { command: "sleep 62.41 & echo up; wait", run_in_background: true },
+      context,
+    );
+    const id = started.data.backgroundTaskId ?? "";
+    // While it runs, its stand-ins stand (a .git here is what keeps a repository from being planted).
+    expect(existsSync(join(root, ".git"))).toBe(true);
+    await callTool(TaskStopTool, { task_id: id }, context);
+    const survivors = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.trim() === "sleep 62.41");
+    expect(survivors).toEqual([]);
+    expect(listing(root)).toEqual(before);
   });
 
   it("runs two confined calls side by side and leaves nothing behind", async () => {
