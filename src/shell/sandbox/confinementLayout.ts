@@ -39,11 +39,11 @@ export interface LayoutOptions {
   profile: ConfinementProfile;
 }
 
-type Kind = "folder" | "file" | "link" | undefined;
-
-function kindOf(path: string): Kind {
+/** What is at `path` (a missing path costs no exception: most protected names are missing). */
+function kindOf(path: string): "folder" | "file" | "link" | undefined {
   try {
-    const stats = lstatSync(path);
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (!stats) return undefined;
     return stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "folder" : "file";
   } catch {
     return undefined;
@@ -240,13 +240,17 @@ export function confinementLayout(context: ToolPermissionContext, options: Layou
   }
   const readOnly = [...builder.readOnly].filter((path) => !builder.absent.has(path));
   return {
-    pins: [...builder.pins].sort(byDepth),
-    readOnly: readOnly.sort(byDepth),
-    absent: [...builder.absent].sort(byDepth),
+    pins: byDepth(builder.pins),
+    readOnly: byDepth(readOnly),
+    absent: byDepth(builder.absent),
     hidden: readDeniedPaths(context),
   };
 }
 
-function byDepth(a: string, b: string): number {
-  return a.split(sep).length - b.split(sep).length || a.localeCompare(b);
+/** Outermost first (a mount of a folder must come before mounts inside it), then by name. */
+function byDepth(paths: Iterable<string>): string[] {
+  return [...paths]
+    .map((path) => ({ path, depth: path.split(sep).length }))
+    .sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((entry) => entry.path);
 }

@@ -34,9 +34,11 @@ function fixedPrefix(rule: CompiledPathRule): { prefix: string[]; rest: string[]
     : { prefix: segments.slice(0, at), rest: segments.slice(at) };
 }
 
+/** What is at `path` (a missing path costs no exception: most protected names are missing). */
 function kindOf(path: string): "folder" | "file" | "link" | undefined {
   try {
-    const stats = lstatSync(path);
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    if (!stats) return undefined;
     return stats.isSymbolicLink() ? "link" : stats.isDirectory() ? "folder" : "file";
   } catch {
     return undefined;
