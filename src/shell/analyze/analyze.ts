@@ -203,24 +203,22 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   return unconfined(asked ?? decideUnderstood(parts, simpleParts, context), parts, context);
 }
 
+/** Modes that approve calls nobody asked about (auto: by its classifier); elsewhere every such call asks anyway. */
+const APPROVING_MODES = new Set(["bypassPermissions", "acceptEdits", "auto"]);
+
 /**
- * Where nothing can confine the command (context.sandbox.confinement false), a verdict a mode could
- * approve becomes an ask that holds in every mode when the analysis cannot name what the command
- * writes. An allow rule naming the command still approves it when it did before (a plain "not known
- * to be read-only"); what the analysis itself asks about (inline code, a too complex line) it did not.
+ * Where nothing can confine the command (context.sandbox.confinement false), in a mode that would
+ * approve it, a verdict becomes an ask that holds in every mode when the analysis cannot name what the
+ * command writes. An allow rule naming the command still approves it when it did before (a plain "not
+ * known to be read-only"); what the analysis itself asks about (inline code, a too complex line) it did not.
  */
 function unconfined(
   verdict: DetailedVerdict,
   parts: Part[] | undefined,
   context: ToolPermissionContext,
 ): DetailedVerdict {
-  if (
-    context.sandbox.confinement ||
-    verdict.behavior === "allow" ||
-    verdict.behavior === "deny" ||
-    verdict.safety
-  )
-    return verdict;
+  if (context.sandbox.confinement || !APPROVING_MODES.has(context.mode)) return verdict;
+  if (verdict.behavior === "allow" || verdict.behavior === "deny" || verdict.safety) return verdict;
   const kinds = parts?.map((part) => ({ ...part.classification, program: part.view.argv[0] ?? "" }));
   const reason = unnamedWritesReason({ kinds, findings: verdict.findings, unreadable: verdict.reason });
   if (reason === undefined) return verdict;

@@ -2,9 +2,10 @@
 // writes (inline interpreter code, a build tool, a script), names only known at run time (curl's
 // `%output{}`, archives, xargs fed from stdin), a line too complex to read. Where Keel confines Bash
 // calls (context.sandbox.confinement), a mode or an allow rule may approve such a command, since it
-// runs with the protected paths read-only. Where nothing can confine it, no mode may: the command asks
-// in every mode, bypass and acceptEdits included, and only a person or an allow rule naming it
-// (the user's own statement of trust) approves it.
+// runs with the protected paths read-only. Where nothing can confine it, no mode may: in bypass,
+// acceptEdits and auto mode the command asks as a safety check (hooks and the classifier cannot approve
+// it either), and only a person or an allow rule naming it (the user's own statement of trust) does.
+// In default mode it asks as it always did.
 import type { Classification } from "./classification.ts";
 import type { Finding } from "./pathScope.ts";
 
