@@ -269,6 +269,21 @@ describe.skipIf(!availability.available)("a call a mode approved runs confined",
     expect(survivors).toEqual([]);
   });
 
+  it("kills a confined command and all it started on timeout", async () => {
+    const root = project();
+    const result = await callTool(
+      BashTool,
+      { command: "sleep 63.19 & echo begun; sleep 64.27; wait", timeout: 1_000 },
+      session(root),
+    );
+    expect(result.data.timedOut).toBe(true);
+    const survivors = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => /^sleep 6(3\.19|4\.27)$/.test(line.trim()));
+    expect(survivors).toEqual([]);
+    expect(listing(root)).not.toContain(".claude");
+  });
+
   it("ends a confined background task and all it started on TaskStop, its stand-ins with it", async () => {
     const root = project({ git: false });
     const before = listing(root);
