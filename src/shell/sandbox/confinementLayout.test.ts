@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addRules, type ToolPermissionContext } from "../../tool/context.ts";
+import { addRules, type ToolPermissionContext, updatePermissionContext } from "../../tool/context.ts";
 import { buildPermissionContext } from "../../tool/createContext.ts";
 import { type ConfinementProfile, confinementLayout } from "./confinementLayout.ts";
 
@@ -135,6 +135,19 @@ describe("confinementLayout", () => {
       expect.arrayContaining([join(root, "sub", ".git"), join(root, "sub", ".claude")]),
     );
     expect(layout.pins).not.toContain(join(root, "sub"));
+  });
+
+  it("covers the session's worktree, though it lives inside the project's .keel folder", () => {
+    const main = project({ ".git/hooks": "folder" });
+    const worktree = join(main, ".keel", "worktrees", "one");
+    mkdirSync(worktree, { recursive: true });
+    writeFileSync(join(worktree, ".git"), `gitdir: ${join(main, ".git")}\n`);
+    const context = updatePermissionContext(buildPermissionContext({ cwd: worktree, confinement: true }), {
+      worktreeRoot: worktree,
+    });
+    const layout = layoutOf(worktree, { context });
+    expect(layout.readOnly).toEqual(expect.arrayContaining([join(worktree, ".git"), join(main, ".git")]));
+    expect(layout.absent).toContain(join(worktree, ".claude"));
   });
 
   it("pins a protected folder that holds a working directory instead of making it read-only", () => {

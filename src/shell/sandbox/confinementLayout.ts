@@ -73,9 +73,14 @@ const PROTECTED_FOLDER_NAMES = new Set(
     .map((entry) => entry.segments[0] as string),
 );
 
-/** A folder below a protected folder (`.claude/skills`): the protected folder covers it already. */
-function insideProtectedFolder(folder: string): boolean {
-  return folder
+/**
+ * A folder below a protected folder (`.claude/skills`): the protected folder covers it already. The
+ * session's EnterWorktree worktree lives in `.keel/worktrees/` on purpose: it is judged below its root.
+ */
+function insideProtectedFolder(folder: string, worktreeRoot: string | undefined): boolean {
+  const below =
+    worktreeRoot && isPathWithin(folder, worktreeRoot) ? folder.slice(worktreeRoot.length) : folder;
+  return below
     .split(sep)
     .slice(0, -1)
     .some((segment) => PROTECTED_FOLDER_NAMES.has(segment.toLowerCase()));
@@ -206,6 +211,7 @@ export function confinementLayout(context: ToolPermissionContext, options: Layou
   const resolved = (folders: readonly string[]) =>
     folders.map((folder) => real(folder)).filter((folder): folder is string => folder !== undefined);
   const working = resolved(workingDirectories(context));
+  const worktreeRoot = context.worktreeRoot === undefined ? undefined : real(context.worktreeRoot);
   const projectFolders = [...new Set([...working, ...resolved([options.cwd])])];
   const builder = new Builder(options.profile, projectFolders);
   const roles = new Map<string, { project: boolean; home: boolean }>();
@@ -213,7 +219,7 @@ export function confinementLayout(context: ToolPermissionContext, options: Layou
   if (home && !roles.has(home)) roles.set(home, { project: false, home: true });
 
   for (const [folder, role] of roles) {
-    if (insideProtectedFolder(folder)) continue;
+    if (insideProtectedFolder(folder, worktreeRoot)) continue;
     // A working directory cannot be swapped for another; a cwd below one is not pinned (so a command
     // may still remove the folder it is in), since a repository planted there would be a nested one.
     if (working.includes(folder) || role.home) builder.pinChain(folder);
