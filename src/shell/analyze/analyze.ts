@@ -347,12 +347,16 @@ export function isReadOnlyBashCommand(command: string): boolean {
 }
 
 /**
- * Whether the line runs git and otherwise only read-only parts: the confinement then leaves git's own
+ * Whether the line runs git and otherwise only read-only parts, with nothing the analysis would ask
+ * about (`git -c`, `--exec-path`, another repository, a wrapper): the confinement then leaves git's own
  * data in `.git` writable (its hooks and config stay read-only), so commits and fetches work.
  */
-export function runsOnlyGit(command: string): boolean {
+export function runsOnlyGit(command: string, options: AnalyzeOptions): boolean {
   if (!isBashParserReady()) return false;
   try {
+    const verdict = analyzeBashCommandNow(command, options);
+    if (verdict.behavior === "ask" || verdict.behavior === "deny" || verdict.findings.length > 0)
+      return false;
     let git = false;
     for (const extracted of understoodCommands(command) ?? []) {
       const view = viewCommand(extracted);

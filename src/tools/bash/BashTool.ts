@@ -174,7 +174,7 @@ async function launcherFor(
   const sandbox = permissionContext.sandbox;
   const byPerson = approvedByPerson(context, toolUseId);
   // Only git, with read-only company: git's own data in .git stays writable (confinementLayout.ts).
-  const profile = byPerson || runsOnlyGit(input.command) ? "git" : "strict";
+  const profile = byPerson || runsOnlyGit(input.command, { cwd, permissionContext }) ? "git" : "strict";
   if (sandbox.enabled) {
     if (input.dangerouslyDisableSandbox) {
       // The permission check refuses or asks; a call made without the pipeline does not leave either.
