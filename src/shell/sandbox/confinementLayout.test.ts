@@ -123,6 +123,14 @@ describe("confinementLayout", () => {
     expect(layout.readOnly).not.toContain(join(home, ".cargo"));
   });
 
+  it("stands in for a home folder that is also a working directory as for a project, but never for its shell files", () => {
+    const context = buildPermissionContext({ cwd: home, confinement: true });
+    const layout = layoutOf(home, { context });
+    expect(layout.absent).toEqual(expect.arrayContaining([join(home, ".mcp.json"), join(home, ".git")]));
+    expect(layout.absent).not.toContain(join(home, ".bash_profile"));
+    expect(layout.readOnly).not.toContain(join(home, ".cargo"));
+  });
+
   it("holds a project's .cargo read-only whole", () => {
     const root = project({ ".cargo/config.toml": "file" });
     expect(layoutOf(root).readOnly).toContain(join(root, ".cargo"));

@@ -179,8 +179,8 @@ class Builder {
     if (target) this.existing(target, name, denied);
   }
 
-  /** One protected entry of a covered folder. */
-  entry(folder: string, entry: ProtectedEntry, standIn: (entry: ProtectedEntry) => boolean): void {
+  /** One protected entry of a covered folder; `standIn`: a missing one gets a stand-in. */
+  entry(folder: string, entry: ProtectedEntry, standIn: boolean): void {
     const [first, second] = entry.segments as [string, string | undefined];
     let parent = folder;
     if (second !== undefined) {
@@ -196,7 +196,7 @@ class Builder {
     const path = join(parent, second ?? first);
     const kind = kindOf(path);
     if (kind === undefined) {
-      if (standIn(entry)) this.absent.add(path);
+      if (standIn) this.absent.add(path);
     } else {
       const name = second === undefined ? first.toLowerCase() : undefined;
       if (kind === "link") this.linked(path, name);
@@ -223,21 +223,19 @@ export function confinementLayout(context: ToolPermissionContext, options: Layou
     // A working directory cannot be swapped for another; a cwd below one is not pinned (so a command
     // may still remove the folder it is in), since a repository planted there would be a nested one.
     if (working.includes(folder) || role.home) builder.pinChain(folder);
-    const entries = new Map<string, ProtectedEntry>();
+    // A missing name read from a project gets a stand-in; of the home folder's own names only folders
+    // do (see above), also when the home folder is a project as well.
+    const entries = new Map<string, { entry: ProtectedEntry; standIn: boolean }>();
     const homeEntries = role.home ? protectedEntriesOf("home") : [];
+    for (const entry of homeEntries)
+      entries.set(entry.segments.join("/"), { entry, standIn: entry.kind === "folder" });
     // In the home folder, a holder such as `.cargo` keeps its other contents writable.
     const holders = new Set(
       homeEntries.filter((entry) => entry.segments.length > 1).map((entry) => entry.segments[0]),
     );
-    const projectEntries = role.project ? protectedEntriesOf("project") : [];
-    for (const entry of [
-      ...homeEntries,
-      ...projectEntries.filter((entry) => !holders.has(entry.segments[0])),
-    ])
-      entries.set(entry.segments.join("/"), entry);
-    // In a project any missing name gets a stand-in; in the home folder only folders do (see above).
-    const standIn = (entry: ProtectedEntry) => role.project || entry.kind === "folder";
-    for (const entry of entries.values()) builder.entry(folder, entry, standIn);
+    for (const entry of role.project ? protectedEntriesOf("project") : [])
+      if (!holders.has(entry.segments[0])) entries.set(entry.segments.join("/"), { entry, standIn: true });
+    for (const { entry, standIn } of entries.values()) builder.entry(folder, entry, standIn);
   }
   for (const path of pathsFromDenyRules(context, "write")) {
     const kind = kindOf(path);
