@@ -21,6 +21,7 @@ import {
   SHARED_CASES_FILE,
 } from "../shell/analyze/testing/bashExtraCases.ts";
 import { createTestProject, type TestProject } from "../shell/analyze/testing/project.ts";
+import { type SandboxPolicySettings, updatePermissionContext } from "../tool/context.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { BashTool } from "../tools/bash/BashTool.ts";
@@ -79,9 +80,18 @@ function claudeCodeEvent(testCase: BashCase): string {
   });
 }
 
-/** `keel check`'s decision, by its own path: the session it opens and decidePermission. */
+/**
+ * `keel check`'s decision, by its own path: the session it opens and decidePermission, where nothing
+ * confines Bash calls (as for the hook, whose agent runs the command: check on a machine without bubblewrap).
+ */
 async function checkDecision(testCase: BashCase) {
   const session = await openSession({ cwd: project.root, mode: modeOf(testCase) }, { forTool: "Bash" });
+  session.context.setAppState((state) => ({
+    ...state,
+    toolPermissionContext: updatePermissionContext(state.toolPermissionContext, {
+      sandbox: { ...state.toolPermissionContext.sandbox, confinement: false } as SandboxPolicySettings,
+    }),
+  }));
   try {
     const bash = findToolByName(session.context.options.tools, "Bash");
     if (!bash) throw new Error("no Bash tool");

@@ -85,6 +85,8 @@ function readSettings(
       settings: loadSettings({
         cwd: call.projectDir,
         cli: call.mode ? { permissionMode: call.mode } : {},
+        // The agent runs the command: Keel confines nothing here.
+        confinement: false,
         env: options.env,
       }),
     };
@@ -208,12 +210,17 @@ function isFolder(path: string): boolean {
 }
 
 /**
- * The agent runs the command, not Keel: Keel's sandbox will not contain it, so nothing may be allowed
- * on the sandbox's account ("the OS sandbox contains it"). The agent's own sandbox rules still apply there.
+ * The agent runs the command, not Keel: neither Keel's sandbox nor its confinement will contain it, so
+ * nothing may be allowed on their account ("the OS sandbox contains it", a mode approving writes the
+ * analyzer cannot name). The agent's own sandbox rules still apply there.
  */
 function withoutSandbox(permissionContext: ToolPermissionContext): ToolPermissionContext {
-  if (!permissionContext.sandbox.enabled) return permissionContext;
-  return { ...permissionContext, sandbox: { enabled: false, autoAllowBashIfSandboxed: false } };
+  const { sandbox } = permissionContext;
+  if (!sandbox.enabled && !sandbox.confinement) return permissionContext;
+  return {
+    ...permissionContext,
+    sandbox: { enabled: false, autoAllowBashIfSandboxed: false, confinement: false },
+  };
 }
 
 function unknownFields(given: Record<string, unknown>, parsed: unknown): string[] {

@@ -75,8 +75,9 @@ async function toolOwnCheck<I>(
 
 /**
  * Decides one call: blanket deny -> content deny -> blanket ask -> tool.checkPermissions -> tool deny
- * -> plan mode -> needs a person -> content ask rule -> safety check (even in bypass) -> bypass ->
- * blanket allow -> the tool's own allow or ask -> content allow rule -> otherwise ask.
+ * -> plan mode -> needs a person -> content ask rule -> safety check (even in bypass; for one that
+ * allows it, a content allow rule first) -> bypass -> blanket allow -> the tool's own allow or ask ->
+ * content allow rule -> otherwise ask.
  * `dontAsk` turns a final ask into a deny.
  */
 export async function decidePermission<I>(
@@ -133,8 +134,15 @@ async function decideBeforeMode<I>(
   if (
     own.behavior === "ask" &&
     (own.decisionReason?.type === "safetyCheck" || own.decisionReason?.type === "rule")
-  )
+  ) {
+    // Some hold against modes only: an allow rule naming the call is the user's own statement of trust.
+    if (own.decisionReason.type === "safetyCheck" && own.decisionReason.allowRuleApproves) {
+      const allowed = await findContentRule(context, permissionContext, anyTool, checkedInput, "allow");
+      if (allowed)
+        return { ...fromRule<I>(allowed, anyTool), updatedInput: checkedInput } as PermissionDecision<I>;
+    }
     return withReason(own, tool);
+  }
 
   if (mode === "bypassPermissions" && permissionContext.isBypassPermissionsModeAvailable) {
     return {

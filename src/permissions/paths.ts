@@ -217,51 +217,73 @@ export function isInWorkingDirectories(path: string, context: ToolPermissionCont
   return dirs.some((dir) => isPathWithin(given, dir)) && dirs.some((dir) => isPathWithin(resolved, dir));
 }
 
-/** Folders whose files make programs run code or hold credentials (`.husky`: git hooks it installs). */
-const PROTECTED_DIRS = [
-  ".git",
-  ".husky",
-  ".keel",
-  ".claude",
-  ".vscode",
-  ".idea",
-  ".ssh",
-  ".gnupg",
-  ".aws",
-  ".kube",
-  ".docker",
+/**
+ * Where a protected name takes effect: "project" names are read from the folder a program works in
+ * (git, npm, editors and agents read them there, so a project can carry them), "home" names only from
+ * the home folder. The analyzer protects every name everywhere; the Bash confinement
+ * (shell/sandbox/confinementLayout.ts) uses the distinction to decide where a name that does not
+ * exist yet must be made uncreatable.
+ */
+type ReadFrom = "project" | "home";
+
+interface ProtectedName {
+  name: string;
+  kind: "folder" | "file";
+  readFrom: ReadFrom;
+}
+
+const folder = (name: string, readFrom: ReadFrom): ProtectedName => ({ name, kind: "folder", readFrom });
+const file = (name: string, readFrom: ReadFrom): ProtectedName => ({ name, kind: "file", readFrom });
+
+/**
+ * The protected names: folders whose files make programs run code or hold credentials (`.husky`: git
+ * hooks it installs), and files that configure shells, git, package managers and agents.
+ */
+const PROTECTED_NAMES: readonly ProtectedName[] = [
+  folder(".git", "project"),
+  folder(".husky", "project"),
+  folder(".keel", "project"),
+  folder(".claude", "project"),
+  folder(".vscode", "project"),
+  folder(".idea", "project"),
+  folder(".ssh", "home"),
+  folder(".gnupg", "home"),
+  folder(".aws", "home"),
+  folder(".kube", "home"),
+  folder(".docker", "home"),
+  file(".bashrc", "home"),
+  file(".bash_profile", "home"),
+  file(".bash_login", "home"),
+  file(".bash_logout", "home"),
+  file(".bash_aliases", "home"),
+  file(".profile", "home"),
+  file(".zshrc", "home"),
+  file(".zshenv", "home"),
+  file(".zprofile", "home"),
+  file(".zlogin", "home"),
+  file(".zlogout", "home"),
+  file(".cshrc", "home"),
+  file(".tcshrc", "home"),
+  file(".kshrc", "home"),
+  file(".inputrc", "home"),
+  file(".gitconfig", "home"),
+  file(".gitmodules", "project"),
+  file(".gitattributes", "project"),
+  file(".git-credentials", "home"),
+  file(".mcp.json", "project"),
+  file(".npmrc", "project"),
+  file(".pypirc", "home"),
+  file(".netrc", "home"),
+  file(".hgrc", "home"),
+  file(".envrc", "project"),
+  file(".vimrc", "project"),
+  file(".gvimrc", "project"),
+  file(".exrc", "project"),
+  file("authorized_keys", "home"),
 ];
-const PROTECTED_FILES = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".bash_aliases",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
-  ".cshrc",
-  ".tcshrc",
-  ".kshrc",
-  ".inputrc",
-  ".gitconfig",
-  ".gitmodules",
-  ".gitattributes",
-  ".git-credentials",
-  ".mcp.json",
-  ".npmrc",
-  ".pypirc",
-  ".netrc",
-  ".hgrc",
-  ".envrc",
-  ".vimrc",
-  ".gvimrc",
-  ".exrc",
-  "authorized_keys",
-];
+const PROTECTED_DIRS = PROTECTED_NAMES.filter((entry) => entry.kind === "folder").map((entry) => entry.name);
+const PROTECTED_FILES = PROTECTED_NAMES.filter((entry) => entry.kind === "file").map((entry) => entry.name);
+
 /**
  * Whether `test` (a glob segment's matcher) could match the name of a protected folder or file. The
  * protected names that matter are dot names (the one that is not, authorized_keys, lives in .ssh).
@@ -272,15 +294,45 @@ export function couldNameProtected(test: (name: string) => boolean): boolean {
     .some(test);
 }
 
-/** Other places whose files make tools run code: cargo's config, the user's own bin folder (first on PATH). */
-const NESTED_PROTECTED: Array<[string, string | undefined]> = [
-  [".cargo", "config"],
-  [".cargo", "config.toml"],
-  [".local", "bin"],
+/** Other places whose files make tools run code: cargo's config (also a project's), the user's own bin folder (first on PATH). */
+const NESTED_PROTECTED: Array<{ parent: string; child: ProtectedName }> = [
+  { parent: ".cargo", child: file("config", "project") },
+  { parent: ".cargo", child: file("config.toml", "project") },
+  { parent: ".local", child: folder("bin", "home") },
 ];
 
 /** Folders under ~/.config whose files make programs run commands (git's XDG config, fish, systemd units, autostart). */
 const CONFIG_FOLDERS = ["git", "fish", "systemd", "autostart", "environment.d"];
+
+/** A protected entry as the confinement looks for it: its path below a folder, and what it is. */
+export interface ProtectedEntry {
+  /** Path segments below the folder (`[".git"]`, `[".config", "git"]`). */
+  segments: string[];
+  kind: "folder" | "file";
+}
+
+/**
+ * The protected entries to enforce directly below a folder, from the list above: in a project folder
+ * (a working directory, the shell's cwd) the names read from a project, a folder holding protected
+ * entries (`.cargo`) counting whole; in the home folder every name, with the protected entries inside
+ * `.cargo`, `.local` and `.config` (which hold much else) named one by one.
+ */
+export function protectedEntriesOf(where: ReadFrom): ProtectedEntry[] {
+  const entries: ProtectedEntry[] = PROTECTED_NAMES.filter(
+    (entry) => where === "home" || entry.readFrom === "project",
+  ).map((entry) => ({ segments: [entry.name], kind: entry.kind }));
+  if (where === "project") {
+    const holders = new Set(
+      NESTED_PROTECTED.filter(({ child }) => child.readFrom === "project").map(({ parent }) => parent),
+    );
+    for (const holder of holders) entries.push({ segments: [holder], kind: "folder" });
+    return entries;
+  }
+  for (const { parent, child } of NESTED_PROTECTED)
+    entries.push({ segments: [parent, child.name], kind: child.kind });
+  for (const name of CONFIG_FOLDERS) entries.push({ segments: [".config", name], kind: "folder" });
+  return entries;
+}
 
 /**
  * The operating system's own folders (Linux and macOS): what is written there changes the machine for
@@ -350,12 +402,12 @@ export function protectedPathReason(
       const at = lower.indexOf(".config");
       return at !== -1 && lower[at + 1] === folder;
     });
-    const nested = NESTED_PROTECTED.find(([parent, child]) => {
+    const nested = NESTED_PROTECTED.find(({ parent, child }) => {
       const at = lower.indexOf(parent);
-      return at !== -1 && (child === undefined || lower[at + 1] === child);
+      return at !== -1 && lower[at + 1] === child.name;
     });
     if (nested)
-      return `${form} is inside ~/${nested.filter(Boolean).join("/")}, which configures tools that run code`;
+      return `${form} is inside ~/${nested.parent}/${nested.child.name}, which configures tools that run code`;
     if (config)
       return `${form} is inside ~/.config/${config}/, whose files configure programs that run commands`;
     const root = systemFolderOf(form, policy.caller.tmpDir);

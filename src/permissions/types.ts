@@ -34,7 +34,8 @@ export type DecisionReason =
   | { type: "rule"; rule: PermissionRule }
   | { type: "mode"; mode: PermissionMode }
   | { type: "tool"; reason: string; check?: string }
-  | { type: "safetyCheck"; reason: string; check?: string }
+  /** `allowRuleApproves`: an allow rule naming the call still approves it (no mode, hook or classifier does). */
+  | { type: "safetyCheck"; reason: string; check?: string; allowRuleApproves?: boolean }
   | { type: "hook"; hookName: string; reason?: string }
   | { type: "classifier"; classifier: string; reason: string }
   | { type: "user"; prompter: string; choice: "once" | "always" | "reject"; reason?: string }

@@ -152,7 +152,7 @@ export async function* runToolUse(
     const refusal = fromRule(denyingRule, tool);
     const reason = refusal.decisionReason;
     state.decision = { behavior: "deny", decidedBy: describeDecider(reason), reason };
-    context.toolDecisions?.set(toolUse.id, { behavior: "deny", decidedBy: state.decision.decidedBy });
+    context.toolDecisions?.set(toolUse.id, { behavior: "deny", decidedBy: state.decision.decidedBy, reason });
     yield fail(tool, "permission_denied", `${refusal.message}. Do not try to reach it another way.`);
     return;
   }
@@ -230,7 +230,11 @@ export async function* runToolUse(
       decidedBy: describeDecider(final.reason),
       reason: final.reason,
     };
-    context.toolDecisions?.set(toolUse.id, { behavior: final.behavior, decidedBy: state.decision.decidedBy });
+    context.toolDecisions?.set(toolUse.id, {
+      behavior: final.behavior,
+      decidedBy: state.decision.decidedBy,
+      reason: final.reason,
+    });
     if (final.behavior === "deny") {
       yield fail(tool, hook?.decision === "deny" ? "hook_blocked" : "permission_denied", final.message);
       return;

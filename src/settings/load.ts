@@ -7,6 +7,7 @@ import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
 import { parseRuleValue } from "../permissions/rules.ts";
 import type { PermissionMode, RuleBehavior, RuleSource } from "../permissions/types.ts";
+import { confinementAvailability, unconfinedModeNotice } from "../shell/sandbox/confinementAvailability.ts";
 import {
   callerEnvironment,
   deepFreeze,
@@ -64,6 +65,11 @@ export interface LoadSettingsOptions {
    * the others are not unknown, and their specifiers are checked where those tools are loaded.
    */
   ruleNames?: ReadonlySet<string>;
+  /**
+   * Whether Bash calls can run confined (context.sandbox.confinement). Absent: probed under the
+   * environment's PATH (once per process). False where Keel does not run the commands (`keel hook`).
+   */
+  confinement?: boolean;
 }
 
 export interface UntrustedReport {
@@ -236,7 +242,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     trusted,
     trustSaved,
     sources,
-    permissionContext: buildContextFromMerged(merged, projectRoot, env, warnings),
+    permissionContext: buildContextFromMerged(merged, projectRoot, env, warnings, options.confinement),
     // Keel's own guard entries (keel hook install claude-code) decide Claude Code's calls, not Keel's.
     hooks: merged.hooks.filter((hook) => !isKeelGuardHook(hook)),
     env: merged.env,
@@ -266,11 +272,15 @@ function sandboxPolicySettings(sandbox: SandboxSettings): SandboxPolicySettings 
   };
 }
 
+/** Modes that approve Bash calls nobody asked about, where whether they can run confined matters at once. */
+const APPROVING_MODES: ReadonlySet<PermissionMode> = new Set(["bypassPermissions", "acceptEdits", "auto"]);
+
 function buildContextFromMerged(
   merged: MergedSettings,
   projectRoot: string,
   env: NodeJS.ProcessEnv,
   warnings: string[],
+  given: boolean | undefined,
 ): ToolPermissionContext {
   let mode: PermissionMode = merged.defaultMode?.mode ?? "default";
   if (mode === "bypassPermissions" && merged.bypassDisabledBy) {
@@ -279,6 +289,14 @@ function buildContextFromMerged(
     );
     mode = "default";
   }
+  // Probed here only for a mode that approves Bash calls, to tell the person at once (unless the caller
+  // knows: `keel hook`, where the agent runs the commands). Otherwise found out when first needed.
+  const availability =
+    given === undefined && APPROVING_MODES.has(mode) ? confinementAvailability(env) : undefined;
+  const confinement = given ?? availability?.available;
+  const notice =
+    availability?.available === false ? unconfinedModeNotice(mode, availability.reason) : undefined;
+  if (notice) warnings.push(notice);
   const ruleRoots: Partial<Record<RuleSource, string>> = {};
   for (const source of [...SOURCE_ORDER, "session" as const])
     ruleRoots[source] = ruleRootFor(source, projectRoot, env);
@@ -295,6 +313,9 @@ function buildContextFromMerged(
     alwaysAskRules: merged.ask,
     ruleRoots,
     isBypassPermissionsModeAvailable: merged.bypassDisabledBy === undefined,
-    sandbox: sandboxPolicySettings(merged.sandbox),
+    sandbox: {
+      ...sandboxPolicySettings(merged.sandbox),
+      ...(confinement === undefined ? {} : { confinement }),
+    },
   });
 }

@@ -1,6 +1,6 @@
 // A project's `.mcp.json` (servers the repository asks to start). It starts programs, so it is read
 // only for trusted folders; otherwise its presence is reported and nothing else is done with it.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { positionOf } from "./jsonPositions.ts";
 import { projectMcpJsonPath } from "./locations.ts";
@@ -18,7 +18,8 @@ export interface ProjectMcpServers {
 
 export function readProjectMcpJson(projectRoot: string, options: { trusted: boolean }): ProjectMcpServers {
   const file = projectMcpJsonPath(projectRoot);
-  if (!existsSync(file)) return { servers: [] };
+  // A folder there is no configuration: the confinement's stand-in while a Bash command runs, or a mistake.
+  if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { servers: [] };
   if (!options.trusted) return { servers: [], ignored: { file, ignored: ["MCP servers (.mcp.json)"] } };
   const text = readFileSync(file, "utf8");
   const parsed = parseSettingsJson(text, file);

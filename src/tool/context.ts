@@ -1,6 +1,6 @@
 // What a call knows: the session's permission policy (deeply immutable) and one call's backpack.
 import { userInfo } from "node:os";
-import type { PermissionMode, RuleSource } from "../permissions/types.ts";
+import type { DecisionReason, PermissionMode, RuleSource } from "../permissions/types.ts";
 import { LruMap } from "./lruMap.ts";
 import type { Message } from "./messages.ts";
 import type { Tools } from "./Tool.ts";
@@ -35,6 +35,13 @@ export interface SandboxPolicySettings {
   /** Absolute paths sandboxed commands may also write, and may never write. */
   allowWrite?: string[];
   denyWrite?: string[];
+  /**
+   * Bubblewrap can confine Bash calls here (a fact of the machine, not a setting): calls no person
+   * approved then run with protected paths read-only, so a mode or an allow rule may approve commands
+   * whose writes the analyzer cannot name; false: those commands ask. Absent: not asked yet, and found
+   * out under the caller's PATH when a decision or a call first needs it (canConfine, once per PATH).
+   */
+  confinement?: boolean;
 }
 
 /** An environment as data: a caller's variables (never Keel's own `process.env` below the surface). */
@@ -317,6 +324,8 @@ export type NestedToolRunner = (call: NestedToolCall, context: ToolUseContext) =
 export interface ToolDecisionRecord {
   behavior: "allow" | "deny" | "ask";
   decidedBy: string;
+  /** Who decided: a call a person approved (`type: "user"`) runs unconfined, any other runs confined. */
+  reason: DecisionReason;
 }
 
 /** One call's backpack. */

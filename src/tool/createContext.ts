@@ -44,6 +44,8 @@ export interface SessionOptions {
   remoteAgents?: unknown;
   /** The session's MCP connections (the resource tools and /mcp find the servers there). */
   mcpClients?: readonly unknown[];
+  /** Whether Bash calls can run confined (context.sandbox.confinement); found out when first needed when absent. */
+  confinement?: boolean;
 }
 
 export function buildPermissionContext(options: Omit<SessionOptions, "tools">): ToolPermissionContext {
@@ -51,6 +53,11 @@ export function buildPermissionContext(options: Omit<SessionOptions, "tools">): 
   const root = resolve(options.cwd ?? process.cwd());
   const source = options.ruleSource ?? "cliArg";
   let context = updatePermissionContext(getEmptyToolPermissionContext(root), {
+    sandbox: {
+      enabled: false,
+      autoAllowBashIfSandboxed: true,
+      ...(options.confinement === undefined ? {} : { confinement: options.confinement }),
+    },
     mode: options.mode ?? "default",
     additionalWorkingDirectories: (options.additionalDirectories ?? []).map((dir) => ({
       path: resolve(root, dir),

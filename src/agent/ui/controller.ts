@@ -6,6 +6,11 @@ import { autoModeRuleNotice } from "../../permissions/autoModeRules.ts";
 import { MODE_DESCRIPTIONS } from "../../permissions/modes.ts";
 import type { ApprovalPrompt } from "../../permissions/prompters/approvalOptions.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
+import {
+  canConfine,
+  confinementAvailability,
+  unconfinedModeNotice,
+} from "../../shell/sandbox/confinementAvailability.ts";
 import { updatePermissionContext } from "../../tool/context.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { describeCommand, listCustomCommands } from "../customCommands.ts";
@@ -323,6 +328,13 @@ export class InteractiveController {
     });
     const notice = autoModeRuleNotice(current, next, context.getAppState().toolPermissionContext);
     if (notice) this.#push({ kind: "notice", level: "info", text: notice });
+    // Entering a mode that approves Bash calls where nothing confines them: say what still asks, and the fix.
+    const policy = context.getAppState().toolPermissionContext;
+    if (!policy.sandbox.enabled && !canConfine(policy)) {
+      const availability = confinementAvailability(policy.caller.env);
+      const notice = availability.available ? undefined : unconfinedModeNotice(next, availability.reason);
+      if (notice) this.#push({ kind: "notice", level: "warning", text: notice });
+    }
   }
 
   /** Ctrl-C: stop the agent; else clear the prompt; at an empty prompt, twice in a row leaves. */

@@ -130,6 +130,15 @@ describe("keel doctor", () => {
         fix: "Install them (Debian/Ubuntu: apt-get install bubblewrap socat).",
       }),
     );
+    // Without bubblewrap nothing confines Bash calls either: doctor says what that changes and the fix.
+    expect(off.findings).toContainEqual(
+      expect.objectContaining({
+        area: "confinement",
+        status: "warn",
+        summary: expect.stringMatching(/cannot run confined.*ask$/),
+        fix: "Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap).",
+      }),
+    );
     write(join(w.home, ".keel", "settings.json"), { sandbox: { enabled: true } });
     const on = await doctor(w);
     expect(on.code).toBe(1);

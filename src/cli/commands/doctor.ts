@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { lspOptionsFromSettings } from "../../lsp/servers.ts";
 import { builtinTools } from "../../tools/index.ts";
 import {
+  checkConfinement,
   checkDecisionServer,
   checkLanguageServers,
   checkNode,
@@ -43,7 +44,7 @@ async function diagnose(flags: DoctorFlags): Promise<{ projectRoot: string; find
   } catch {
     // Reported file by file above; what depends on the merged settings is skipped.
   }
-  findings.push(...checkSandbox(settings?.sandbox.enabled === true));
+  findings.push(...checkConfinement(), ...checkSandbox(settings?.sandbox.enabled === true));
   if (!settings) {
     findings.push({
       area: "settings",

@@ -4,6 +4,10 @@ import { spawnSync } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { definitionFor, definitionFromSettings, type LspServerEntry } from "../../lsp/servers.ts";
+import {
+  CONFINEMENT_INSTALL_HINT,
+  confinementAvailability,
+} from "../../shell/sandbox/confinementAvailability.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { ripgrepPath } from "../../tools/search-shared/ripgrep.ts";
 import { SERVER_SWITCH, serverDir, serverEnabled } from "../decisionServer/address.ts";
@@ -95,6 +99,34 @@ function onPath(command: string, env: NodeJS.ProcessEnv = process.env): string |
     } catch {}
   }
   return undefined;
+}
+
+/**
+ * The confinement Bash calls no person approved run in (bubblewrap, whatever the sandbox settings):
+ * without it, modes and allow rules can no longer approve commands whose writes Keel cannot name.
+ */
+export function checkConfinement(env: NodeJS.ProcessEnv = process.env): Finding[] {
+  const availability = confinementAvailability(env);
+  if (availability.available)
+    return [
+      ok(
+        "confinement",
+        `Bash calls no person approved run confined (${availability.bwrap}): protected paths read-only, so modes may approve what the analyzer cannot name`,
+      ),
+    ];
+  const missing = availability.reason.includes(CONFINEMENT_INSTALL_HINT);
+  return [
+    problem(
+      "confinement",
+      "warn",
+      `Bash calls cannot run confined here (${availability.reason.replace(`; ${CONFINEMENT_INSTALL_HINT}`, "")}): in bypassPermissions and acceptEdits mode, commands whose writes Keel cannot name (inline code, build tools, scripts) ask`,
+      missing || process.platform === "linux"
+        ? missing
+          ? "Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)."
+          : "Allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or the AppArmor rule for bwrap), or run where they are allowed."
+        : "Allow the commands you trust with rules such as Bash(npm test:*); the confinement needs Linux.",
+    ),
+  ];
 }
 
 /** What the Bash sandbox (`sandbox.enabled`) needs: bubblewrap that can start here, and socat. */

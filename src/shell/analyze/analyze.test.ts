@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeBashCommand, explainBashCommand, isReadOnlyBashCommand } from "./analyze.ts";
+import { analyzeBashCommand, explainBashCommand, isReadOnlyBashCommand, runsOnlyGit } from "./analyze.ts";
 import { initBashParser } from "./grammar/parse.ts";
 import { type ContextOptions, contextFor, createTestProject, type TestProject } from "./testing/project.ts";
 
@@ -154,5 +154,33 @@ describe("isReadOnlyBashCommand", () => {
     ["ls\nls", false],
   ])("%j -> %s", (command, expected) => {
     expect(isReadOnlyBashCommand(command)).toBe(expected);
+  });
+});
+
+describe("runsOnlyGit (the confinement leaves git's own data writable for these lines)", () => {
+  const options = () => ({
+    cwd: project.root,
+    permissionContext: contextFor(project.root, { mode: "bypassPermissions" }),
+  });
+  it.each([
+    "git commit -m x",
+    "git add README.md && git commit -q -m first && git log --oneline",
+    "git status | head",
+    "git fetch origin",
+  ])("is true for %s", (command) => {
+    expect(runsOnlyGit(command, options())).toBe(true);
+  });
+  it.each([
+    "git -c core.hooksPath=hooks commit -m y",
+    "git --exec-path=/tmp/x status",
+    "GIT_DIR=/tmp/x git status",
+    "git --git-dir=planted status",
+    "git commit -m x && npm test",
+    "npm test",
+    "ls -la",
+    "ls | xargs git add",
+    "echo $(git rev-parse HEAD)",
+  ])("is false for %s", (command) => {
+    expect(runsOnlyGit(command, options())).toBe(false);
   });
 });

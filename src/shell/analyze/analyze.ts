@@ -1,9 +1,11 @@
 // The analyzer's entry point: text checks, one parse, syntax checks, per-command checks, path
 // validation, then read-only classification. Anything not fully understood asks.
+
 import { listRules } from "../../permissions/matchers.ts";
 import { withPathResolutionCache } from "../../permissions/paths.ts";
 import type { PermissionRule, RuleSuggestion } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
+import { canConfine } from "../sandbox/confinementAvailability.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { isHarmlessVariable } from "./envVars.ts";
 import type { ExtractedCommand } from "./grammar/extractedCommand.ts";
@@ -15,6 +17,7 @@ import { programReadings } from "./programWord.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
 import { COMMAND_CHECKS } from "./security/index.ts";
 import { ruleSuggestions } from "./suggestions.ts";
+import { unnamedWritesFinding, unnamedWritesReason } from "./unnamedWrites.ts";
 
 export interface BashVerdict {
   behavior: "allow" | "ask" | "deny" | "passthrough";
@@ -35,6 +38,8 @@ export interface AnalyzeOptions {
 /** The verdict plus what the permission layer needs: whether the ask holds in every mode, rule suggestions. */
 export interface DetailedVerdict extends BashVerdict {
   safety: boolean;
+  /** A safety ask that an allow rule naming the command still approves (unnamedWrites.ts). */
+  allowRuleApproves?: boolean;
   suggestions: RuleSuggestion[];
   findings: Finding[];
 }
@@ -169,7 +174,7 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   if (problems.length > 0) {
     const tooComplex = verdictFrom(findings, simpleParts) as DetailedVerdict;
     if (tooComplex.safety || !context.sandbox.enabled || !context.sandbox.autoAllowBashIfSandboxed)
-      return tooComplex;
+      return unconfined(tooComplex, undefined, context);
     if (strict) return tooComplex;
     return {
       behavior: "allow",
@@ -197,8 +202,38 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     ),
   );
   const asked = verdictFrom(findings, simpleParts);
-  if (asked) return asked;
-  return decideUnderstood(parts, simpleParts, context);
+  return unconfined(asked ?? decideUnderstood(parts, simpleParts, context), parts, context);
+}
+
+/** Modes that approve calls nobody asked about (auto: by its classifier); elsewhere every such call asks anyway. */
+const APPROVING_MODES = new Set(["bypassPermissions", "acceptEdits", "auto"]);
+
+/**
+ * Where nothing can confine the command (context.sandbox.confinement false), in a mode that would
+ * approve it, a verdict becomes an ask that holds in every mode when the analysis cannot name what the
+ * command writes. An allow rule naming the command still approves it when it did before (a plain "not
+ * known to be read-only"); what the analysis itself asks about (inline code, a too complex line) it did not.
+ */
+function unconfined(
+  verdict: DetailedVerdict,
+  parts: Part[] | undefined,
+  context: ToolPermissionContext,
+): DetailedVerdict {
+  if (!APPROVING_MODES.has(context.mode) || canConfine(context)) return verdict;
+  if (verdict.behavior === "allow" || verdict.behavior === "deny" || verdict.safety) return verdict;
+  const kinds = parts?.map((part) => ({ ...part.classification, program: part.view.argv[0] ?? "" }));
+  const reason = unnamedWritesReason({ kinds, findings: verdict.findings, unreadable: verdict.reason });
+  if (reason === undefined) return verdict;
+  const finding = unnamedWritesFinding(reason);
+  return {
+    ...verdict,
+    behavior: "ask",
+    reason: finding.reason,
+    check: finding.check,
+    safety: true,
+    ...(verdict.behavior === "passthrough" ? { allowRuleApproves: true } : {}),
+    findings: [...verdict.findings, finding],
+  };
 }
 
 /**
@@ -280,6 +315,7 @@ export async function analyzeBashCommand(command: string, options: AnalyzeOption
     safety: _safety,
     suggestions: _suggestions,
     findings: _findings,
+    allowRuleApproves: _allowRuleApproves,
     ...verdict
   } = analyzeBashCommandNow(command, options);
   return verdict;
@@ -292,7 +328,13 @@ export async function explainBashCommand(
 ): Promise<{ verdict: BashVerdict; parts: SimpleCommand[]; check?: string }> {
   await initBashParser();
   const detailed = analyzeBashCommandNow(command, options);
-  const { safety: _safety, suggestions: _suggestions, findings: _findings, ...verdict } = detailed;
+  const {
+    safety: _safety,
+    suggestions: _suggestions,
+    findings: _findings,
+    allowRuleApproves: _allowRuleApproves,
+    ...verdict
+  } = detailed;
   return { verdict, parts: detailed.parts, ...(detailed.check ? { check: detailed.check } : {}) };
 }
 
@@ -301,6 +343,29 @@ export function isReadOnlyBashCommand(command: string): boolean {
   if (!isBashParserReady()) return false;
   try {
     return understoodCommands(command)?.every((extracted) => isReadOnlyPart(viewCommand(extracted))) ?? false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether the line runs git and otherwise only read-only parts, with nothing the analysis would ask
+ * about (`git -c`, `--exec-path`, another repository, a wrapper): the confinement then leaves git's own
+ * data in `.git` writable (its hooks and config stay read-only), so commits and fetches work.
+ */
+export function runsOnlyGit(command: string, options: AnalyzeOptions): boolean {
+  if (!isBashParserReady()) return false;
+  try {
+    const verdict = analyzeBashCommandNow(command, options);
+    if (verdict.behavior === "ask" || verdict.behavior === "deny" || verdict.findings.length > 0)
+      return false;
+    let git = false;
+    for (const extracted of understoodCommands(command) ?? []) {
+      const view = viewCommand(extracted);
+      if (view.argv[0] === "git" && view.assignments.length === 0 && !view.inputArgs) git = true;
+      else if (!isReadOnlyPart(view)) return false;
+    }
+    return git;
   } catch {
     return false;
   }

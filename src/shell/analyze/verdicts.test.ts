@@ -1,5 +1,5 @@
 // Every Bash verdict the project knows, in one file: the shared and extra cases in their own context
-// and in acceptEdits and bypass mode, each check's trigger and pass examples, and long generated
+// and in acceptEdits and bypass mode (also where no sandbox can confine them), each check's trigger and pass examples, and long generated
 // scripts. A change that moves any verdict shows up as a diff of verdicts.snapshot.jsonl, to be
 // read and committed on purpose (`npx vitest run src/shell/verdicts.test.ts -u`).
 import { homedir, tmpdir } from "node:os";
@@ -51,16 +51,17 @@ function normalize(text: string): string {
     .join("~");
 }
 
-async function verdictLine(testCase: BashCase, mode: PermissionMode): Promise<string> {
+/** A case's verdict in a mode, where Bash calls can run confined or (`confinement` false) where nothing confines them. */
+async function verdictLine(testCase: BashCase, mode: PermissionMode, confinement = true): Promise<string> {
   const command = caseCommand(testCase, project);
-  const context = caseContext(testCase, project, [BashTool], mode);
+  const context = caseContext(testCase, project, [BashTool], mode, confinement);
   const { cwd, toolPermissionContext } = context.getAppState();
   const decision = await decidePermission(BashTool, { command }, context);
   const explained = await explainBashCommand(command, { cwd, permissionContext: toolPermissionContext });
   return normalize(
     JSON.stringify({
       id: testCase.id,
-      mode,
+      mode: confinement ? mode : `${mode} (no sandbox)`,
       decision: decision.behavior,
       decidedBy: describeDecider(decision.decisionReason),
       analyzer: explained.verdict.behavior,
@@ -77,6 +78,9 @@ it("every known command keeps its verdict", async () => {
     const own = (testCase.context.mode ?? "default") as PermissionMode;
     const modes = [...new Set<PermissionMode>([own, "acceptEdits", "bypassPermissions"])];
     for (const mode of modes) lines.push(await verdictLine(testCase, mode));
+    // Where nothing confines Bash calls, what the analysis cannot name asks in the modes that approve.
+    for (const mode of ["acceptEdits", "bypassPermissions"] as const)
+      lines.push(await verdictLine(testCase, mode, false));
   }
   await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot("./testing/verdicts.snapshot.jsonl");
 });

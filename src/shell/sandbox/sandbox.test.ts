@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addRules, type ToolPermissionContext, updatePermissionContext } from "../../tool/context.ts";
 import { buildPermissionContext } from "../../tool/createContext.ts";
 import { type CommandLauncher, startShellCommand } from "../run/exec.ts";
-import { createSandboxLauncher, sandboxPolicy, sandboxUnavailableReason, stopSandbox } from "./sandbox.ts";
+import {
+  createSandboxLauncher,
+  type SandboxCallOptions,
+  sandboxPolicy,
+  sandboxUnavailableReason,
+  stopSandbox,
+} from "./sandbox.ts";
 
 /** Why sandbox tests cannot run here (no bubblewrap, or bubblewrap cannot make namespaces), or undefined. */
 function skipReason(): string | undefined {
@@ -59,6 +65,11 @@ function sandboxedContext(
   return extra ? extra(context) : context;
 }
 
+/** A call in the project root, with `.git` held read-only whole (a line that is not only git). */
+function callIn(): SandboxCallOptions {
+  return { cwd: root, profile: "strict" };
+}
+
 async function run(command: string, launcher: CommandLauncher | undefined) {
   const outputPath = join(base, `out-${Math.random().toString(36).slice(2)}.log`);
   const shell = await startShellCommand({ command, cwd: root, outputPath, timeoutMs: 20_000, launcher });
@@ -96,8 +107,9 @@ describe("sandboxPolicy", () => {
     expect(policy.allowWrite).toContain(root);
     expect(policy.allowWrite).toContain(tmpdir());
     expect(policy.allowWrite).not.toContain(outside);
-    expect(policy.denyWrite).toContain(join(root, ".keel"));
-    expect(policy.denyWrite).toContain(join(root, ".claude"));
+    expect(policy.denyWrite).not.toContain(join(root, ".keel"));
+    // The confinement's protected paths (confinementLayout.ts) join the deny list.
+    expect(sandboxPolicy(context, [join(root, ".keel")]).denyWrite).toContain(join(root, ".keel"));
     expect(policy.allowedDomains).toEqual(["example.com"]);
     expect(policy.deniedDomains).toEqual(["evil.example"]);
   });
@@ -105,7 +117,7 @@ describe("sandboxPolicy", () => {
 
 describe.skipIf(reason !== undefined)("sandboxed commands", () => {
   it("can write inside the working directories", async () => {
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const { exit, output } = await run("echo inside > inside.txt && cat inside.txt", launcher);
     expect(output).toBe("inside\n");
     expect(exit.exitCode).toBe(0);
@@ -114,7 +126,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
 
   it("cannot write outside the working directories (and can without the sandbox)", async () => {
     const target = join(outside, "escape.txt");
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const sandboxed = await run(`echo escaped > ${target}`, launcher);
     expect(sandboxed.exit.exitCode).not.toBe(0);
     expect(sandboxed.output).toMatch(/Read-only file system|Permission denied/);
@@ -139,7 +151,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
     const policy = sandboxPolicy(context);
     expect(policy.denyRead).toContain(join(root, ".env"));
     expect(policy.denyWrite).toContain(join(root, "locked"));
-    const launcher = await createSandboxLauncher(context);
+    const launcher = await createSandboxLauncher(context, callIn());
     const read = await run("cat .env; cat notes.pem; echo done", launcher);
     expect(read.output).not.toContain("SECRET=1");
     expect(read.output).not.toContain("key");
@@ -152,7 +164,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
   });
 
   it("cannot change the session's own settings inside the project", async () => {
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const { exit } = await run("mkdir -p .keel && echo '{}' > .keel/settings.json", launcher);
     expect(exit.exitCode).not.toBe(0);
     expect(existsSync(join(root, ".keel", "settings.json"))).toBe(false);
@@ -160,7 +172,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
 
   it("cannot reach a server on 127.0.0.1 outside the sandbox (and can without it)", async () => {
     const probe = `if exec 3<>/dev/tcp/127.0.0.1/${port}; then echo connected; else echo blocked; fi`;
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const before = connections;
     const sandboxed = await run(probe, launcher);
     expect(sandboxed.output).toContain("blocked");
@@ -174,7 +186,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
     "reaches an allowed host through the sandbox's proxy, and only an allowed one",
     async () => {
       const viaProxy = `curl -sS -m 5 --noproxy '' http://127.0.0.1:${port}/`;
-      const denied = await run(viaProxy, await createSandboxLauncher(sandboxedContext()));
+      const denied = await run(viaProxy, await createSandboxLauncher(sandboxedContext(), callIn()));
       expect(denied.output).not.toContain("reached");
       const allowed = await run(
         viaProxy,
@@ -182,6 +194,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
           sandboxedContext((context) =>
             addRules(context, "allow", "project", ["WebFetch(domain:127.0.0.1)"]),
           ),
+          callIn(),
         ),
       );
       expect(allowed.output).toBe("reached\n");
@@ -189,7 +202,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
   );
 
   it("kills a sandboxed command's processes on timeout", async () => {
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const outputPath = join(base, "timeout.log");
     const shell = await startShellCommand({
       command: "sleep 73.25 & echo started; wait",
@@ -207,7 +220,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
   });
 
   it("runs the script as `bash -c` would, with nothing of how it was carried left in its environment", async () => {
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const script = [
       `printf '%s|' "$0" "it's" '!x' "$((6 * 7))" "\${KEEL_SANDBOX_SCRIPT-unset}"`,
       "echo",
@@ -224,10 +237,10 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
 
   it("denies a file a read-deny glob matches that appeared after the previous command", async () => {
     const context = addRules(sandboxedContext(), "deny", "project", ["Read(*.secret)"]);
-    expect((await run("true", await createSandboxLauncher(context))).exit.exitCode).toBe(0);
+    expect((await run("true", await createSandboxLauncher(context, callIn()))).exit.exitCode).toBe(0);
     await mkdir(join(root, "later"), { recursive: true });
     await writeFile(join(root, "later", "new.secret"), "HIDDEN-VALUE\n");
-    const read = await run("cat later/new.secret; echo done", await createSandboxLauncher(context));
+    const read = await run("cat later/new.secret; echo done", await createSandboxLauncher(context, callIn()));
     expect(read.output).not.toContain("HIDDEN-VALUE");
     expect(read.output).toContain("done");
   });
@@ -236,7 +249,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
     const cwd = process.cwd();
     process.chdir(root);
     try {
-      const launcher = () => createSandboxLauncher(sandboxedContext());
+      const launcher = () => createSandboxLauncher(sandboxedContext(), callIn());
       expect((await run("true", await launcher())).exit.exitCode).toBe(0);
       await mkdir(join(root, "nested"), { recursive: true });
       await writeFile(join(root, "nested", ".bashrc"), "# mine\n");
@@ -251,8 +264,8 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
   it("leaves no mount points in the project, also when commands run side by side", async () => {
     const before = readdirSync(root).sort();
     const [a, b] = await Promise.all([
-      run("sleep 0.3; echo a", await createSandboxLauncher(sandboxedContext())),
-      run("echo b", await createSandboxLauncher(sandboxedContext())),
+      run("sleep 0.3; echo a", await createSandboxLauncher(sandboxedContext(), callIn())),
+      run("echo b", await createSandboxLauncher(sandboxedContext(), callIn())),
     ]);
     expect([a.output, b.output]).toEqual(["a\n", "b\n"]);
     expect(readdirSync(root).sort()).toEqual(before);
@@ -262,7 +275,7 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
 
   it("reports the final cwd from inside the sandbox", async () => {
     await mkdir(join(root, "sub"), { recursive: true });
-    const launcher = await createSandboxLauncher(sandboxedContext());
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     const outputPath = join(base, "cwd.log");
     const shell = await startShellCommand({ command: "cd sub", cwd: root, outputPath, launcher });
     expect((await shell.done).finalCwd).toBe(join(root, "sub"));

@@ -2,15 +2,16 @@
 // on Linux, sandbox-exec on macOS): writes only inside the working dirs and temp, network only to
 // allowed domains. Asked for and unable to start means refuse, never run unsandboxed.
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { listRules } from "../../permissions/matchers.ts";
-import { compilePathRule, validatePathRuleContent } from "../../permissions/pathRules.ts";
-import { resolveSymlinks } from "../../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { CommandLauncher } from "../run/exec.ts";
+import { type ConfinementProfile, confinementLayout } from "./confinementLayout.ts";
+import { pathsFromDenyRules, withResolvedForms } from "./denyRulePaths.ts";
+import { holdStandIns } from "./placeholders.ts";
 import { globRoot } from "./sandboxFingerprint.ts";
 import { sandboxStarted, sandboxStopped } from "./sandboxLifecycle.ts";
 import {
@@ -54,16 +55,6 @@ export interface SandboxPolicy {
   deniedDomains: string[];
 }
 
-/** Folders and files inside a working dir that a sandboxed command must not change (its own rules, hooks). */
-const PROTECTED_IN_WORKING_DIRS = [
-  ".keel",
-  ".claude",
-  ".git/hooks",
-  ".git/config",
-  ".mcp.json",
-  ".gitmodules",
-];
-
 /** Network access follows the session's `WebFetch(domain:host)` rules. */
 function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "deny"): string[] {
   const domains = new Set<string>();
@@ -77,48 +68,16 @@ function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "d
   return [...domains].sort();
 }
 
-const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
-/**
- * The session's Read deny rules (`names` Read) or Edit deny rules as sandbox paths, so a program the
- * analyzer cannot see into (or a hard link, which no path check can tell) still cannot reach them.
- * Reads take globs; writes only fixed paths (bubblewrap binds what exists), so a wildcard Edit deny
- * rule is left to the analyzer.
- */
-function pathsFromDenyRules(context: ToolPermissionContext, access: "read" | "write"): string[] {
-  const paths = new Set<string>();
-  for (const rule of listRules(context, "deny")) {
-    const name = rule.value.toolName;
-    const content = rule.value.ruleContent;
-    if (content === undefined || validatePathRuleContent(content) !== undefined) continue;
-    if (access === "read" ? name !== "Read" : !EDIT_RULE_NAMES.has(name)) continue;
-    const compiled = compilePathRule(content, rule.source, context);
-    const body = compiled.pattern.replace(/^\//, "").replace(/\/$/, "");
-    const roots = compiled.anyDepth ? [compiled.root, ...workingDirectories(context)] : [compiled.root];
-    for (const root of withResolvedForms(roots)) {
-      const path = compiled.anyDepth ? join(root, "**", body) : join(root, body === "**" ? "" : body);
-      if (access === "read") paths.add(path);
-      else if (!/[*?[]/.test(path.replace(/\/\*\*$/, ""))) paths.add(path.replace(/\/\*\*$/, ""));
-    }
-  }
-  return [...paths].sort();
-}
-
-function withResolvedForms(paths: readonly string[]): string[] {
-  const forms = new Set<string>();
-  for (const path of paths) {
-    forms.add(resolve(path));
-    forms.add(resolveSymlinks(resolve(path)));
-  }
-  return [...forms];
-}
-
 /**
  * What the sandbox lets a command of this session do: write in the working dirs, temp and
- * `sandbox.filesystem.allowWrite`, never in their rule and hook files nor `denyWrite` (deny wins);
- * reach the hosts of WebFetch(domain:...) allow rules and `sandbox.network.allowedDomains`.
+ * `sandbox.filesystem.allowWrite`, never in `protectedPaths` (the confinement's: protected entries,
+ * their stand-ins, Edit deny rules' paths) nor `denyWrite` (deny wins); reach the hosts of
+ * WebFetch(domain:...) allow rules and `sandbox.network.allowedDomains`.
  */
-export function sandboxPolicy(context: ToolPermissionContext): SandboxPolicy {
+export function sandboxPolicy(
+  context: ToolPermissionContext,
+  protectedPaths: readonly string[] = [],
+): SandboxPolicy {
   const dirs = withResolvedForms(workingDirectories(context));
   const settings = context.sandbox;
   return {
@@ -129,9 +88,11 @@ export function sandboxPolicy(context: ToolPermissionContext): SandboxPolicy {
       ...withResolvedForms(settings.allowWrite ?? []),
     ],
     denyWrite: [
-      ...dirs.flatMap((dir) => PROTECTED_IN_WORKING_DIRS.map((name) => join(dir, name))),
-      ...withResolvedForms(settings.denyWrite ?? []),
-      ...pathsFromDenyRules(context, "write"),
+      ...new Set([
+        ...protectedPaths,
+        ...withResolvedForms(settings.denyWrite ?? []),
+        ...pathsFromDenyRules(context, "write"),
+      ]),
     ],
     allowedDomains: [
       ...new Set([...domainsFromRules(context, "allow"), ...(settings.allowedDomains ?? [])]),
@@ -282,21 +243,53 @@ function perCommandLauncher(policy: SandboxPolicy): CommandLauncher {
   };
 }
 
+/** Where a sandboxed command runs and how strictly its `.git` is held (confinementLayout.ts). */
+export interface SandboxCallOptions {
+  cwd: string;
+  profile: ConfinementProfile;
+  home?: string;
+}
+
+/**
+ * The confinement's paths for one command, as sandbox deny paths: the existing protected entries and
+ * the stand-ins made now for the missing ones (so the runtime binds folders, never empty files).
+ */
+function protectedPathsFor(
+  context: ToolPermissionContext,
+  options: SandboxCallOptions,
+): { paths: string[]; release: () => void } {
+  const layout = confinementLayout(context, { ...options, home: options.home ?? homedir() });
+  const held = holdStandIns(layout.absent);
+  return { paths: [...layout.readOnly, ...held.standing, ...held.taken], release: held.release };
+}
+
 /** A launcher that runs commands inside the sandbox; throws `sandbox_unavailable` when it cannot. */
-export async function createSandboxLauncher(context: ToolPermissionContext): Promise<CommandLauncher> {
-  const policy = sandboxPolicy(context);
-  await ensureStarted(policy);
-  const launcher = process.platform === "linux" ? templateLauncher(policy) : perCommandLauncher(policy);
-  return {
-    prepare: async (script, cwd) => {
-      try {
-        return await launcher.prepare(script, cwd);
-      } catch (error) {
-        throw unavailable(error instanceof Error ? error.message : String(error));
-      }
-    },
-    release: () => launcher.release?.(),
-  };
+export async function createSandboxLauncher(
+  context: ToolPermissionContext,
+  options: SandboxCallOptions,
+): Promise<CommandLauncher> {
+  const confined = protectedPathsFor(context, options);
+  try {
+    const policy = sandboxPolicy(context, confined.paths);
+    await ensureStarted(policy);
+    const launcher = process.platform === "linux" ? templateLauncher(policy) : perCommandLauncher(policy);
+    return {
+      prepare: async (script, cwd) => {
+        try {
+          return await launcher.prepare(script, cwd);
+        } catch (error) {
+          throw unavailable(error instanceof Error ? error.message : String(error));
+        }
+      },
+      release: () => {
+        launcher.release?.();
+        confined.release();
+      },
+    };
+  } catch (error) {
+    confined.release();
+    throw error;
+  }
 }
 
 /**
@@ -309,7 +302,8 @@ export async function bareSandboxCommand(
   script: string,
   cwd: string,
 ): Promise<{ argv: string[]; env: NodeJS.ProcessEnv; afterRun: () => void; release: () => void }> {
-  const policy = sandboxPolicy(context);
+  const confined = protectedPathsFor(context, { cwd, profile: "strict" });
+  const policy = sandboxPolicy(context, confined.paths);
   await ensureStarted(policy);
   const launcher = perCommandLauncher(policy);
   const { argv, env } = await launcher.prepare(script, cwd);
@@ -320,7 +314,10 @@ export async function bareSandboxCommand(
     afterRun: () => {
       for (const path of mountPoints) removePlaceholder(path);
     },
-    release: () => launcher.release?.(),
+    release: () => {
+      launcher.release?.();
+      confined.release();
+    },
   };
 }
 

@@ -26,9 +26,9 @@ export function sandboxExclusionOf(command: string, context: ToolPermissionConte
   );
 }
 
-/** The session's policy as a command running outside the sandbox is judged under. */
+/** The session's policy as a command running outside the sandbox (and the confinement) is judged under. */
 export function withoutSandbox(context: ToolPermissionContext): ToolPermissionContext {
   // The lists are copied (readonly in the frozen policy) and frozen again in the new one.
-  const sandbox = { ...context.sandbox, enabled: false } as SandboxPolicySettings;
+  const sandbox = { ...context.sandbox, enabled: false, confinement: false } as SandboxPolicySettings;
   return updatePermissionContext(context, { sandbox });
 }

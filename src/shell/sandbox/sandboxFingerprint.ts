@@ -25,8 +25,8 @@ const IGNORE_FILES = [".gitignore", ".ignore", ".rgignore"];
 export interface FingerprintInputs {
   /** Paths whose components are recorded (absent ones too: their creation counts). */
   chains: Iterable<string>;
-  /** The folder the protected-file scan starts in (the process's cwd). */
-  scanRoot: string;
+  /** The folder the runtime's protected-file scan starts in (the process's cwd); none for bare bubblewrap. */
+  scanRoot?: string;
   /** Folders read-deny globs are expanded in, and how many levels down (Infinity for `**`). */
   globRoots: ReadonlyArray<{ dir: string; depth: number }>;
 }
@@ -243,7 +243,7 @@ export function takeFingerprint(inputs: FingerprintInputs, now = Date.now()): Fi
   const fingerprint: Fingerprint = { chains: new Map(), dirs: new Map(), files: new Map() };
   try {
     for (const path of inputs.chains) recordChain(fingerprint.chains, path);
-    watchScan(fingerprint, inputs.scanRoot, now);
+    if (inputs.scanRoot !== undefined) watchScan(fingerprint, inputs.scanRoot, now);
     for (const { dir, depth } of inputs.globRoots) watchGlob(fingerprint, dir, depth, now);
   } catch (error) {
     if (error instanceof TooManyDirs) return undefined;

@@ -6,7 +6,12 @@ import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import { sandboxUnavailableReason, stopSandbox } from "../../shell/sandbox/sandbox.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { BashTool } from "./BashTool.ts";
-import { callTool, createShellTestSession, type ShellTestSession } from "./testing/context.ts";
+import {
+  APPROVED_BY_PERSON,
+  callTool,
+  createShellTestSession,
+  type ShellTestSession,
+} from "./testing/context.ts";
 
 let session: ShellTestSession;
 
@@ -134,10 +139,17 @@ describe("Bash: timeout and abort", () => {
     const pidFile = join(session.root, "gc.pid");
     for (let timeout = 400; ; timeout *= 2) {
       rmSync(pidFile, { force: true });
-      const result = await bash({
-        command: `(sleep 60 & echo $! > ${pidFile}; wait) & until [ -s ${pidFile} ]; do sleep 0.01; done; echo begun; wait`,
-        timeout,
-      });
+      // Approved by a person, so unconfined: the pid it writes is this machine's, not a namespace's
+      // (a confined call's processes end with it; confinement.test.ts checks that).
+      const result = await callTool(
+        BashTool,
+        {
+          command: `(sleep 60 & echo $! > ${pidFile}; wait) & until [ -s ${pidFile} ]; do sleep 0.01; done; echo begun; wait`,
+          timeout,
+        },
+        session.context,
+        APPROVED_BY_PERSON,
+      );
       expect(result.block.is_error).toBe(true);
       expect(result.data.timedOut).toBe(true);
       expect(result.text).toContain(`timed out after ${timeout} ms`);
@@ -227,7 +239,8 @@ describe("Bash: working directory", () => {
   it("falls back to the project root when the stored cwd was removed", async () => {
     await mkdir(join(session.root, "gone"));
     await bash({ command: "cd gone" });
-    await bash({ command: `rm -rf ${join(session.root, "gone")}` });
+    // Removed from outside: a confined call cannot remove the folder it starts in (its stand-ins are mount points).
+    rmSync(join(session.root, "gone"), { recursive: true });
     const result = await bash({ command: "pwd" });
     expect(result.text.split("\n")[0]).toBe(session.root);
     expect(result.text).toContain("Shell cwd was reset");

@@ -5,7 +5,7 @@ import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
-import { explainBashCommand, isReadOnlyBashCommand } from "../../shell/analyze/analyze.ts";
+import { explainBashCommand, isReadOnlyBashCommand, runsOnlyGit } from "../../shell/analyze/analyze.ts";
 import { initBashParser, isBashParserReady } from "../../shell/analyze/grammar/parse.ts";
 import { bashRuleMatcher } from "../../shell/analyze/ruleMatcher.ts";
 import { startBackgroundTask } from "../../shell/run/background.ts";
@@ -13,6 +13,8 @@ import type { CommandLauncher } from "../../shell/run/exec.ts";
 import { type CommandProgress, runForegroundCommand } from "../../shell/run/execForeground.ts";
 import { interpretExitCode } from "../../shell/run/execSemantics.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
+import { canConfine } from "../../shell/sandbox/confinementAvailability.ts";
+import { createConfinementLauncher } from "../../shell/sandbox/confinementLauncher.ts";
 import { createSandboxLauncher } from "../../shell/sandbox/sandbox.ts";
 import { sandboxExclusionOf } from "../../shell/sandbox/sandboxExclusions.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
@@ -42,7 +44,7 @@ const inputSchema = z.object({
     .boolean()
     .optional()
     .describe(
-      "Run outside the OS sandbox (only when it is on and the command failed because of it). Always needs the user's approval",
+      "Run outside the OS sandbox, or the confinement that keeps protected paths read-only, only when the command failed because of it. Always needs the user's approval",
     ),
 });
 
@@ -67,6 +69,8 @@ export interface BashOutput {
   cwd: string;
   /** Set when the shell directory was reset to the project root, saying why. */
   cwdNote?: string;
+  /** Set when a confined command hit a protected path, saying why and what to do. */
+  confinementNote?: string;
   backgroundTaskId?: string;
 }
 
@@ -143,18 +147,47 @@ function persistCwd(
   };
 }
 
-/** The OS sandbox when it is on, unless the command is excluded from it or the call asked to leave it. */
-async function launcherFor(context: ToolUseContext, input: BashInput): Promise<CommandLauncher | undefined> {
+/** How a write the confinement refused shows in a command's output. */
+const CONFINED_FAILURE = /Read-only file system|Device or resource busy/;
+const CONFINEMENT_NOTE =
+  "This command ran confined (the user did not approve it themselves): protected paths such as .git, .claude, .keel and shell or git configuration are read-only, and such names cannot be created. Run git on its own in a call for git's own work; if the user wants this write, retry with dangerouslyDisableSandbox: true, which asks them.";
+
+/** Whether a person approved this very call (the pipeline records who decided); a call made without it was not. */
+function approvedByPerson(context: ToolUseContext, toolUseId: string | undefined): boolean {
+  const decision = toolUseId === undefined ? undefined : context.toolDecisions?.get(toolUseId);
+  return decision?.behavior === "allow" && decision.reason.type === "user";
+}
+
+/**
+ * Where the command runs: the OS sandbox when it is on (unless excluded from it, or a person approved
+ * leaving it); otherwise, unless a person approved the call, the confinement (protected paths
+ * read-only), which is how a mode, an allow rule, a hook, the classifier or the analyzer may approve
+ * commands whose writes the analysis cannot name. Nothing to confine with (context.sandbox.confinement
+ * false): as is, since the decision then asked for what it could not name.
+ */
+async function launcherFor(
+  context: ToolUseContext,
+  input: BashInput,
+  cwd: string,
+  toolUseId: string | undefined,
+): Promise<(CommandLauncher & { confined?: true }) | undefined> {
   const permissionContext = context.getAppState().toolPermissionContext;
-  if (!permissionContext.sandbox.enabled) return undefined;
-  if (input.dangerouslyDisableSandbox) {
-    // The permission check refuses this; a call made without the pipeline must not run unsandboxed either.
-    if (permissionContext.sandbox.allowUnsandboxedCommands === false)
-      throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
-    return undefined;
+  const sandbox = permissionContext.sandbox;
+  const byPerson = approvedByPerson(context, toolUseId);
+  // Only git, with read-only company: git's own data in .git stays writable (confinementLayout.ts).
+  const profile = byPerson || runsOnlyGit(input.command, { cwd, permissionContext }) ? "git" : "strict";
+  if (sandbox.enabled) {
+    if (input.dangerouslyDisableSandbox) {
+      // The permission check refuses or asks; a call made without the pipeline does not leave either.
+      if (sandbox.allowUnsandboxedCommands === false) throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
+      if (byPerson) return undefined;
+    } else if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
+    return createSandboxLauncher(permissionContext, { cwd, profile });
   }
-  if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
-  return createSandboxLauncher(permissionContext);
+  if (byPerson || !canConfine(permissionContext)) return undefined;
+  if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands === false)
+    throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
+  return { ...createConfinementLauncher(permissionContext, { profile }), confined: true };
 }
 
 function resultText(output: BashOutput): string {
@@ -178,6 +211,7 @@ function resultText(output: BashOutput): string {
   if (output.outputPath && !output.output.includes(output.outputPath))
     notes.push(`Full output saved to ${output.outputPath}`);
   if (output.cwdNote) notes.push(output.cwdNote);
+  if (output.confinementNote) notes.push(output.confinementNote);
   return [output.output.replace(/\n+$/, ""), ...notes].filter((part) => part !== "").join("\n");
 }
 
@@ -231,7 +265,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
   async call(input, context, _canUseTool, parentMessage, onProgress) {
     if (!isBashParserReady()) await initBashParser().catch(() => {});
     const start = startingCwd(context);
-    const launcher = await launcherFor(context, input);
+    const launcher = await launcherFor(context, input, start.cwd, parentMessage?.id);
     const outputDir = context.options.toolResultsDir;
 
     if (input.run_in_background) {
@@ -280,6 +314,8 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     const after = exit.interrupted ? { cwd: start.cwd } : persistCwd(context, exit.finalCwd, start.cwd);
     const meaning = interpretExitCode(input.command, exit.exitCode);
     const cwdNote = after.note ?? start.note;
+    const confinementNote =
+      launcher?.confined && CONFINED_FAILURE.test(summary.text) ? CONFINEMENT_NOTE : undefined;
     const data: BashOutput = {
       output: summary.text,
       exitCode: exit.exitCode,
@@ -292,6 +328,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
       ...(summary.binary ? { binary: true } : {}),
       cwd: after.cwd,
       ...(cwdNote ? { cwdNote } : {}),
+      ...(confinementNote ? { confinementNote } : {}),
     };
     return { data };
   },

@@ -13,23 +13,28 @@ export const UNSANDBOXED_REFUSED =
 
 function askMessage(verdict: DetailedVerdict): string {
   const why = `${verdict.reason}${verdict.check ? ` [${verdict.check}]` : ""}`;
+  if (verdict.allowRuleApproves)
+    return `This command needs a person's approval (or an allow rule naming it) in every mode: ${why}.`;
   return verdict.safety
     ? `This command needs a person's approval in every mode: ${why}.`
     : `This command needs approval: ${why}. Prefer simpler commands (plain arguments, no substitutions) inside the working directories.`;
 }
 
 /**
- * Whether this call runs outside a sandbox the session has on: "asked" (dangerouslyDisableSandbox,
- * which always needs a person), "refused" (the settings forbid that), "excluded" (sandbox.excludedCommands,
- * ordinary checks), or false. The Bash parser must be ready.
+ * Whether this call runs outside the sandbox the session has on, or the confinement calls no person
+ * approved run in: "asked" (dangerouslyDisableSandbox, which always needs a person), "refused" (the
+ * settings forbid that), "excluded" (sandbox.excludedCommands, ordinary checks), or false. The Bash
+ * parser must be ready.
  */
 function leavesSandbox(
   input: BashPermissionInput,
   context: ToolPermissionContext,
 ): "asked" | "refused" | "excluded" | false {
-  if (!context.sandbox.enabled) return false;
+  const { sandbox } = context;
+  if (!sandbox.enabled && !sandbox.confinement) return false;
   if (input.dangerouslyDisableSandbox)
-    return context.sandbox.allowUnsandboxedCommands === false ? "refused" : "asked";
+    return sandbox.allowUnsandboxedCommands === false ? "refused" : "asked";
+  if (!sandbox.enabled) return false;
   return sandboxExclusionOf(input.command, context) !== undefined ? "excluded" : false;
 }
 
@@ -71,7 +76,7 @@ export async function checkBashPermissions(
     const reason = "the call asks to run outside the OS sandbox (dangerouslyDisableSandbox)";
     return {
       behavior: "ask",
-      message: `This command would run outside the OS sandbox, which always needs a person's approval (${verdict.reason}).`,
+      message: `This command would run outside the OS sandbox (with protected paths writable), which always needs a person's approval (${verdict.reason}).`,
       decisionReason: { type: "safetyCheck", reason, check: "unsandboxed-command" },
     };
   }
@@ -102,7 +107,14 @@ export async function checkBashPermissions(
       return {
         behavior: "ask",
         message: askMessage(verdict),
-        decisionReason: verdict.safety ? { type: "safetyCheck", ...reason } : { type: "tool", ...reason },
+        decisionReason: verdict.safety
+          ? {
+              type: "safetyCheck",
+              ...reason,
+              ...(verdict.allowRuleApproves ? { allowRuleApproves: true } : {}),
+            }
+          : { type: "tool", ...reason },
+        ...(verdict.suggestions.length > 0 ? { suggestions: verdict.suggestions } : {}),
       };
     }
     case "passthrough":

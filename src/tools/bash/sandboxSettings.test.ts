@@ -20,7 +20,12 @@ import { sandboxPolicy, sandboxUnavailableReason, stopSandbox } from "../../shel
 import { type SandboxPolicySettings, updatePermissionContext } from "../../tool/context.ts";
 import type { ToolError } from "../../tool/errors.ts";
 import { BashTool } from "./BashTool.ts";
-import { callTool, createShellTestSession, type ShellTestSession } from "./testing/context.ts";
+import {
+  APPROVED_BY_PERSON,
+  callTool,
+  createShellTestSession,
+  type ShellTestSession,
+} from "./testing/context.ts";
 
 const opened: ShellTestSession[] = [];
 beforeAll(async () => {
@@ -87,7 +92,10 @@ describe.skipIf(reason !== undefined)("sandbox settings with bubblewrap", () => 
     expect(decision.behavior).toBe("ask");
     expect(decision.decisionReason).toMatchObject({ type: "safetyCheck", check: "unsandboxed-command" });
     expect((await decide(session, { command: `echo yes > ${target}` })).behavior).toBe("allow");
-    await bash(session, input);
+    // Without a person's approval (a call made outside the pipeline) it stays in the sandbox.
+    expect((await bash(session, input)).data.isError).toBe(true);
+    expect(existsSync(target)).toBe(false);
+    await callTool(BashTool, input, session.context, APPROVED_BY_PERSON);
     expect(readFileSync(target, "utf8")).toBe("yes\n");
   });
 
@@ -206,7 +214,7 @@ describe("sandbox settings from files", () => {
     );
     const env = { HOME: home, KEEL_HOME: home, KEEL_MANAGED_SETTINGS: join(base, "none.json") };
     expect(loadSettings({ cwd: project, env }).permissionContext.sandbox.enabled).toBe(false);
-    const loaded = loadSettings({ cwd: project, env, cli: { trust: true } });
+    const loaded = loadSettings({ cwd: project, env, cli: { trust: true }, confinement: true });
     const sandbox = loaded.permissionContext.sandbox;
     expect(sandbox).toEqual({
       enabled: true,
@@ -216,6 +224,7 @@ describe("sandbox settings from files", () => {
       allowedDomains: ["github.com", "registry.npmjs.org"],
       allowWrite: [join(project, "build"), "/var/cache/x", join(home, ".cache", "tool")],
       denyWrite: [join(project, "config")],
+      confinement: true,
     });
     const policy = sandboxPolicy(loaded.permissionContext);
     expect(policy.allowedDomains).toEqual(["github.com", "registry.npmjs.org"]);

@@ -4,7 +4,12 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { BashTool } from "../bash/BashTool.ts";
-import { callTool, createShellTestSession, type ShellTestSession } from "../bash/testing/context.ts";
+import {
+  APPROVED_BY_PERSON,
+  callTool,
+  createShellTestSession,
+  type ShellTestSession,
+} from "../bash/testing/context.ts";
 import { TaskOutputTool } from "../task-output/TaskOutputTool.ts";
 import { TaskStopTool } from "./TaskStopTool.ts";
 
@@ -32,10 +37,12 @@ function isAlive(pid: number): boolean {
 describe("TaskStop", () => {
   it("ends the task and everything it started; its output stays readable", async () => {
     const pidFile = join(session.root, "child.pid");
+    // Approved by a person, so unconfined: the pid it writes is this machine's, not a namespace's.
     const started = await callTool(
       BashTool,
       { command: `echo up; sleep 60 & echo $! > ${pidFile}; wait`, run_in_background: true },
       session.context,
+      APPROVED_BY_PERSON,
     );
     const id = started.data.backgroundTaskId ?? "";
     let child = 0;

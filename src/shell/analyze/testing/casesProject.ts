@@ -43,14 +43,19 @@ export function caseCommand(testCase: BashCase, project: TestProject): string {
   return testCase.command.split(testCase.context.cwd_root ?? "/project").join(project.root);
 }
 
-/** A session for one case: its rules (source "project") and mode, rooted in the project. */
+/**
+ * A session for one case: its rules (source "project") and mode, rooted in the project; `confinement`
+ * says whether Bash calls can run confined (default true, as where bubblewrap works: the same on every machine).
+ */
 export function caseContext(
   testCase: BashCase,
   project: TestProject,
   tools: Tools,
   mode?: PermissionMode,
+  confinement = true,
 ): ToolUseContext {
   return createToolUseContext({
+    confinement,
     tools,
     cwd: project.root,
     mode: mode ?? ((testCase.context.mode ?? "default") as PermissionMode),

@@ -57,12 +57,18 @@ export interface ContextOptions {
   deny?: readonly string[];
   ask?: readonly string[];
   sandbox?: boolean;
+  /** Whether Bash calls can run confined; default true (the analysis where bubblewrap works). */
+  confinement?: boolean;
 }
 
 export function contextFor(root: string, options: ContextOptions = {}): ToolPermissionContext {
   let context = updatePermissionContext(getEmptyToolPermissionContext(root), {
     mode: options.mode ?? "default",
-    sandbox: { enabled: options.sandbox ?? false, autoAllowBashIfSandboxed: true },
+    sandbox: {
+      enabled: options.sandbox ?? false,
+      autoAllowBashIfSandboxed: true,
+      confinement: options.confinement ?? true,
+    },
   });
   if (options.allow?.length) context = addRules(context, "allow", "project", options.allow);
   if (options.deny?.length) context = addRules(context, "deny", "project", options.deny);

@@ -4,10 +4,11 @@ import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type DecisionReason, describeDecider } from "../../../permissions/types.ts";
 import { killAllBackgroundTasks } from "../../../shell/run/background.ts";
 import { type ToolUseContext, updatePermissionContext } from "../../../tool/context.ts";
 import { buildPermissionContext, createToolUseContext } from "../../../tool/createContext.ts";
-import { resultText, type ToolResultBlock } from "../../../tool/messages.ts";
+import { resultText, type ToolResultBlock, type ToolUseBlock } from "../../../tool/messages.ts";
 import type { Tool, ToolProgress } from "../../../tool/Tool.ts";
 
 export interface ShellTestSession {
@@ -69,21 +70,37 @@ export interface ToolCallOutcome<Output, Progress> {
   progress: Progress[];
 }
 
-/** Validates and calls a tool, and maps its output as the pipeline would. Throws what the tool throws. */
+/** What the pipeline records when a person approved a call (Bash then runs it unconfined). */
+export const APPROVED_BY_PERSON: DecisionReason = { type: "user", prompter: "test", choice: "once" };
+
+/**
+ * Validates and calls a tool, and maps its output as the pipeline would. Throws what the tool throws.
+ * `approvedBy`: the decision the pipeline would have recorded for the call (none: a call made outside it).
+ */
 export async function callTool<Input, Output, Progress>(
   tool: Tool<Input, Output, Progress>,
   rawInput: unknown,
   context: ToolUseContext,
+  approvedBy?: DecisionReason,
 ): Promise<ToolCallOutcome<Output, Progress>> {
   const input = tool.inputSchema.parse(rawInput) as Input;
   const validation = await tool.validateInput?.(input, context);
   if (validation && !validation.result) throw new Error(`invalid input: ${validation.message}`);
   const progress: Progress[] = [];
+  const toolUse: ToolUseBlock | undefined = approvedBy
+    ? { type: "tool_use", id: `toolu_${randomUUID()}`, name: tool.name, input: rawInput }
+    : undefined;
+  if (toolUse && approvedBy)
+    context.toolDecisions?.set(toolUse.id, {
+      behavior: "allow",
+      decidedBy: describeDecider(approvedBy),
+      reason: approvedBy,
+    });
   const result = await tool.call(
     input,
     context,
     async () => ({ behavior: "allow" }),
-    undefined,
+    toolUse,
     (update: ToolProgress<Progress>) => progress.push(update.data),
   );
   const block = tool.mapToolResultToToolResultBlockParam(result.data, "toolu_test");
