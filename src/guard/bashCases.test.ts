@@ -174,9 +174,14 @@ function run(
   args: string[],
   input: string,
   cwd: string,
+  extraEnv: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [ENTRY, ...args], {
+      cwd,
+      env: { ...env, ...extraEnv },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -224,6 +229,8 @@ describe("bash cases through the real keel hook and keel check processes", () =>
               ["check", "Bash", JSON.stringify({ command }), "--json", "--mode", modeOf(testCase)],
               "",
               own.root,
+              // The agent runs the command, so the hook never counts on confinement: nor may check here.
+              { PATH: "" },
             ),
             run(
               ["hook", "claude-code"],
