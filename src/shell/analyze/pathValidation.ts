@@ -7,6 +7,7 @@ import { lstatOrUndefined, resolveSymlinks } from "../../permissions/paths.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
 import { cdRulesChange, cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
+import { dangerousOptions } from "./dangerousOptions.ts";
 import { expandWord } from "./expand.ts";
 import { checkGit, gitStartFolders } from "./gitPaths.ts";
 import { hiddenTargets } from "./hiddenTargets.ts";
@@ -157,6 +158,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
           scope,
         );
   }
+  checkOptionOutputs(view, name, scope);
   if (classification.kind === "other") checkUnknownArguments(view, scope);
   // git -C folders are where git reads from (and whose repository it uses).
   for (const start of view.argv[0] === "git" ? (gitStartFolders(view, scope) ?? []) : [])
@@ -175,6 +177,35 @@ function validateCommand(view: CommandView, classification: Classification, scop
         },
         scope,
       );
+  }
+}
+
+/** Files named by output options (`sort --outp=x`, `curl -w '%output{x}'`), judged as writes wherever they stand. */
+function checkOptionOutputs(view: CommandView, name: string, scope: Scope): void {
+  for (const danger of dangerousOptions(view.argv)) {
+    if (danger.kind !== "writes" || danger.file === undefined) continue;
+    const word = view.words[danger.index];
+    if (word?.dynamic || word?.unknown) {
+      unknownPath(
+        "dynamic-path",
+        `${name} ${danger.option}: the file is only known at run time`,
+        "write",
+        scope,
+      );
+      continue;
+    }
+    // A file that is the whole word is expanded as bash expands it; one inside a word only has its `~` read.
+    const whole = view.argv[danger.index] === danger.file;
+    checkPath(
+      {
+        value: danger.file,
+        word: whole ? word : undefined,
+        access: "write",
+        commandName: name,
+        bases: scope.cwds,
+      },
+      scope,
+    );
   }
 }
 
