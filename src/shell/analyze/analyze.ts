@@ -9,11 +9,13 @@ import { isHarmlessVariable } from "./envVars.ts";
 import type { ExtractedCommand } from "./grammar/extractedCommand.ts";
 import { isSafetyProblem, readBash, understoodCommands } from "./grammar/frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./grammar/parse.ts";
+import { words } from "./options.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { isInterpreter } from "./programs.ts";
 import { programReadings } from "./programWord.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
 import { COMMAND_CHECKS } from "./security/index.ts";
+import { assignedVariables } from "./shellVariables.ts";
 import { ruleSuggestions } from "./suggestions.ts";
 
 export interface BashVerdict {
@@ -39,37 +41,107 @@ export interface DetailedVerdict extends BashVerdict {
   findings: Finding[];
 }
 
-interface Part {
+interface Reading {
   view: CommandView;
   classification: Classification;
-  /** What the checks found on each program the command may run (more than one for a glob name). */
+}
+
+interface Part extends Reading {
+  /** Every program the command may run (a glob name's matches, what a launcher starts), each judged. */
+  readings: Reading[];
+  /** What the checks found on each program the command may run. */
   findings: Finding[];
+  /** Why its name may run another program than the one it names (PATH=, hash -p earlier in the line). */
+  rebound?: string;
 }
 
 const KIND_ORDER: Classification["kind"][] = ["read-only", "file-write", "other"];
 
-/** One command, judged as every program its name may be (programWord.ts). */
-function partOf(extracted: ExtractedCommand, cwd: string): Part {
+/** One command, judged as every program it may run (programWord.ts); `rebound`: why its name may run another program. */
+function partOf(extracted: ExtractedCommand, cwd: string, rebound?: string): Part {
   const view = viewCommand(extracted);
   const reading = programReadings(view, cwd);
-  if (reading.kind === "unknown")
+  if (reading.kind === "unknown") {
+    const classification: Classification = { ...classify(view), kind: "other", reason: reading.reason };
     return {
       view,
-      classification: { ...classify(view), kind: "other", reason: reading.reason },
+      classification,
+      readings: [{ view, classification }],
       findings: [{ check: "unknown-program", reason: reading.reason, safety: true }],
     };
-  const [first, ...rest] = reading.views.map((candidate) => ({
-    view: candidate,
-    classification: classify(candidate),
-  }));
-  const chosen = rest.reduce(
-    (worst, next) =>
-      KIND_ORDER.indexOf(next.classification.kind) > KIND_ORDER.indexOf(worst.classification.kind)
-        ? next
-        : worst,
-    first as { view: CommandView; classification: Classification },
+  }
+  let reboundBy: string | undefined;
+  const readings: Reading[] = reading.views.map((candidate) => {
+    const why = reboundName(candidate, rebound);
+    reboundBy ??= why;
+    const classification: Classification = why
+      ? { kind: "other", reason: `after ${why}, ${candidate.argv[0]} may run another program`, paths: [] }
+      : classify(candidate);
+    return { view: candidate, classification };
+  });
+  const chosen = readings.reduce((worst, next) =>
+    KIND_ORDER.indexOf(next.classification.kind) > KIND_ORDER.indexOf(worst.classification.kind)
+      ? next
+      : worst,
   );
-  return { ...chosen, findings: reading.views.flatMap(commandFindings) };
+  return {
+    ...chosen,
+    readings,
+    findings: reading.views.flatMap(commandFindings),
+    ...(reboundBy ? { rebound: reboundBy } : {}),
+  };
+}
+
+/**
+ * Why a program name is looked up after the line changed how names are found (PATH=, hash -p, alias,
+ * enable), or undefined: it may then run any program, so it is judged like a program given by its
+ * path (its arguments checked as paths it may read or write). Builtins are not looked up, unless
+ * `enable` changed them.
+ */
+function reboundName(view: CommandView, rebound: string | undefined): string | undefined {
+  const name = view.argv[0];
+  const own = view.assignments.some((assignment) => assignment.name === "PATH")
+    ? "PATH= in front of it"
+    : undefined;
+  const why = own ?? rebound;
+  if (!why || name === undefined || name.includes("/")) return undefined;
+  return BUILTINS.has(name) && !why.startsWith("enable") ? undefined : why;
+}
+
+const BUILTINS = new Set(
+  words(
+    "cd echo printf pwd test [ true false : read export declare typeset local readonly unset let",
+    "wait type command builtin hash set shopt source . eval exec exit return alias unalias getopts",
+    "mapfile readarray dirs pushd popd kill trap umask ulimit times jobs fg bg disown enable help",
+    "caller compgen complete compopt",
+  ),
+);
+
+/** What a command does to how later names are found, or undefined. */
+function rebinding(view: CommandView): string | undefined {
+  const [name, ...args] = view.argv;
+  if (name === "hash" && args.some((arg) => /^-[a-zA-Z]*p/.test(arg))) return "hash -p";
+  if (name === "alias" && args.some((arg) => arg.includes("="))) return "alias";
+  if (name === "enable") return "enable";
+  const assigned = assignedVariables(view);
+  if (assigned.names.includes("PATH") || assigned.names.includes("BASH_CMDS")) return "PATH=";
+  return assigned.any;
+}
+
+/** The parts of a line in order, each knowing whether an earlier command changed how names are found. */
+function partsOf(
+  commands: readonly ExtractedCommand[],
+  cwd: string,
+  assignedElsewhere: readonly string[] = [],
+): Part[] {
+  let rebound = assignedElsewhere.some((name) => name === "PATH" || name === "BASH_CMDS")
+    ? "PATH= in a loop, expansion or arithmetic of the line"
+    : undefined;
+  return commands.map((extracted) => {
+    const part = partOf(extracted, cwd, rebound);
+    rebound ??= rebinding(part.view);
+    return part;
+  });
 }
 
 /** Commands whose input words (from xargs) can only be strings, never files to read. */
@@ -109,11 +181,12 @@ function safetyScan(
   commands: readonly ExtractedCommand[],
   cwd: string,
   context: ToolPermissionContext,
+  assignedElsewhere: readonly string[] = [],
 ): Finding[] {
   if (commands.length === 0) return [];
-  const parts: Part[] = commands.map((extracted) => partOf(extracted, cwd));
+  const parts = partsOf(commands, cwd, assignedElsewhere);
   const findings = parts.flatMap((part) => part.findings.filter((finding) => finding.safety));
-  return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true })];
+  return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true, assignedElsewhere })];
 }
 
 const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
@@ -156,7 +229,7 @@ export function analyzeBashCommandNow(command: string, options: AnalyzeOptions):
 
 function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   const { cwd, permissionContext: context } = options;
-  const { problems, extraction, hidden } = readBash(command);
+  const { problems, extraction, hidden, assignedElsewhere } = readBash(command);
   const strict = hasRestrictingRules(context);
   const findings: Finding[] = problems.map((problem) => ({
     ...problem,
@@ -164,7 +237,7 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   }));
   const simpleParts = extraction.commands.map((extracted) => extracted.simple);
   // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
-  findings.unshift(...safetyScan(hidden, cwd, context));
+  findings.unshift(...safetyScan(hidden, cwd, context, assignedElsewhere));
 
   if (problems.length > 0) {
     const tooComplex = verdictFrom(findings, simpleParts) as DetailedVerdict;
@@ -181,7 +254,7 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     };
   }
 
-  const parts: Part[] = extraction.commands.map((extracted) => partOf(extracted, cwd));
+  const parts = partsOf(extraction.commands, cwd);
   findings.push(
     ...parts.flatMap((part) =>
       part.findings.map((finding) => (strict ? { ...finding, safety: true } : finding)),
@@ -189,7 +262,9 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   );
   if (strict)
     findings.push(
-      ...parts.flatMap((part) => (part.classification.kind === "read-only" ? [] : unseenCode(part.view))),
+      ...parts.flatMap((part) =>
+        part.classification.kind === "read-only" ? [] : unseenCode(part.view, part.rebound),
+      ),
     );
   findings.push(
     ...validatePaths(parts, cwd, context, { operators: extraction.operators }).map((finding) =>
@@ -214,11 +289,11 @@ const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\//;
  * interpreter (`sh x.sh`, `python3 tool.py`), or a program run by a path outside the system's bin
  * folders (`./del`, which may be a copy of anything). Such a command asks in every mode.
  */
-function unseenCode(view: CommandView): Finding[] {
+function unseenCode(view: CommandView, rebound?: string): Finding[] {
   const name = view.argv[0] ?? "";
   const byPath = name.includes("/") && !SYSTEM_BIN.test(name);
   const script = isInterpreter(name.slice(name.lastIndexOf("/") + 1)) && view.argv.length > 1;
-  if (!byPath && !script) return [];
+  if (!byPath && !script && !rebound) return [];
   return [
     {
       check: "unseen-code",

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { resolveSymlinks } from "../../permissions/paths.ts";
 import type { CommandView } from "./commandView.ts";
-import { expandWord } from "./expand.ts";
+import { type ExpandOptions, expandWord } from "./expand.ts";
 
 export type CdTarget =
   | { kind: "stay" }
@@ -25,15 +25,15 @@ export function cdRulesChange(view: CommandView): string | undefined {
   return undefined;
 }
 
-/**
- * Where a cd-like command goes from `cwd` (`globs`: what earlier commands did to how globs match;
- * `cdRulesChanged`: an earlier command that changed how cd works).
- */
-export function cdTarget(
-  view: CommandView,
-  cwd: string,
-  globs: { filesMayChange: boolean; globRulesChanged?: string; cdRulesChanged?: string },
-): CdTarget {
+export interface CdContext extends Omit<ExpandOptions, "cwd"> {
+  /** An earlier command that changed how cd works (shopt -s cdable_vars, set -P). */
+  cdRulesChanged?: string;
+  /** What may have set a variable cd reads (HOME, CDPATH), on the line or in front of the cd itself. */
+  variable?: (name: string) => string | undefined;
+}
+
+/** Where a cd-like command goes from `cwd`, given what earlier commands of the line changed. */
+export function cdTarget(view: CommandView, cwd: string, globs: CdContext): CdTarget {
   const name = view.argv[0];
   if (name !== undefined && RUNS_HERE.has(name))
     return { kind: "unknown", reason: `${name} runs code in this shell, which may change its folder` };
@@ -62,13 +62,20 @@ export function cdTarget(
   const target = view.argv[at];
   if (target === undefined) {
     if (name === "pushd") return { kind: "unknown", reason: "pushd without a folder swaps the folder stack" };
+    // A bare cd goes to $HOME: after HOME= (on the line or in front of cd) that is not the home folder.
+    const home = globs.variable?.("HOME");
+    if (home) return { kind: "unknown", reason: `${describe} goes to $HOME, which ${home} may have set` };
     return { kind: "go", folders: [homedir()] };
   }
   if (target === "-" || /^[+-]\d+$/.test(target))
     return { kind: "unknown", reason: `${describe} goes to a folder the analyzer cannot know` };
-  // With CDPATH set, `cd name` may go to a folder of CDPATH instead.
-  if (process.env.CDPATH && !/^(\/|\.\.?(\/|$))/.test(target))
-    return { kind: "unknown", reason: `${describe}: CDPATH may lead elsewhere` };
+  // With CDPATH set (inherited, on the line or in front of cd), `cd name` may go to a folder of CDPATH instead.
+  const cdpath = globs.variable?.("CDPATH") ?? (process.env.CDPATH ? "the environment" : undefined);
+  if (cdpath && !/^(\/|\.\.?(\/|$))/.test(target))
+    return {
+      kind: "unknown",
+      reason: `${describe}: CDPATH, which ${cdpath} may have set, may lead elsewhere`,
+    };
   const expansion = expandWord(view.words[at], target, { cwd, ...globs });
   if (expansion.kind === "unknown") return { kind: "unknown", reason: expansion.reason };
   const candidates = expansion.globMatches.length > 0 ? expansion.globMatches : expansion.paths;

@@ -42,3 +42,20 @@ export function viewCommand(command: ExtractedCommand): CommandView {
     written: command,
   };
 }
+
+/** The command a launcher starts at `start` of a view's argv (`busybox tar ...`), its own wrappers removed. */
+export function launchedView(view: CommandView, start: number): CommandView {
+  const argv = view.argv.slice(start);
+  const words = view.words.slice(start);
+  const unwrapped = unwrapForAnalysis(argv);
+  return {
+    ...view,
+    argv: argv.slice(unwrapped.offset),
+    words: words.slice(unwrapped.offset),
+    wrappers: [...view.wrappers, ...unwrapped.wrappers],
+    assignments: [...view.assignments, ...unwrapped.assignments],
+    inputArgs: view.inputArgs || unwrapped.inputArgs,
+    ...(unwrapped.xargsOptions ? { xargsOptions: unwrapped.xargsOptions } : {}),
+    ...(unwrapped.problem ? { unwrapProblem: unwrapped.problem } : {}),
+  };
+}

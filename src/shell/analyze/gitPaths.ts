@@ -8,7 +8,7 @@ import { expandWord } from "./expand.ts";
 import { discoverRepository, isProtectedGitDir } from "./gitRepository.ts";
 import { readGitGlobals } from "./gitSpec.ts";
 import { checkPathRules } from "./pathRuleFindings.ts";
-import { add, type Scope } from "./pathScope.ts";
+import { add, expansionOptions, type Scope } from "./pathScope.ts";
 import type { Classification } from "./readOnly.ts";
 
 const GIT_ENVIRONMENT =
@@ -30,11 +30,7 @@ function findStartFolders(view: CommandView, scope: Scope): string[] | undefined
     if (global.option !== "-C") continue;
     const next: string[] = [];
     for (const folder of folders) {
-      const expansion = expandWord(view.words[global.index], global.value, {
-        cwd: folder,
-        filesMayChange: scope.filesMayChange,
-        ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
-      });
+      const expansion = expandWord(view.words[global.index], global.value, expansionOptions(scope, folder));
       if (expansion.kind === "unknown") {
         add(scope, { check: "git-repository", reason: `git -C: ${expansion.reason}`, safety: false });
         return undefined;
@@ -60,7 +56,7 @@ function judgeRepositories(view: CommandView, starts: readonly string[], scope: 
   const workTrees: string[] = [];
   for (const start of starts) {
     if (gitDir) {
-      const expansion = expandWord(view.words[gitDir.index], gitDir.value, { cwd: start });
+      const expansion = expandWord(view.words[gitDir.index], gitDir.value, expansionOptions(scope, start));
       const dirs = expansion.kind === "paths" ? expansion.paths.map((path) => resolve(start, path)) : [];
       if (dirs.length === 0 || dirs.some((dir) => !isProtectedGitDir(dir)))
         flag(scope, `git --git-dir=${gitDir.value} uses a repository that is not a .git folder`);

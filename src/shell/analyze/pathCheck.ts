@@ -11,7 +11,15 @@ import { workingDirectories } from "../../tool/context.ts";
 import { expandWord } from "./expand.ts";
 import type { Word } from "./grammar/words.ts";
 import { checkPathRules } from "./pathRuleFindings.ts";
-import { add, hasPathRules, isInside, type PathAccess, protectedReasonOf, type Scope } from "./pathScope.ts";
+import {
+  add,
+  expansionOptions,
+  hasPathRules,
+  isInside,
+  type PathAccess,
+  protectedReasonOf,
+  type Scope,
+} from "./pathScope.ts";
 import { REMOVERS } from "./programs.ts";
 import { protectedInside } from "./protectedReach.ts";
 import { HARMLESS_DEVICES } from "./redirects.ts";
@@ -130,10 +138,8 @@ export function checkPath(check: PathCheck, scope: Scope): void {
   }
   for (const base of check.bases) {
     const expansion = expandWord(word, value, {
-      cwd: base,
-      filesMayChange: scope.filesMayChange,
+      ...expansionOptions(scope, base),
       forWrite: access === "write",
-      ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
     });
     if (expansion.kind === "unknown") {
       unknownPath(

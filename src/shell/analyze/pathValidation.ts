@@ -12,10 +12,19 @@ import { expandWord } from "./expand.ts";
 import { checkGit, gitStartFolders } from "./gitPaths.ts";
 import { hiddenTargets } from "./hiddenTargets.ts";
 import { checkAbsolute, checkPath, type PathCheck, unknownPath } from "./pathCheck.ts";
-import { add, createScope, type Finding, isInside, type Scope } from "./pathScope.ts";
+import {
+  add,
+  createScope,
+  expansionOptions,
+  type Finding,
+  isInside,
+  type Scope,
+  variableChange,
+} from "./pathScope.ts";
 import { protectedBelow } from "./protectedReach.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
 import { redirectAccess, writesThroughRedirect } from "./redirects.ts";
+import { assignedVariables, PATH_STATE_VARIABLES } from "./shellVariables.ts";
 import { checkUnknownArguments } from "./unknownArguments.ts";
 
 export type { Finding } from "./pathScope.ts";
@@ -26,6 +35,8 @@ const MAX_FOLDERS = 8;
 export interface ValidationInput {
   view: CommandView;
   classification: Classification;
+  /** Every program the command may run (a glob's matches, what a launcher starts): each is validated. */
+  readings?: ReadonlyArray<{ view: CommandView; classification: Classification }>;
 }
 
 /** Where the shell may be, and whether the last command may have succeeded there. */
@@ -81,8 +92,7 @@ function checkDestination(
   }
   for (const base of check.bases) {
     const expansion = expandWord(check.word, check.value, {
-      cwd: base,
-      filesMayChange: scope.filesMayChange,
+      ...expansionOptions(scope, base),
       forWrite: true,
     });
     if (expansion.kind === "unknown") {
@@ -97,7 +107,7 @@ function checkDestination(
       }
       for (const source of into.sources) {
         const word = source.index === undefined ? undefined : view.words[source.index];
-        const sources = expandWord(word, source.value, { cwd: base, filesMayChange: scope.filesMayChange });
+        const sources = expandWord(word, source.value, expansionOptions(scope, base));
         // A source whose name is not known may land under any name: the folder is changed whole.
         for (const from of sources.kind === "paths" ? sources.paths : [undefined]) {
           const trimmed = from?.replace(/\/+$/, "");
@@ -231,13 +241,24 @@ function globOptionChange(view: CommandView): string | undefined {
   return view.assignments.find((assignment) => GLOB_VARIABLES.test(assignment.name))?.name;
 }
 
+/** The variables the path checks read that this command sets, for the commands after it. */
+function rememberAssignments(view: CommandView, scope: Scope): void {
+  const assigned = assignedVariables(view);
+  if (assigned.any) scope.anyVariable ??= assigned.any;
+  const by = view.argv[0] ?? "an assignment";
+  for (const name of assigned.names)
+    if (PATH_STATE_VARIABLES.has(name) && !scope.variables.has(name))
+      scope.variables.set(name, `${by} (${name}=)`);
+}
+
 /** Follows one command's cd (if it is one) from every running state into the next states. */
 function followCd(view: CommandView, running: readonly ShellState[], next: ShellState[], scope: Scope): void {
   for (const state of running) {
+    const { cwd: _cwd, ...expansion } = expansionOptions(scope, state.cwd);
     const target = cdTarget(view, state.cwd, {
-      filesMayChange: scope.filesMayChange,
-      ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
+      ...expansion,
       ...(scope.cdRulesChanged ? { cdRulesChanged: scope.cdRulesChanged } : {}),
+      variable: (name) => variableChange(scope, name, view.assignments),
     });
     if (target.kind === "unknown") {
       scope.cwdUnknown = true;
@@ -260,9 +281,17 @@ export function validatePaths(
   commands: readonly ValidationInput[],
   cwd: string,
   context: ToolPermissionContext,
-  options: { safetyOnly?: boolean; operators?: readonly string[] } = {},
+  options: {
+    safetyOnly?: boolean;
+    operators?: readonly string[];
+    assignedElsewhere?: readonly string[];
+  } = {},
 ): Finding[] {
   const scope = createScope(context, cwd, options);
+  // A line too complex to follow may set these anywhere (a loop variable, `${HOME:=x}`): from the start.
+  for (const name of options.assignedElsewhere ?? [])
+    if (PATH_STATE_VARIABLES.has(name))
+      scope.variables.set(name, `a loop, expansion or arithmetic of the line (${name}=)`);
   if (!isInside(cwd, scope))
     add(scope, {
       check: "path-outside-working-dirs",
@@ -270,19 +299,25 @@ export function validatePaths(
       safety: false,
     });
   let states: ShellState[] = [{ cwd, ok: true }];
-  commands.forEach(({ view, classification }, index) => {
+  commands.forEach(({ view, classification, readings = [] }, index) => {
     const operator = index === 0 ? undefined : (options.operators?.[index - 1] ?? ";");
     const running = states.filter((state) => runsAfter(operator, state));
     const next = states.filter((state) => !runsAfter(operator, state));
     scope.cwds = [...new Set(running.map((state) => state.cwd))];
     scope.writing = [];
     validateCommand(view, classification, scope);
-    if (relinks(view, classification)) scope.relinked.push(...scope.writing);
+    for (const reading of readings)
+      if (reading.view !== view) validateCommand(reading.view, reading.classification, scope);
+    const all = [{ view, classification }, ...readings];
+    if (all.some((reading) => relinks(reading.view, reading.classification)))
+      scope.relinked.push(...scope.writing);
     followCd(view, running, next, scope);
-    if (classification.kind !== "read-only" || writesThroughRedirect(view)) scope.filesMayChange = true;
+    if (all.some((reading) => reading.classification.kind !== "read-only") || writesThroughRedirect(view))
+      scope.filesMayChange = true;
     const globOption = globOptionChange(view);
     if (globOption) scope.globRulesChanged ??= globOption;
     scope.cdRulesChanged ??= cdRulesChange(view);
+    rememberAssignments(view, scope);
     states = dedupe(next);
     if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
       scope.cwdUnknown = true;

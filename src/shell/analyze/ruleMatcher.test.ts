@@ -1,13 +1,10 @@
 // Allow rules approve a command, not new options for it: a prefix rule never covers an option that
 // runs code or names an output, however it is spelled. Must and must-not rows, each checked on the
-// matcher and on the whole decision (default and bypass mode) through the Bash tool.
+// matcher and on the whole decision (default mode) through the Bash tool.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decidePermission } from "../../permissions/engine.ts";
-import type { PermissionMode } from "../../permissions/types.ts";
-import { createToolUseContext } from "../../tool/createContext.ts";
-import { BashTool } from "../../tools/bash/BashTool.ts";
 import { initBashParser } from "./grammar/parse.ts";
 import { allowRuleMatches } from "./ruleMatcher.ts";
+import { decideBash } from "./testing/decide.ts";
 import { createTestProject, type TestProject } from "./testing/project.ts";
 
 let project: TestProject;
@@ -18,15 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-async function decide(command: string, rule: string, mode: PermissionMode = "default") {
-  const context = createToolUseContext({
-    tools: [BashTool],
-    cwd: project.root,
-    mode,
-    allow: [`Bash(${rule})`],
-    ruleSource: "project",
-  });
-  return (await decidePermission(BashTool, { command }, context)).behavior;
+async function decide(command: string, rule: string) {
+  return decideBash(project.root, command, { allow: [`Bash(${rule})`] });
 }
 
 describe("a prefix rule does not cover options that run code or name outputs", () => {

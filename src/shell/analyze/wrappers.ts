@@ -54,6 +54,9 @@ const ANALYSIS_WRAPPERS: Record<string, WrapperDef> = {
   },
 };
 
+/** The wrappers the strict reading removes. */
+export const ANALYSIS_WRAPPER_NAMES: ReadonlySet<string> = new Set(Object.keys(ANALYSIS_WRAPPERS));
+
 /** Wrappers whose only effect is scheduling or timing: stripped for allow-rule matching. */
 const ALLOW_WRAPPERS = new Set(["timeout", "time", "nice", "stdbuf", "nohup"]);
 
