@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the examples are bash, where ${...} is literal text
 // The variables a command sets, and what the path checks make of a line that sets the ones they read
 // (HOME for `~` and a bare cd, CDPATH for cd, PATH for which program runs): must and must-not rows.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
