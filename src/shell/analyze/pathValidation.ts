@@ -154,7 +154,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
   }
   for (const hidden of hiddenTargets(view)) {
     if (hidden.kind === "unknown") unknownPath("unknown-target", hidden.reason, hidden.access, scope);
-    else
+    else if (hidden.kind === "below")
       for (const folder of hidden.folders)
         checkPath(
           {
@@ -167,6 +167,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
           },
           scope,
         );
+    else for (const path of hidden.paths) checkDerivedName(view, name, path, scope);
   }
   checkOptionOutputs(view, name, scope);
   if (classification.kind === "other") checkUnknownArguments(view, scope);
@@ -188,6 +189,37 @@ function validateCommand(view: CommandView, classification: Classification, scop
         scope,
       );
   }
+}
+
+/** A file named after an argv word (`x.gz` from `x`, `dest/name` from scp's destination), judged as a write. */
+function checkDerivedName(
+  view: CommandView,
+  name: string,
+  path: { value: string; index: number },
+  scope: Scope,
+): void {
+  const word = view.words[path.index];
+  // The name is made from the word as bash expands it: one only known at run time, or a glob's, is unknown.
+  if (word?.dynamic || word?.unknown || word?.glob || word?.brace) {
+    unknownPath(
+      "unknown-target",
+      `${name} writes a file named after ${word.text}, only known at run time`,
+      "write",
+      scope,
+    );
+    return;
+  }
+  const whole = view.argv[path.index] === path.value;
+  checkPath(
+    {
+      value: path.value,
+      word: whole ? word : undefined,
+      access: "write",
+      commandName: name,
+      bases: scope.cwds,
+    },
+    scope,
+  );
 }
 
 /** Files named by output options (`sort --outp=x`, `curl -w '%output{x}'`), judged as writes wherever they stand. */

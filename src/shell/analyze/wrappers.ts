@@ -73,20 +73,28 @@ export interface Unwrapped {
   problem?: { check: string; reason: string };
 }
 
+/** GNU and BSD xargs: -I R / -i[R] put input words where R stands, -a FILE reads them from a file. */
 const XARGS_SPEC: OptionSpec = {
-  flags: "0rtxp",
-  valued: "dnLPs",
+  flags: "0rtxpo",
+  valued: "dnLPsIEaJRS",
+  attached: "iel",
   long: [
     "--null",
     "--no-run-if-empty",
     "--verbose",
     "--exit",
     "--interactive",
+    "--open-tty",
+    "--show-limits",
     "--max-args=",
-    "--max-lines=",
+    "--max-lines[=]",
     "--max-procs=",
     "--max-chars=",
     "--delimiter=",
+    "--arg-file=",
+    "--replace[=]",
+    "--eof[=]",
+    "--process-slot-var=",
   ],
   stopAtPositional: true,
 };
