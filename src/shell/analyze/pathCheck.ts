@@ -81,14 +81,14 @@ export function checkAbsolute(
     }
   }
   checkPathRules(abs, base, access, commandName, scope, whole);
-  // A file with more than one name may be the same file as one outside (a hard link): no path shows
-  // where its other names are, so changing it is not an edit inside the working directories.
+  // A file with more than one name may be the same file as a protected one or one outside (a hard
+  // link): no path shows where its other names are, so changing it asks in every mode.
   const stats = access === "write" ? lstatOrUndefined(abs) : undefined;
   if (stats?.isFile() && stats.nlink > 1)
     add(scope, {
       check: "hard-link",
-      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may lead outside)`,
-      safety: false,
+      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may be a protected file or lead outside)`,
+      safety: true,
     });
   // A write through a dangling link creates the link's target: name it where it is judged.
   const target = access === "write" ? danglingLinkTarget(abs) : undefined;

@@ -208,7 +208,7 @@ function classifyNpm(argv: readonly string[]): Classification | undefined {
   return { kind: "read-only", reason: "", paths: [] };
 }
 
-const LN_SPEC: OptionSpec = {
+export const LN_SPEC: OptionSpec = {
   flags: "sfnrvbiLPT",
   valued: "tS",
   long: words(
