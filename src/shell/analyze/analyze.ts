@@ -6,6 +6,7 @@ import type { PermissionRule, RuleSuggestion } from "../../permissions/types.ts"
 import type { ToolPermissionContext } from "../../tool/context.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { isHarmlessVariable } from "./envVars.ts";
+import { fedReads, namesFedBy } from "./fedNames.ts";
 import type { ExtractedCommand } from "./grammar/extractedCommand.ts";
 import { isSafetyProblem, readBash, understoodCommands } from "./grammar/frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./grammar/parse.ts";
@@ -57,9 +58,19 @@ interface Part extends Reading {
 
 const KIND_ORDER: Classification["kind"][] = ["read-only", "file-write", "other"];
 
-/** One command, judged as every program it may run (programWord.ts); `rebound`: why its name may run another program. */
-function partOf(extracted: ExtractedCommand, cwd: string, rebound?: string): Part {
-  const view = viewCommand(extracted);
+/**
+ * One command, judged as every program it may run (programWord.ts); `rebound`: why its name may run
+ * another program; `before`: the commands of its pipeline before it, nearest first (what feeds xargs).
+ */
+function partOf(
+  extracted: ExtractedCommand,
+  cwd: string,
+  rebound?: string,
+  before: readonly CommandView[] = [],
+): Part {
+  const plain = viewCommand(extracted);
+  const fedBy = namesFedBy(plain, before);
+  const view = fedBy ? { ...plain, fedBy } : plain;
   const reading = programReadings(view, cwd);
   if (reading.kind === "unknown") {
     const classification: Classification = { ...classify(view), kind: "other", reason: reading.reason };
@@ -128,20 +139,29 @@ function rebinding(view: CommandView): string | undefined {
   return assigned.any;
 }
 
-/** The parts of a line in order, each knowing whether an earlier command changed how names are found. */
+/**
+ * The parts of a line in order, each knowing whether an earlier command changed how names are found
+ * and (given the operators between them) which commands of its pipeline come before it.
+ */
 function partsOf(
   commands: readonly ExtractedCommand[],
   cwd: string,
   assignedElsewhere: readonly string[] = [],
+  operators?: readonly string[],
 ): Part[] {
   let rebound = assignedElsewhere.some((name) => name === "PATH" || name === "BASH_CMDS")
     ? "PATH= in a loop, expansion or arithmetic of the line"
     : undefined;
-  return commands.map((extracted) => {
-    const part = partOf(extracted, cwd, rebound);
+  const parts: Part[] = [];
+  commands.forEach((extracted, index) => {
+    const before: CommandView[] = [];
+    for (let at = index; at > 0 && /^\|&?$/.test(operators?.[at - 1] ?? ""); at--)
+      before.push((parts[at - 1] as Part).view);
+    const part = partOf(extracted, cwd, rebound, before);
     rebound ??= rebinding(part.view);
-    return part;
+    parts.push(part);
   });
+  return parts;
 }
 
 /** Commands whose input words (from xargs) can only be strings, never files to read. */
@@ -158,6 +178,9 @@ function classify(view: CommandView): Classification {
       reason: `${unknownVariable.name}= in front of ${view.argv[0] ?? "the command"} may change what it does`,
     };
   if (view.inputArgs && classification.kind !== "other" && !NO_PATH_TARGETS.has(view.argv[0] ?? "")) {
+    // Fed the files find names, a command that only reads each file it is given reads those folders.
+    const fed = fedReads(view);
+    if (fed) return { ...classification, paths: [...classification.paths, ...fed] };
     return {
       ...classification,
       kind: "other",
@@ -254,7 +277,7 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     };
   }
 
-  const parts = partsOf(extraction.commands, cwd);
+  const parts = partsOf(extraction.commands, cwd, [], extraction.operators);
   findings.push(
     ...parts.flatMap((part) =>
       part.findings.map((finding) => (strict ? { ...finding, safety: true } : finding)),
@@ -263,7 +286,9 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   if (strict)
     findings.push(
       ...parts.flatMap((part) =>
-        part.classification.kind === "read-only" ? [] : unseenCode(part.view, part.rebound),
+        part.classification.kind === "read-only"
+          ? runtimeCommands(part.view)
+          : unseenCode(part.view, part.rebound),
       ),
     );
   findings.push(
@@ -283,6 +308,23 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
 const CODE_BEHIND_PATHS = new Set(["git-repository"]);
 
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\//;
+
+/**
+ * With Bash rules to honour, a read-only command whose full command lines exist only when it runs
+ * (`find -exec grep x {} \;`, `find | xargs cat` give each file name at run time): a rule such as
+ * Bash(*appsettings*) cannot be checked against them, so it asks in every mode.
+ */
+function runtimeCommands(view: CommandView): Finding[] {
+  const perFile = view.argv[0] === "find" && view.argv.some((arg) => /^-(exec|execdir|ok|okdir)$/.test(arg));
+  if (!perFile && !view.inputArgs) return [];
+  return [
+    {
+      check: "runtime-command",
+      reason: `${view.argv[0]} runs commands on file names known only when it runs, which your Bash rules cannot be checked against`,
+      safety: true,
+    },
+  ];
+}
 
 /**
  * With deny or ask rules to honour, code the rules cannot see: a script handed to a shell or an

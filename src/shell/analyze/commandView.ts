@@ -1,4 +1,6 @@
 // One command as the checks see it: wrappers (timeout, env, xargs...) removed, with what they added.
+
+import type { FoundFiles } from "./foundFiles.ts";
 import type { ExtractedCommand, Redirect } from "./grammar/extractedCommand.ts";
 import type { Word } from "./grammar/words.ts";
 import { unwrapForAnalysis } from "./wrappers.ts";
@@ -18,6 +20,8 @@ export interface CommandView {
   /** xargs appends words read from stdin. */
   inputArgs: boolean;
   xargsOptions?: string[];
+  /** The files xargs gives it, when the command feeding xargs names them (find | xargs). */
+  fedBy?: FoundFiles;
   /** A wrapper whose options are not understood. */
   unwrapProblem?: { check: string; reason: string };
   /** The command as written. */

@@ -6,6 +6,7 @@
 import { WRITE_COMMANDS } from "./commandSpecs.ts";
 import type { CommandView } from "./commandView.ts";
 import { derivedTargets } from "./derivedNames.ts";
+import { fedReads, replacement } from "./fedNames.ts";
 import { words } from "./options.ts";
 import { classifyCommand } from "./readOnly.ts";
 import { downloadNames, unpackReason } from "./unpackers.ts";
@@ -35,7 +36,7 @@ export function hiddenTargets(view: CommandView): HiddenTargets[] {
       access: "write",
       reason: `${view.unwrapProblem.reason}: what it runs is not known`,
     });
-  else if (view.inputArgs && !PRINTERS.has(name)) {
+  else if (view.inputArgs && !PRINTERS.has(name) && !fedReads(view)) {
     const access = fedWordAccess(view.argv, replacement(view.xargsOptions ?? []));
     if (access)
       found.push({ kind: "unknown", access, reason: `xargs gives ${name} file names read from its input` });
@@ -61,19 +62,6 @@ export function hiddenTargets(view: CommandView): HiddenTargets[] {
       reason: "parallel runs its command on names from its input or arguments",
     });
   return found;
-}
-
-/** xargs -I R / -i[R] / --replace[=R]: the string replaced by each input word (undefined: words are appended). */
-function replacement(options: readonly string[]): string | undefined {
-  for (let i = 0; i < options.length; i++) {
-    const option = options[i] as string;
-    if (option === "-I") return options[i + 1];
-    if (option.startsWith("-I")) return option.slice(2);
-    if (option === "-i" || option === "--replace") return "{}";
-    if (option.startsWith("-i")) return option.slice(2);
-    if (option.startsWith("--replace=")) return option.slice(10);
-  }
-  return undefined;
 }
 
 const FED = "\u0000fed-by-xargs";

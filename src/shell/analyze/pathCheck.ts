@@ -8,8 +8,10 @@ import {
   resolveSymlinks,
 } from "../../permissions/paths.ts";
 import { workingDirectories } from "../../tool/context.ts";
+import type { FollowedLinks } from "./classification.ts";
 import { expandWord } from "./expand.ts";
 import type { Word } from "./grammar/words.ts";
+import { LINK_WALK_BUDGET, walkBelow } from "./linksBelow.ts";
 import { checkPathRules } from "./pathRuleFindings.ts";
 import {
   add,
@@ -122,6 +124,44 @@ export interface PathCheck {
   /** Folders the path is relative to (the shell's, or git's after -C). */
   bases: readonly string[];
   recursive?: boolean;
+  /** Every file below is opened by name: the links among them lead where they lead. */
+  follows?: FollowedLinks;
+}
+
+/**
+ * A folder whose every file is opened by name (find -exec cat {}, find | xargs wc): each link below it
+ * that is opened is a read of where it leads, and names xargs would split are reads of unknown paths.
+ */
+function checkFollowedLinks(
+  abs: string,
+  base: string,
+  follows: FollowedLinks,
+  commandName: string,
+  scope: Scope,
+): void {
+  if (follows.noLinks && !follows.splitNames) return;
+  const below = walkBelow(abs, {
+    ...(follows.linkName ? { linkName: follows.linkName } : {}),
+    oddNames: follows.splitNames,
+  });
+  if (!below) {
+    unknownPath(
+      "unknown-target",
+      `${commandName} opens every file below ${abs}, too many (over ${LINK_WALK_BUDGET}) to look for links leading out`,
+      "read",
+      scope,
+    );
+    return;
+  }
+  if (below.oddName)
+    unknownPath(
+      "unknown-target",
+      `${commandName} is given ${below.oddName} by xargs, which splits it at blanks (use find -print0 | xargs -0)`,
+      "read",
+      scope,
+    );
+  if (!follows.noLinks)
+    for (const link of below.links) checkAbsolute(resolveSymlinks(link), base, "read", commandName, scope);
 }
 
 export function checkPath(check: PathCheck, scope: Scope): void {
@@ -163,6 +203,8 @@ export function checkPath(check: PathCheck, scope: Scope): void {
     for (const path of expansion.paths) {
       const abs = resolve(base, path);
       checkAbsolute(abs, base, access, commandName, scope, check.recursive);
+      if (check.follows && access === "read")
+        checkFollowedLinks(abs, base, check.follows, commandName, scope);
       // The kernel applies `link/..` to the link's target (its parent), not to the text.
       if (/(^|\/)\.\.(\/|$)/.test(path)) {
         const physical = resolveSymlinks(path.startsWith("/") ? path : `${base}/${path}`);

@@ -142,7 +142,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
     if (use.access === "cd") continue;
     const bases = basesFor(use, view, scope);
     if (!bases) continue;
-    const word = use.index === undefined ? undefined : view.words[use.index];
+    const word = use.word ?? (use.index === undefined ? undefined : view.words[use.index]);
     const check: PathCheck = {
       value: use.value,
       word,
@@ -150,6 +150,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
       commandName: name,
       bases,
       recursive: use.recursive ?? false,
+      ...(use.follows ? { follows: use.follows } : {}),
     };
     if (use.into && use.access === "write") checkDestination(check, use.into, view, scope);
     else checkPath(check, scope);
