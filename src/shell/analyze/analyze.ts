@@ -219,12 +219,12 @@ const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "Notebook
  * (matched against the commands it can see) and Read/Edit rules (matched against the paths it can
  * see). With any of them, what is too complex to check against them asks in every mode.
  */
-function hasRestrictingRules(context: ToolPermissionContext): boolean {
+function hasRestrictingRules(context: ToolPermissionContext, bashOnly = false): boolean {
   return (["deny", "ask"] as const).some((behavior) =>
     listRules(context, behavior).some(
       (rule) =>
         (rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined) ||
-        PATH_RULE_NAMES.has(rule.value.toolName),
+        (!bashOnly && PATH_RULE_NAMES.has(rule.value.toolName)),
     ),
   );
 }
@@ -283,14 +283,18 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
       part.findings.map((finding) => (strict ? { ...finding, safety: true } : finding)),
     ),
   );
-  if (strict)
+  if (strict) {
+    const bashRules = hasRestrictingRules(context, true);
     findings.push(
       ...parts.flatMap((part) =>
-        part.classification.kind === "read-only"
-          ? runtimeCommands(part.view)
-          : unseenCode(part.view, part.rebound),
+        part.classification.kind !== "read-only"
+          ? unseenCode(part.view, part.rebound)
+          : bashRules
+            ? runtimeCommands(part.view)
+            : [],
       ),
     );
+  }
   findings.push(
     ...validatePaths(parts, cwd, context, { operators: extraction.operators }).map((finding) =>
       strict && CODE_BEHIND_PATHS.has(finding.check) ? { ...finding, safety: true } : finding,
