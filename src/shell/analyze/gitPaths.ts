@@ -5,9 +5,9 @@ import { resolve } from "node:path";
 import { remembered, resolveSymlinks } from "../../permissions/paths.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandWord } from "./expand.ts";
-import { discoverRepository, isProtectedGitDir } from "./gitRepository.ts";
+import { checkPrintedContent } from "./gitPrinted.ts";
+import { discoverRepository, isProtectedGitDir, type Repository } from "./gitRepository.ts";
 import { readGitGlobals } from "./gitSpec.ts";
-import { checkPathRules } from "./pathRuleFindings.ts";
 import { add, expansionOptions, type Scope } from "./pathScope.ts";
 import type { Classification } from "./readOnly.ts";
 
@@ -49,23 +49,27 @@ function flag(scope: Scope, reason: string): void {
   add(scope, { check: "git-repository", reason, safety: false });
 }
 
-/** The repository each start folder leads to, judged; returns the work trees whose files git may print. */
-function judgeRepositories(view: CommandView, starts: readonly string[], scope: Scope): string[] {
+/** The repository each start folder leads to, judged; returns the work trees whose files git may print, with their repository when it is a work tree's own. */
+function judgeRepositories(
+  view: CommandView,
+  starts: readonly string[],
+  scope: Scope,
+): Array<{ workTree: string; repository?: Repository }> {
   const globals = readGitGlobals(view.argv);
   const gitDir = globals.paths.find((global) => global.option === "--git-dir");
-  const workTrees: string[] = [];
+  const workTrees: Array<{ workTree: string; repository?: Repository }> = [];
   for (const start of starts) {
     if (gitDir) {
       const expansion = expandWord(view.words[gitDir.index], gitDir.value, expansionOptions(scope, start));
       const dirs = expansion.kind === "paths" ? expansion.paths.map((path) => resolve(start, path)) : [];
       if (dirs.length === 0 || dirs.some((dir) => !isProtectedGitDir(dir)))
         flag(scope, `git --git-dir=${gitDir.value} uses a repository that is not a .git folder`);
-      workTrees.push(start);
+      workTrees.push({ workTree: start });
       continue;
     }
     if (globals.bare) {
       if (!isProtectedGitDir(start)) flag(scope, `git --bare takes ${start} as its repository`);
-      workTrees.push(start);
+      workTrees.push({ workTree: start });
       continue;
     }
     const repository = remembered(scope.repositories, start, () => discoverRepository(start));
@@ -74,7 +78,9 @@ function judgeRepositories(view: CommandView, starts: readonly string[], scope: 
         scope,
         `git would use ${repository.gitDir} as its repository, which is not a .git folder of a work tree`,
       );
-    workTrees.push(repository?.workTree ?? start);
+    const workTree = repository?.workTree ?? start;
+    const worktreeOption = globals.paths.some((global) => global.option === "--work-tree");
+    workTrees.push(repository?.trusted && !worktreeOption ? { workTree, repository } : { workTree });
   }
   return workTrees;
 }
@@ -88,5 +94,10 @@ export function checkGit(view: CommandView, classification: Classification, scop
   if (!starts) return;
   const workTrees = judgeRepositories(view, starts, scope);
   if (!classification.readsRepository) return;
-  for (const workTree of new Set(workTrees)) checkPathRules(workTree, workTree, "read", "git", scope, true);
+  const seen = new Set<string>();
+  for (const { workTree, repository } of workTrees) {
+    if (seen.has(workTree)) continue;
+    seen.add(workTree);
+    checkPrintedContent(view, repository, workTree, scope);
+  }
 }
