@@ -9,6 +9,14 @@ export type DerivedTargets =
   | { kind: "named"; paths: Array<{ value: string; index: number }> }
   /** Everything below these folders may be written. */
   | { kind: "below"; folders: Array<{ value: string; index: number }> }
+  /** A copy of local sources into a destination, judged as cp's (`named`: files the remote sources land as). */
+  | {
+      kind: "copy";
+      destination: { value: string; index: number };
+      sources: Array<{ value: string; index: number }>;
+      recursive: boolean;
+      named: Array<{ value: string; index: number }>;
+    }
   | { kind: "unknown"; reason: string };
 
 interface Codec {
@@ -139,7 +147,16 @@ const RECURSIVE_COPY = /^-[a-zA-Z]*[raR]|^--(recursive|archive|relative)$/;
 const COPY_VALUED: Readonly<Record<string, string>> = { scp: "cDFiJloPSX", rsync: "eBfTM" };
 const COPIERS = new Set(words("scp rsync"));
 
-/** scp and rsync: each source lands in the destination under its own name; recursive or unclear, anywhere below it. */
+/** `host:path`, `s3://bucket/key`, `remote:path`: not a file here (a local path with a colon is written `./a:b`). */
+function isRemote(value: string): boolean {
+  return /^[^/]*:/.test(value) && !value.startsWith("./");
+}
+
+/**
+ * scp and rsync: a local source is copied as cp copies it (into a folder under its own name, a
+ * recursive copy with the protected entries it holds); a remote one under the name it has there, and
+ * recursively under names only the remote side knows.
+ */
 function copyTargets(name: string, args: readonly string[]): DerivedTargets | undefined {
   if (!COPIERS.has(name)) return undefined;
   const valued = COPY_VALUED[name] ?? "";
@@ -162,24 +179,52 @@ function copyTargets(name: string, args: readonly string[]): DerivedTargets | un
   }
   const destination = operands.at(-1);
   const sources = operands.slice(0, -1);
-  if (!destination || sources.length === 0) return undefined;
-  // A remote destination writes nothing here.
-  if (/^[^/]*:/.test(destination.value) && !destination.value.startsWith("./")) return undefined;
-  const folder = /\/$/.test(destination.value) || destination.value === "." || destination.value === "..";
-  const names = sources.map((source) => source.value.replace(/^[^/]*:/, "").replace(/\/+$/, ""));
+  if (!destination || sources.length === 0 || isRemote(destination.value)) return undefined;
+  const remote = sources.filter((source) => isRemote(source.value));
+  const names = remote.map((source) => source.value.replace(/^[^/]*:/, "").replace(/\/+$/, ""));
   const unclear = names.some(
     (source) => source === "" || /[*?[\]{}]/.test(source) || /(^|\/)\.\.?$/.test(source),
   );
-  if (recursive || unclear) return { kind: "below", folders: [destination] };
-  // Into a folder each source keeps its name; a destination that is not one (yet) is the file written.
+  if (remote.length > 0 && (recursive || unclear))
+    return { kind: "unknown", reason: `${name} copies files under names the remote side holds` };
+  const local = sources
+    .filter((source) => !isRemote(source.value))
+    // rsync copies what a folder written `x/` holds, as cp copies `x/.`.
+    .map((source) =>
+      name === "rsync" && /[^/]\/$/.test(source.value) ? { ...source, value: `${source.value}.` } : source,
+    );
+  const folder = /\/$/.test(destination.value) || destination.value === "." || destination.value === "..";
   const inside = names.map((source) => ({
     value: `${destination.value.replace(/\/+$/, "")}/${source.slice(source.lastIndexOf("/") + 1)}`,
     index: destination.index,
   }));
-  return { kind: "named", paths: folder || sources.length > 1 ? inside : [destination, ...inside] };
+  const named = remote.length === 0 ? [] : folder || sources.length > 1 ? inside : [destination, ...inside];
+  return { kind: "copy", destination, sources: local, recursive, named };
+}
+
+const CLOUD_COPY: Readonly<Record<string, readonly string[]>> = {
+  aws: words("cp sync mv"),
+  gsutil: words("cp rsync mv"),
+  rclone: words("copy sync move copyto moveto bisync"),
+};
+
+/** aws s3 / gsutil / rclone downloads: names the bucket holds (and sync also removes what it lacks). */
+function cloudTargets(name: string, args: readonly string[]): DerivedTargets | undefined {
+  const verbs = CLOUD_COPY[name];
+  const operands = args.filter((arg) => !arg.startsWith("-"));
+  const at = operands.findIndex((operand) => verbs?.includes(operand));
+  if (!verbs || at === -1) return undefined;
+  const rest = operands.slice(at + 1);
+  const destination = rest.at(-1);
+  if (destination === undefined || isRemote(destination) || !rest.slice(0, -1).some(isRemote))
+    return undefined;
+  return {
+    kind: "unknown",
+    reason: `${name} ${operands[at]} writes files under names the remote side holds`,
+  };
 }
 
 /** The files a command writes under names derived from its operands, or undefined when it writes none that way. */
 export function derivedTargets(name: string, args: readonly string[]): DerivedTargets | undefined {
-  return codecTargets(name, args) ?? copyTargets(name, args);
+  return codecTargets(name, args) ?? copyTargets(name, args) ?? cloudTargets(name, args);
 }

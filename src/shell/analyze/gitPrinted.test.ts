@@ -16,10 +16,14 @@ const DENY = { deny: ["Read(**/.env)"] };
 let base: string;
 
 function git(cwd: string, ...args: string[]): void {
-  execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args], {
-    cwd,
-    stdio: "ignore",
-  });
+  execFileSync(
+    "git",
+    ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", ...args],
+    {
+      cwd,
+      stdio: "ignore",
+    },
+  );
 }
 
 /** A repository with a.txt and src/b.ts committed twice, and `.env` in the state `setUp` leaves it in. */

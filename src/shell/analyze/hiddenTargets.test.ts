@@ -25,7 +25,9 @@ function targetsOf(command: string): string[] {
       ? `${target.access}?`
       : target.kind === "below"
         ? `below:${target.folders.map((folder) => folder.value).join(",")}`
-        : `named:${target.paths.map((path) => path.value).join(",")}`,
+        : target.kind === "copy"
+          ? `copy:${target.sources.map((source) => source.value).join(",")}>${target.destination.value}${target.recursive ? " -r" : ""}`
+          : `named:${target.paths.map((path) => path.value).join(",")}`,
   );
 }
 
@@ -51,7 +53,6 @@ describe("hiddenTargets", () => {
     ["find . -exec sed -i s/a/b/ {} +", "below:."],
     ["find -exec touch {} ;", "below:."],
     ["find src lib -ok rm {} ;", "below:src,lib"],
-    ["rsync -a vendored/ .", "below:."],
     ["sort --files0-from=- < list", "read?"],
     ["wc --files0-from=list", "read?"],
     ["tar -cf out.tar -T list", "read?"],
@@ -89,13 +90,19 @@ describe("hiddenTargets", () => {
     ["gunzip x.tgz", "named:x.tar"],
     ["xz -d a.xz", "named:a"],
     ["scp host:.bashrc ~", "named:~,~/.bashrc"],
-    ["scp a.txt b.txt dest/", "named:dest/a.txt,dest/b.txt"],
-    ["rsync a.txt b.txt", "named:b.txt,b.txt/a.txt"],
+    ["scp host:a.txt host:b.txt dest/", "named:dest/a.txt,dest/b.txt"],
+    ["scp a.txt b.txt dest/", "copy:a.txt,b.txt>dest/"],
+    ["rsync a.txt b.txt", "copy:a.txt>b.txt"],
+    ["rsync -a vendored/ .", "copy:vendored/.>. -r"],
+    ["scp -r x/. .", "copy:x/.>. -r"],
+    ["rsync -a host:x/ .", "write?"],
+    ["scp -r host:dir .", "write?"],
+    ["aws s3 sync s3://bucket/x .", "write?"],
+    ["gsutil -m cp -r gs://b/x .", "write?"],
+    ["rclone copy remote:x .", "write?"],
     ["wget https://example.com/.mcp.json", "named:.mcp.json"],
     ["curl -O https://example.com/dir/", "named:index.html"],
-    ["scp -r x/. .", "below:."],
-    ["rsync -a vendored/ .", "below:."],
-    ["scp 'host:*' .", "below:."],
+    ["scp 'host:*' .", "write?"],
     ["fd -e ts -x rm", "below:."],
     ["fd x src -X sed -i s/a/b/", "below:src"],
   ])("%j changes or reads unnamed files (%s)", (command, expected) => {
@@ -168,6 +175,8 @@ describe("writes whose names are known only at run time ask in every mode (bypas
     "gzip build.log",
     "gunzip build.log.gz",
     "scp host:notes.txt notes.txt",
+    "rsync -a src/ backup/",
+    "aws s3 cp ./out.txt s3://bucket/",
     "wget https://example.com/data.csv",
     "curl -O https://example.com/data.csv",
     "tar -czf out.tgz src",

@@ -5,7 +5,7 @@
 
 import { WRITE_COMMANDS } from "./commandSpecs.ts";
 import type { CommandView } from "./commandView.ts";
-import { derivedTargets } from "./derivedNames.ts";
+import { type DerivedTargets, derivedTargets } from "./derivedNames.ts";
 import { fedReads, replacement } from "./fedNames.ts";
 import { words } from "./options.ts";
 import { classifyCommand } from "./readOnly.ts";
@@ -17,7 +17,9 @@ export type HiddenTargets =
   /** Everything below these folders is changed (`index`: the argv word naming it). */
   | { kind: "below"; folders: Array<{ value: string; index?: number }> }
   /** Files written under names made from an argv word (`x.gz` from `x`): `index` is that word. */
-  | { kind: "named"; paths: Array<{ value: string; index: number }> };
+  | { kind: "named"; paths: Array<{ value: string; index: number }> }
+  /** Local sources copied into a destination, as cp copies them (scp, rsync). */
+  | Extract<DerivedTargets, { kind: "copy" }>;
 
 const RECURSIVE_CHANGERS = new Set(words("chmod chown chgrp setfacl chattr chcon"));
 const FIND_RUNNERS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -47,7 +49,10 @@ export function hiddenTargets(view: CommandView): HiddenTargets[] {
   if (unpacked) found.push({ kind: "unknown", access: "write", reason: unpacked });
   const derived = derivedTargets(name, args);
   if (derived?.kind === "unknown") found.push({ kind: "unknown", access: "write", reason: derived.reason });
-  else if (derived) found.push(derived);
+  else if (derived?.kind === "copy") {
+    found.push(derived);
+    if (derived.named.length > 0) found.push({ kind: "named", paths: derived.named });
+  } else if (derived) found.push(derived);
   const downloads = downloadNames(name, args);
   if (downloads.length > 0) found.push({ kind: "named", paths: downloads });
   if (RECURSIVE_CHANGERS.has(name) && args.some((arg) => /^-[a-zA-Z]*R|^--recursive$/.test(arg)))

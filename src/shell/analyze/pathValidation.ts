@@ -170,7 +170,23 @@ function validateCommand(view: CommandView, classification: Classification, scop
           },
           scope,
         );
-    else for (const path of hidden.paths) checkDerivedName(view, name, path, scope);
+    else if (hidden.kind === "copy") {
+      const check: PathCheck = {
+        value: hidden.destination.value,
+        word: view.words[hidden.destination.index],
+        access: "write",
+        commandName: name,
+        bases: scope.cwds,
+        recursive: hidden.recursive,
+      };
+      const into = {
+        sources: hidden.sources,
+        recursive: hidden.recursive,
+        noTargetDirectory: false,
+        parents: false,
+      };
+      if (hidden.sources.length > 0) checkDestination(check, into, view, scope);
+    } else for (const path of hidden.paths) checkDerivedName(view, name, path, scope);
   }
   checkOptionOutputs(view, name, scope);
   if (name === "ln") checkLinkTargets(view, scope);
