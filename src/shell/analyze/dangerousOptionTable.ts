@@ -678,8 +678,32 @@ const ZSTD: OptionTable = {
   writes: { long: ["--output-dir-flat=", "--output-dir-mirror=", "--patch-from="], short: "o" },
 };
 
+/** docker/podman: host folders, devices and namespaces given to a container, its entry point, files written. */
+const CONTAINER_RUN: OptionTable = {
+  valued: "vewuhlpc",
+  runs: {
+    long: words(
+      "--volume= --mount= --volumes-from= --device= --privileged --cap-add= --security-opt= --pid=",
+      "--network= --net= --ipc= --uts= --userns= --cgroupns= --entrypoint= --env-file=",
+      "--add-host= --runtime= --gpus=",
+    ),
+    short: "v",
+  },
+  writes: { long: ["--cidfile=", "--iidfile=", "--output=", "--metadata-file="], short: "o" },
+};
+const CONTAINER: OptionTable = {
+  runs: { long: ["--host=", "--config=", "--context="], short: "Hc" },
+  valued: "Hc",
+  subcommands: Object.fromEntries(
+    words("run create exec build buildx start compose").map((name) => [name, CONTAINER_RUN]),
+  ),
+  anySubcommand: { unknownLong: "generic" },
+};
+
 export const DANGEROUS_OPTION_TABLE: Readonly<Record<string, OptionTable>> = {
   sort: SORT,
+  docker: CONTAINER,
+  podman: CONTAINER,
   shuf: { valued: "ino", writes: { long: ["--output="], short: "o" } },
   curl: CURL,
   wget: WGET,

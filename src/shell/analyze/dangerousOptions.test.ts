@@ -103,6 +103,9 @@ describe("dangerousOptions", () => {
     ["terraform plan -out=/tmp/p", "writes -out /tmp/p"],
     ["gcc -fplugin=/tmp/x.so a.c", "runs -fplugin"],
     ["openssl rand -out /tmp/r 8", "writes -out /tmp/r"],
+    ["docker run -v /:/host x", "runs -v"],
+    ["docker run --mount type=bind,src=/,dst=/h x", "runs --mount"],
+    ["docker build -o /tmp/out .", "writes -o /tmp/out"],
     // Programs with no table: option names that say they run code or write a file.
     ["mytool --config=x", "runs --config"],
     ["mytool --out-dir /tmp/x", "writes --out-dir /tmp/x"],
@@ -165,6 +168,8 @@ describe("dangerousOptions", () => {
     "mytool --verbose --format json",
     "mytool -v run",
     "constructor --x",
+    "docker run --rm -it -e NODE_ENV=test -p 3000:3000 node:20 npm test",
+    "docker build -t app .",
   ])("%j has no dangerous option", (command) => {
     expect(dangersOf(command)).toEqual([]);
   });

@@ -275,7 +275,7 @@ function checkLinkTargets(view: CommandView, scope: Scope): void {
         if (protectedReason)
           add(scope, {
             check: "link-target",
-            reason: `ln -s makes a link to ${protectedReason}`,
+            reason: `ln -s makes a link to a protected path (${protectedReason})`,
             safety: false,
           });
         else if (!isInside(target, scope))
