@@ -680,7 +680,7 @@ const ZSTD: OptionTable = {
 
 /** docker/podman: host folders, devices and namespaces given to a container, its entry point, files written. */
 const CONTAINER_RUN: OptionTable = {
-  valued: "vewuhlpc",
+  valued: "vewuhlpco",
   runs: {
     long: words(
       "--volume= --mount= --volumes-from= --device= --privileged --cap-add= --security-opt= --pid=",
