@@ -4,13 +4,16 @@
 // Otherwise (an object id, `rev:path`, a tag, --no-index, submodules, a line that changed files before
 // it) the work tree is judged whole, as any recursive read: a rule that may reach into it asks.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
+import { compiledRuleMatches, compilePathRule } from "../../permissions/pathRules.ts";
+import { resolveSymlinks } from "../../permissions/paths.ts";
+import { formatRuleValue } from "../../permissions/rules.ts";
 import type { CommandView } from "./commandView.ts";
 import { printablePaths } from "./gitContent.ts";
 import type { Repository } from "./gitRepository.ts";
 import { readGitGlobals } from "./gitSpec.ts";
 import { words } from "./options.ts";
-import { checkPathRules, readRuleCovering } from "./pathRuleFindings.ts";
+import { checkPathRules } from "./pathRuleFindings.ts";
 import { add, hasPathRules, type Scope } from "./pathScope.ts";
 
 /** Subcommands that print only commits' changes (an operand is a commit or a path, never a blob). */
@@ -108,15 +111,60 @@ export function checkPrintedContent(
     return;
   }
   // git prints such a path only if it changed (diff) or in the commits that changed it: it asks, not denies.
-  for (const path of printable.paths) {
-    const abs = resolve(workTree, path);
-    const rule = readRuleCovering(abs, workTree, scope);
-    if (!rule) continue;
+  const covered = coveredPath(printable, workTree, scope);
+  if (covered)
     add(scope, {
       check: "path-rule",
-      reason: `git may print ${abs}, which is tracked or staged (or in the history it shows), and ${rule} covers`,
+      reason: `git may print ${covered.path}, which is tracked or staged (or in the history it shows), and ${covered.rule} covers`,
       safety: true,
     });
-    return;
+}
+
+/** Answers per listing (a listing is kept while its repository does not change), by work tree and rules. */
+const answers = new WeakMap<object, Map<string, { path: string; rule: string } | null>>();
+
+/**
+ * The first listed path a Read deny or ask rule covers. Repository paths are names, not files to
+ * resolve: each is matched as it lies below the work tree (as written, and with the work tree's own
+ * links resolved), with the rules compiled once.
+ */
+function coveredPath(
+  printable: { paths: readonly string[] },
+  workTree: string,
+  scope: Scope,
+): { path: string; rule: string } | undefined {
+  const rules = [...scope.rules.read.deny, ...scope.rules.read.ask];
+  const key = `${workTree}\0${rules.map((rule) => `${rule.behavior}:${rule.source}:${rule.value.ruleContent ?? ""}`).join("\0")}`;
+  let known = answers.get(printable);
+  if (!known) {
+    known = new Map();
+    answers.set(printable, known);
   }
+  const remembered = known.get(key);
+  if (remembered !== undefined) return remembered ?? undefined;
+  const compiled = rules.map((rule) => ({
+    rule,
+    compiled:
+      rule.value.ruleContent === undefined
+        ? undefined
+        : compilePathRule(rule.value.ruleContent, rule.source, scope.context),
+  }));
+  const roots = [...new Set([workTree, resolveSymlinks(workTree)])];
+  let found: { path: string; rule: string } | null = null;
+  search: for (const path of printable.paths)
+    for (const root of roots) {
+      const abs = `${root}${sep}${path.split("/").join(sep)}`;
+      const hit = compiled.find(
+        ({ rule, compiled: match }) => match === undefined || compiledRuleMatches(match, abs, rule.behavior),
+      );
+      if (hit) {
+        found = {
+          path: abs,
+          rule: `the ${hit.rule.source} rule ${hit.rule.behavior} ${formatRuleValue(hit.rule.value)}`,
+        };
+        break search;
+      }
+    }
+  known.set(key, found);
+  return found ?? undefined;
 }

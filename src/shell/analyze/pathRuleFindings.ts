@@ -47,13 +47,6 @@ export function checkPathRules(
   }
 }
 
-/** The first Read deny or ask rule covering `abs`, with its description, or undefined. */
-export function readRuleCovering(abs: string, base: string, scope: Scope): string | undefined {
-  const rules = scope.rules.read;
-  const rule = [...rules.deny, ...rules.ask].find((candidate) => covers(candidate, abs, base, scope));
-  return rule ? describe(rule) : undefined;
-}
-
 /**
  * A path given to a program the analyzer does not know: it may read or write it, and all a folder
  * holds (find src -delete, git restore src). A deny rule of either kind naming it denies; a folder
