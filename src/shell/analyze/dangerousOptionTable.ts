@@ -775,6 +775,13 @@ export const DANGEROUS_OPTION_TABLE: Readonly<Record<string, OptionTable>> = {
     runs: { long: ["--homedir=", "--options=", "--exec-path="] },
     writes: { long: ["--output="], short: "o" },
   },
+  patch: {
+    valued: "pioBrDFYzVdgx",
+    writes: {
+      long: words("--output= --reject-file= --prefix= --basename-prefix= --suffix= --directory= --backup"),
+      short: "orBYzdb",
+    },
+  },
   tree: { valued: "LPIoHT", writes: { short: "o" } },
   sed: { valued: "elf", attached: "i", runs: { long: ["--file="], short: "f" } },
 };

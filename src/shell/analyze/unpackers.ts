@@ -63,11 +63,33 @@ function archiveReason(name: string, args: readonly string[]): string | undefine
   return undefined;
 }
 
-/** patch changes the files its patch names (a file given as an operand too may be renamed or joined by others). */
+/**
+ * patch changes the files its patch names, unless it is given the file to change and the patch both
+ * (`patch FILE PATCH`, or `-i PATCH FILE`: then only FILE). With one operand that operand is the file
+ * and the patch comes from the input, which is not what such a command usually means: asked too.
+ */
 function patchReason(args: readonly string[]): string | undefined {
-  return args.some((arg) => /^--dry|^--check$|^-[a-zA-Z]*C$/.test(arg))
-    ? undefined
+  if (args.some((arg) => /^--dry|^--check$|^-[a-zA-Z]*C$/.test(arg))) return undefined;
+  if (args.some((arg) => /^-[a-zA-Z]*d|^--directory/.test(arg)))
+    return "changes files relative to another folder (-d)";
+  const operands = patchOperands(args);
+  const fromFile = args.some((arg) => /^-[a-zA-Z]*i|^--input/.test(arg));
+  if (operands.length >= 2 || (fromFile && operands.length === 1)) return undefined;
+  return operands.length === 1
+    ? "reads its patch from its input (its operand is the file it changes), so what it changes is not known"
     : "changes the files its patch names";
+}
+
+/** patch's operands (options that take a value skip it). */
+function patchOperands(args: readonly string[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--") return [...found, ...args.slice(i + 1)];
+    if (!arg.startsWith("-") || arg === "-") found.push(arg);
+    else if (/^-[a-zA-Z]*[pioBrDFYzVdgx]$/.test(arg) && !/^-[a-zA-Z]*p\d/.test(arg)) i++;
+  }
+  return found;
 }
 
 function gitReason(args: readonly string[]): string | undefined {
