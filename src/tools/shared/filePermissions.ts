@@ -126,10 +126,10 @@ export async function checkWritePermission<I>(
   }
   const names = await linkCount(absolutePath);
   if (names > 1) {
-    const reason = `${absolutePath} has ${names} names (hard links): its other names may be a protected file or a file outside the working directories, and no path shows where`;
+    const reason = `${absolutePath} has ${names} names (hard links): another may be a protected file or one outside the working directories, and no path shows where`;
     return {
       behavior: "ask",
-      message: `${tool.name} wants to change ${reason}. This always needs approval.`,
+      message: `${tool.name} wants to change ${absolutePath}, a file with ${names} names (hard links): another may be a protected file or one outside the working directories. This always needs approval.`,
       decisionReason: { type: "safetyCheck", reason, check: "hard-link" },
     };
   }
