@@ -10,13 +10,11 @@ import { fedReads, namesFedBy } from "./fedNames.ts";
 import type { ExtractedCommand } from "./grammar/extractedCommand.ts";
 import { isSafetyProblem, readBash, understoodCommands } from "./grammar/frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./grammar/parse.ts";
-import { words } from "./options.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { isInterpreter } from "./programs.ts";
-import { programReadings } from "./programWord.ts";
+import { programReadings, rebinding, reboundName } from "./programWord.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
 import { COMMAND_CHECKS } from "./security/index.ts";
-import { assignedVariables } from "./shellVariables.ts";
 import { ruleSuggestions } from "./suggestions.ts";
 
 export interface BashVerdict {
@@ -101,42 +99,6 @@ function partOf(
     findings: reading.views.flatMap(commandFindings),
     ...(reboundBy ? { rebound: reboundBy } : {}),
   };
-}
-
-/**
- * Why a program name is looked up after the line changed how names are found (PATH=, hash -p, alias,
- * enable), or undefined: it may then run any program, so it is judged like a program given by its
- * path (its arguments checked as paths it may read or write). Builtins are not looked up, unless
- * `enable` changed them.
- */
-function reboundName(view: CommandView, rebound: string | undefined): string | undefined {
-  const name = view.argv[0];
-  const own = view.assignments.some((assignment) => assignment.name === "PATH")
-    ? "PATH= in front of it"
-    : undefined;
-  const why = own ?? rebound;
-  if (!why || name === undefined || name.includes("/")) return undefined;
-  return BUILTINS.has(name) && !why.startsWith("enable") ? undefined : why;
-}
-
-const BUILTINS = new Set(
-  words(
-    "cd echo printf pwd test [ true false : read export declare typeset local readonly unset let",
-    "wait type command builtin hash set shopt source . eval exec exit return alias unalias getopts",
-    "mapfile readarray dirs pushd popd kill trap umask ulimit times jobs fg bg disown enable help",
-    "caller compgen complete compopt",
-  ),
-);
-
-/** What a command does to how later names are found, or undefined. */
-function rebinding(view: CommandView): string | undefined {
-  const [name, ...args] = view.argv;
-  if (name === "hash" && args.some((arg) => /^-[a-zA-Z]*p/.test(arg))) return "hash -p";
-  if (name === "alias" && args.some((arg) => arg.includes("="))) return "alias";
-  if (name === "enable") return "enable";
-  const assigned = assignedVariables(view);
-  if (assigned.names.includes("PATH") || assigned.names.includes("BASH_CMDS")) return "PATH=";
-  return assigned.any;
 }
 
 /**

@@ -1,9 +1,29 @@
 // Per program: the options that run other code ("runs") or name files the program writes ("writes"),
 // with the grammar needed to read them as the program does (which short letters take a value, which
 // long options take one, abbreviations, settings). Read by dangerousOptions.ts; a program missing here
-// is read by what its option names say (`--config`, `--output`...).
+// is read by what its option names say (`--config`, `--output`...). The JavaScript package managers'
+// settings are in packageManagerOptions.ts, build, test and language tools in buildToolOptions.ts.
+import {
+  CARGO,
+  COMPILER,
+  CONTAINER,
+  DENO,
+  ESLINT,
+  GO,
+  GRADLE,
+  MAVEN,
+  NODE,
+  PIP,
+  PRETTIER,
+  PYTEST,
+  PYTHON,
+  TERRAFORM,
+  TEST_RUNNER,
+  TSC,
+} from "./buildToolOptions.ts";
 import type { DangerousOption, OptionDanger } from "./dangerousOptions.ts";
 import { words } from "./options.ts";
+import { BUN, BUN_OWN, NPM, NPX, PACKAGE_RUNNER } from "./packageManagerOptions.ts";
 
 export interface Settings {
   /** Keys known to be harmless (`silent`, `save-dev`...). Any other key is a "setting" danger. */
@@ -59,173 +79,6 @@ export interface OptionTable {
   /** The option word whose next word names a program run with the rest (python -m). */
   launches?: string;
 }
-
-// ---- npm and the other JavaScript package managers: every `--key[=value]` is a setting ----
-
-const NPM_HARMLESS = new Set(
-  words(
-    "silent quiet loglevel verbose json parseable long color unicode progress if-present",
-    "ignore-scripts foreground-scripts dry-run yes audit fund save save-dev save-exact",
-    "save-optional save-peer save-prod save-bundle omit include production legacy-peer-deps",
-    "strict-peer-deps prefer-offline prefer-online offline package-lock package-lock-only depth",
-    "all workspace workspaces include-workspace-root force install-strategy audit-level before",
-    "tag access otp update-notifier engine-strict bin-links install-links global-style timing",
-    "usage help version versions description fetch-retries fetch-timeout message preid",
-    "allow-same-version git-tag-version workspaces-update read-only expect-results",
-    "expect-result-count recursive filter workspace-root parallel stream aggregate-output",
-    "reporter sequential reverse frozen-lockfile prefer-frozen-lockfile lockfile-only",
-    "fix-lockfile dev prod optional immutable check-cache inline-builds pure-lockfile",
-    "non-interactive no-progress mode top-level interactive watch coverage ci",
-  ),
-);
-
-const NPM_VALUED = new Set(
-  words(
-    "loglevel omit include depth workspace install-strategy audit-level before tag access otp",
-    "message preid fetch-retries fetch-timeout filter reporter mode expect-result-count",
-  ),
-);
-
-const NPM_DANGEROUS: Readonly<Record<string, OptionDanger>> = {
-  "script-shell": "runs",
-  shell: "runs",
-  "node-options": "runs",
-  call: "runs",
-  package: "runs",
-  "init-module": "runs",
-  "onload-script": "runs",
-  editor: "runs",
-  browser: "runs",
-  git: "runs",
-  viewer: "runs",
-  "node-gyp": "runs",
-  python: "runs",
-  userconfig: "runs",
-  globalconfig: "runs",
-  registry: "runs",
-  proxy: "runs",
-  "https-proxy": "runs",
-  "strict-ssl": "runs",
-  cafile: "runs",
-  "use-node-version": "runs",
-  "npm-path": "runs",
-  dir: "runs",
-  cwd: "runs",
-  "use-yarnrc": "runs",
-  "sign-git-tag": "runs",
-  "sign-git-commit": "runs",
-  "commit-hooks": "runs",
-  prefix: "writes",
-  global: "writes",
-  location: "writes",
-  cache: "writes",
-  "cache-dir": "writes",
-  "cache-folder": "writes",
-  "logs-dir": "writes",
-  tmp: "writes",
-  "pack-destination": "writes",
-  "store-dir": "writes",
-  "virtual-store-dir": "writes",
-  "global-dir": "writes",
-  "global-bin-dir": "writes",
-  "modules-dir": "writes",
-  "modules-folder": "writes",
-  "global-folder": "writes",
-  "link-folder": "writes",
-  "state-dir": "writes",
-  "report-summary": "writes",
-};
-
-const NPM_SHORTHANDS: Readonly<Record<string, string>> = {
-  s: "silent",
-  q: "quiet",
-  d: "loglevel",
-  dd: "loglevel",
-  ddd: "loglevel",
-  y: "yes",
-  f: "force",
-  D: "save-dev",
-  E: "save-exact",
-  O: "save-optional",
-  P: "save-prod",
-  B: "save-bundle",
-  S: "save",
-  l: "long",
-  p: "parseable",
-  a: "all",
-  w: "workspace",
-  ws: "workspaces",
-  iwr: "include-workspace-root",
-  v: "version",
-  h: "usage",
-  H: "usage",
-  "?": "usage",
-  r: "recursive",
-  g: "global",
-  C: "prefix",
-  c: "call",
-  reg: "registry",
-  L: "location",
-};
-
-const NPM_SETTINGS: Settings = {
-  harmless: NPM_HARMLESS,
-  valued: NPM_VALUED,
-  dangerous: NPM_DANGEROUS,
-  shorthands: NPM_SHORTHANDS,
-};
-
-/** pnpm, yarn and bun take `-C`/`--cwd`/`--dir` for the folder to work in. */
-const PACKAGE_RUNNER_SETTINGS: Settings = { ...NPM_SETTINGS, shorthands: { ...NPM_SHORTHANDS, C: "dir" } };
-
-const NPM_EXEC: OptionTable = { settings: NPM_SETTINGS, afterDoubleDash: "program" };
-const NPM: OptionTable = {
-  settings: NPM_SETTINGS,
-  afterDoubleDash: "arguments",
-  subcommands: { exec: NPM_EXEC, x: NPM_EXEC },
-};
-/** npx reads `-p` as --package and `-c` as --call. */
-const NPX: OptionTable = {
-  settings: { ...NPM_SETTINGS, shorthands: { ...NPM_SHORTHANDS, p: "package", c: "call" } },
-  firstOperand: "program",
-  afterDoubleDash: "program",
-};
-/** pnpm/yarn/bun: their own settings before the command; a script's arguments after it, another program's after exec/dlx. */
-const LAUNCH: OptionTable = { settings: PACKAGE_RUNNER_SETTINGS, firstOperand: "program" };
-const RUNNER_SUBCOMMANDS: Readonly<Record<string, OptionTable>> = {
-  exec: LAUNCH,
-  dlx: LAUNCH,
-  x: LAUNCH,
-};
-const PACKAGE_RUNNER: OptionTable = {
-  settings: PACKAGE_RUNNER_SETTINGS,
-  subcommands: RUNNER_SUBCOMMANDS,
-  firstOperand: "arguments",
-  afterDoubleDash: "arguments",
-};
-
-const BUN_OWN: OptionTable = {
-  valued: "rcep",
-  runs: {
-    long: words(
-      "--preload= --require= --import= --config= --cwd= --shell= --eval= --print= --env-file=",
-      "--tsconfig-override= --loader= --install= --define=",
-    ),
-    short: "rcep",
-  },
-  writes: { long: words("--coverage-dir= --reporter-outfile= --outdir= --outfile= --root=") },
-  unknownLong: "generic",
-};
-const BUN: OptionTable = {
-  ...BUN_OWN,
-  subcommands: {
-    x: { ...BUN_OWN, firstOperand: "program" },
-    test: BUN_OWN,
-    build: BUN_OWN,
-    run: { ...BUN_OWN, firstOperand: "arguments" },
-  },
-  firstOperand: "arguments",
-};
 
 // ---- Programs with GNU-style options ----
 
@@ -409,155 +262,6 @@ const GIT: OptionTable = {
   anySubcommand: GIT_SUBCOMMAND,
 };
 
-const PYTEST: OptionTable = {
-  valued: "kmpcoWnr",
-  runs: {
-    long: words(
-      "--config-file= --rootdir= --confcutdir= --override-ini= --pdbcls= --pythonwarnings=",
-      "--cov-config= --import-mode= --pyargs",
-    ),
-    short: "pcoW",
-  },
-  writes: {
-    long: words(
-      "--basetemp= --junitxml= --junit-xml= --result-log= --resultlog= --log-file= --debug",
-      "--cov-report= --html= --alluredir= --report-log=",
-    ),
-  },
-  unknownLong: "generic",
-};
-
-const PIP_INSTALL: OptionTable = {
-  valued: "rcetifd",
-  runs: {
-    long: words(
-      "--index-url= --extra-index-url= --find-links= --trusted-host= --proxy= --cert= --client-cert=",
-    ),
-    short: "if",
-  },
-  writes: {
-    long: words("--target= --prefix= --root= --user --src= --log= --cache-dir= --report= --dest="),
-    short: "td",
-  },
-};
-const PIP: OptionTable = {
-  valuedLong: words("--log= --cache-dir= --proxy= --cert= --client-cert= --python="),
-  runs: { long: ["--python=", "--proxy=", "--isolated"] },
-  writes: { long: ["--log=", "--cache-dir="] },
-  subcommands: { install: PIP_INSTALL, download: PIP_INSTALL, wheel: PIP_INSTALL },
-};
-
-const PYTHON: OptionTable = {
-  valued: "cmWX",
-  runs: { short: "cW" },
-  launches: "-m",
-  firstOperand: "arguments",
-};
-
-const NODE: OptionTable = {
-  valued: "rep",
-  valuedLong: words("--stack-size= --max-old-space-size= --conditions= --title="),
-  runs: {
-    long: words(
-      "--require= --import= --loader= --experimental-loader= --eval= --print= --env-file=",
-      "--env-file-if-exists= --inspect --inspect-brk --inspect-wait --inspect-port= --openssl-config=",
-      "--test-reporter= --experimental-config-file= --snapshot-blob=",
-    ),
-    short: "rep",
-  },
-  writes: {
-    long: words(
-      "--redirect-warnings= --report-dir= --report-directory= --report-filename= --cpu-prof-dir=",
-      "--heap-prof-dir= --diagnostic-dir= --test-reporter-destination= --experimental-test-coverage",
-    ),
-  },
-  firstOperand: "arguments",
-};
-
-const GO_BUILD: OptionTable = {
-  style: "single-dash",
-  abbreviations: false,
-  valuedLong: words(
-    "-p= -tags= -run= -bench= -count= -timeout= -covermode= -coverpkg= -parallel= -cpu= -mod=",
-    "-benchtime= -shuffle= -skip= -fuzz= -fuzztime= -list= -buildvcs= -installsuffix= -buildmode=",
-  ),
-  runs: {
-    long: words(
-      "-exec= -toolexec= -overlay= -modfile= -ldflags= -gcflags= -asmflags= -gccgoflags= -compiler=",
-      "-vettool= -C=",
-    ),
-  },
-  writes: {
-    long: words(
-      "-o= -coverprofile= -cpuprofile= -memprofile= -blockprofile= -mutexprofile= -trace=",
-      "-outputdir= -pkgdir= -test.coverprofile= -test.cpuprofile= -test.memprofile=",
-      "-test.blockprofile= -test.mutexprofile= -test.trace= -test.outputdir=",
-    ),
-  },
-};
-const GO: OptionTable = {
-  ...GO_BUILD,
-  subcommands: {
-    env: { style: "single-dash", abbreviations: false, runs: { long: ["-w"] } },
-  },
-};
-
-const CARGO: OptionTable = {
-  valued: "pjFZC",
-  runs: {
-    long: words("--config= --manifest-path= --registry= --index= --git= --path= --lockfile-path="),
-    short: "ZC",
-  },
-  writes: { long: words("--target-dir= --out-dir= --artifact-dir= --root= --lockfile-path=") },
-  afterDoubleDash: "arguments",
-};
-
-const TSC: OptionTable = {
-  style: "single-dash",
-  abbreviations: false,
-  caseInsensitive: true,
-  writes: {
-    long: words(
-      "--outDir= --outFile= --out= --declarationDir= --tsBuildInfoFile= --generateTrace=",
-      "--generateCpuProfile=",
-    ),
-  },
-};
-
-const ESLINT: OptionTable = {
-  valued: "cfo",
-  runs: {
-    long: words(
-      "--config= --rulesdir= --plugin= --resolve-plugins-relative-to= --parser= --format=",
-      "--inspect-config --mcp",
-    ),
-    short: "cf",
-  },
-  writes: { long: ["--output-file=", "--cache-location=", "--cache-file="], short: "o" },
-  unknownLong: "generic",
-};
-
-const PRETTIER: OptionTable = {
-  runs: { long: ["--plugin=", "--config=", "--plugin-search-dir="] },
-  writes: { long: ["--cache-location="] },
-  unknownLong: "generic",
-};
-
-const TEST_RUNNER: OptionTable = {
-  valued: "ctr",
-  runs: {
-    long: words(
-      "--config= --setupFiles= --setupFilesAfterEnv= --globalSetup= --globalTeardown= --testRunner=",
-      "--testEnvironment= --environment= --transform= --reporters= --reporter= --resolver=",
-      "--preset= --runner= --snapshotResolver= --testSequencer= --watchPlugins= --pool= --root=",
-      "--dir= --rootDir= --roots= --projects= --api --ui --inspect --inspect-brk",
-    ),
-    short: "cr",
-  },
-  writes: { long: ["--outputFile=", "--coverageDirectory=", "--cacheDirectory="] },
-  unknownLong: "generic",
-};
-
 const AWK: OptionTable = {
   valued: "vfFEilW",
   attached: "opdD",
@@ -578,68 +282,6 @@ const OPENSSL: OptionTable = {
   abbreviations: false,
   runs: { long: words("-engine= -config= -provider= -provider-path= -keygen_engine=") },
   writes: { long: words("-out= -keyout= -writerand= -sess_out= -msgfile= -CAserial=") },
-};
-
-const TERRAFORM: OptionTable = {
-  style: "single-dash",
-  abbreviations: false,
-  runs: { long: words("-chdir= -plugin-dir= -var-file= -backend-config=") },
-  writes: { long: words("-out= -state-out= -backup= -state=") },
-};
-
-const GRADLE: OptionTable = {
-  valued: "IbcpgD",
-  runs: {
-    long: words(
-      "--init-script= --build-file= --settings-file= --project-dir= --gradle-user-home= --include-build=",
-    ),
-    short: "Ibcpg",
-  },
-  writes: { long: ["--project-cache-dir="] },
-};
-
-const MAVEN: OptionTable = {
-  valued: "fsltD",
-  exact: { "-gs": { kind: "runs", takesValue: true } },
-  runs: { long: words("--file= --settings= --global-settings= --toolchains="), short: "fst" },
-  writes: { long: ["--log-file="], short: "l" },
-};
-
-const DENO_RUN: OptionTable = {
-  valued: "cr",
-  runs: {
-    long: words(
-      "--allow-all --allow-run --allow-ffi --allow-scripts --allow-import --config= --import-map=",
-      "--preload= --require= --env-file --cert= --location=",
-    ),
-    short: "Acr",
-  },
-  writes: { long: ["--allow-write", "--output=", "--coverage="], short: "o" },
-  firstOperand: "arguments",
-};
-const DENO: OptionTable = {
-  ...DENO_RUN,
-  subcommands: Object.fromEntries(
-    words("run test bench serve compile check task install").map((name) => [name, DENO_RUN]),
-  ),
-};
-
-const COMPILER: OptionTable = {
-  prefixed: [
-    ["-fplugin", "runs"],
-    ["-B", "runs"],
-    ["-wrapper", "runs"],
-    ["-specs", "runs"],
-    ["--specs", "runs"],
-    ["-fuse-ld", "runs"],
-    ["--ld-path", "runs"],
-    ["-o", "writes"],
-    ["-MF", "writes"],
-    ["-dumpdir", "writes"],
-    ["-save-temps", "writes"],
-  ],
-  style: "single-dash",
-  abbreviations: false,
 };
 
 const ZIP: OptionTable = {
@@ -676,28 +318,6 @@ const JQ: OptionTable = { valued: "L", runs: { long: ["--library-path="], short:
 const ZSTD: OptionTable = {
   valued: "o",
   writes: { long: ["--output-dir-flat=", "--output-dir-mirror=", "--patch-from="], short: "o" },
-};
-
-/** docker/podman: host folders, devices and namespaces given to a container, its entry point, files written. */
-const CONTAINER_RUN: OptionTable = {
-  valued: "vewuhlpco",
-  runs: {
-    long: words(
-      "--volume= --mount= --volumes-from= --device= --privileged --cap-add= --security-opt= --pid=",
-      "--network= --net= --ipc= --uts= --userns= --cgroupns= --entrypoint= --env-file=",
-      "--add-host= --runtime= --gpus=",
-    ),
-    short: "v",
-  },
-  writes: { long: ["--cidfile=", "--iidfile=", "--output=", "--metadata-file="], short: "o" },
-};
-const CONTAINER: OptionTable = {
-  runs: { long: ["--host=", "--config=", "--context="], short: "Hc" },
-  valued: "Hc",
-  subcommands: Object.fromEntries(
-    words("run create exec build buildx start compose").map((name) => [name, CONTAINER_RUN]),
-  ),
-  anySubcommand: { unknownLong: "generic" },
 };
 
 export const DANGEROUS_OPTION_TABLE: Readonly<Record<string, OptionTable>> = {

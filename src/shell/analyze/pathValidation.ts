@@ -2,16 +2,16 @@
 // the shell may be in at that point (`cd x && ...` adds x; a failed cd keeps the old one) and through
 // symlinks: outside the working directories asks; Read and Edit rules apply; writes to protected paths,
 // writes whose target cannot be known, and removals of / or ~ ask in every mode.
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { lstatOrUndefined, resolveSymlinks } from "../../permissions/paths.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
 import { cdRulesChange, cdTarget } from "./cdTarget.ts";
 import type { CommandView } from "./commandView.ts";
-import { dangerousOptions } from "./dangerousOptions.ts";
 import { expandWord } from "./expand.ts";
 import { checkGit, gitStartFolders } from "./gitPaths.ts";
 import { hiddenTargets } from "./hiddenTargets.ts";
-import { hasOption, optionValues, parseOptions } from "./options.ts";
+import { checkLinkTargets } from "./linkTargets.ts";
+import { checkDerivedName, checkOptionOutputs } from "./namedWrites.ts";
 import { checkAbsolute, checkPath, type PathCheck, unknownPath } from "./pathCheck.ts";
 import {
   add,
@@ -19,13 +19,12 @@ import {
   expansionOptions,
   type Finding,
   isInside,
-  protectedReasonOf,
   type Scope,
   variableChange,
 } from "./pathScope.ts";
 import { protectedBelow } from "./protectedReach.ts";
-import { type Classification, LN_SPEC, type PathUse } from "./readOnly.ts";
-import { HARMLESS_DEVICES, redirectAccess, writesThroughRedirect } from "./redirects.ts";
+import type { Classification, PathUse } from "./readOnly.ts";
+import { redirectAccess, writesThroughRedirect } from "./redirects.ts";
 import { assignedVariables, PATH_STATE_VARIABLES } from "./shellVariables.ts";
 import { checkUnknownArguments } from "./unknownArguments.ts";
 
@@ -208,113 +207,6 @@ function validateCommand(view: CommandView, classification: Classification, scop
         },
         scope,
       );
-  }
-}
-
-/** A file named after an argv word (`x.gz` from `x`, `dest/name` from scp's destination), judged as a write. */
-function checkDerivedName(
-  view: CommandView,
-  name: string,
-  path: { value: string; index: number },
-  scope: Scope,
-): void {
-  const word = view.words[path.index];
-  // The name is made from the word as bash expands it: one only known at run time, or a glob's, is unknown.
-  if (word?.dynamic || word?.unknown || word?.glob || word?.brace) {
-    unknownPath(
-      "unknown-target",
-      `${name} writes a file named after ${word.text}, only known at run time`,
-      "write",
-      scope,
-    );
-    return;
-  }
-  const whole = view.argv[path.index] === path.value;
-  checkPath(
-    {
-      value: path.value,
-      word: whole ? word : undefined,
-      access: "write",
-      commandName: name,
-      bases: scope.cwds,
-    },
-    scope,
-  );
-}
-
-/**
- * What `ln -s` makes its links point to: a link to a file outside the working directories, or to a
- * protected one, is not an edit inside them (it asks unless bypassed). The target is read from the
- * link's folder, as the kernel reads it (from the shell's folder with -r, which writes it relative).
- */
-function checkLinkTargets(view: CommandView, scope: Scope): void {
-  const parse = parseOptions(view.argv.slice(1), LN_SPEC);
-  if (!parse.ok || !hasOption(parse, "-s", "--symbolic")) return;
-  const targetDir = optionValues(parse, "-t", "--target-directory")[0];
-  const indexes = parse.positionalIndexes.map((at) => at + 1);
-  const targets = targetDir === undefined && indexes.length > 1 ? indexes.slice(0, -1) : indexes;
-  const name = targetDir ?? (indexes.length > 1 ? view.argv[indexes.at(-1) as number] : ".");
-  const relative = hasOption(parse, "-r", "--relative");
-  for (const cwd of scope.cwds) {
-    const named = resolve(cwd, name ?? ".");
-    const folder =
-      targetDir !== undefined || name === "." || lstatOrUndefined(resolveSymlinks(named))?.isDirectory()
-        ? named
-        : dirname(named);
-    for (const index of targets) {
-      const word = view.words[index];
-      const expansion = expandWord(word, view.argv[index] as string, expansionOptions(scope, cwd));
-      if (expansion.kind === "unknown") {
-        add(scope, { check: "link-target", reason: `ln -s: ${expansion.reason}`, safety: false });
-        continue;
-      }
-      for (const path of expansion.paths) {
-        const target = resolve(relative ? cwd : folder, path);
-        if (HARMLESS_DEVICES.test(target)) continue;
-        const protectedReason = protectedReasonOf(target, cwd, scope);
-        if (protectedReason)
-          add(scope, {
-            check: "link-target",
-            reason: `ln -s makes a link to a protected path (${protectedReason})`,
-            safety: false,
-          });
-        else if (!isInside(target, scope))
-          add(scope, {
-            check: "link-target",
-            reason: `ln -s makes a link to ${target}, outside the working directories`,
-            safety: false,
-          });
-      }
-    }
-  }
-}
-
-/** Files named by output options (`sort --outp=x`, `curl -w '%output{x}'`), judged as writes wherever they stand. */
-function checkOptionOutputs(view: CommandView, name: string, scope: Scope): void {
-  for (const danger of dangerousOptions(view.argv)) {
-    if (danger.kind !== "writes" || danger.file === undefined) continue;
-    const word = view.words[danger.index];
-    if (word?.dynamic || word?.unknown) {
-      unknownPath(
-        "dynamic-path",
-        `${name} ${danger.option}: the file is only known at run time`,
-        "write",
-        scope,
-      );
-      continue;
-    }
-    // A file that is the whole word is expanded as bash expands it; one inside a word only has its `~` read.
-    const whole = view.argv[danger.index] === danger.file;
-    checkPath(
-      {
-        value: danger.file,
-        word: whole ? word : undefined,
-        access: "write",
-        commandName: name,
-        bases: scope.cwds,
-      },
-      scope,
-    );
   }
 }
 

@@ -2,13 +2,16 @@
 // (`/bin/r?` is /bin/rm; `r?` is whatever name it matches in the folder, found on PATH); a launcher runs
 // the command after it (`busybox tar`, `toybox rm`, `coreutils --coreutils-prog=rm`, `fakeroot tar`,
 // `sudo cp`, `npm exec -- rm`: the ones deny rules see through, denyForms.ts); a name only known at run
-// time ($CMD, "$(...)") is unknown, and asks in every mode. The checks that key on program names
+// time ($CMD, "$(...)") is unknown, and asks in every mode; after the line changed how names are found
+// (PATH=, hash -p, alias, enable), a name may run any program. The checks that key on program names
 // judge every program found.
 import { basename } from "node:path";
 import { type CommandView, launchedView } from "./commandView.ts";
 import { launchedCommandStarts } from "./denyForms.ts";
 import { globMatch } from "./expand.ts";
 import type { Word } from "./grammar/words.ts";
+import { words } from "./options.ts";
+import { assignedVariables } from "./shellVariables.ts";
 import { ANALYSIS_WRAPPER_NAMES } from "./wrappers.ts";
 
 export type ProgramReading = { kind: "views"; views: CommandView[] } | { kind: "unknown"; reason: string };
@@ -85,4 +88,40 @@ function asProgram(view: CommandView, program: string): CommandView {
     argv: [program, ...view.argv.slice(1)],
     written: { ...view.written, simple: { ...view.written.simple, argv } },
   };
+}
+
+/**
+ * Why a program name is looked up after the line changed how names are found (PATH=, hash -p, alias,
+ * enable), or undefined: it may then run any program, so it is judged like a program given by its
+ * path (its arguments checked as paths it may read or write). Builtins are not looked up, unless
+ * `enable` changed them.
+ */
+export function reboundName(view: CommandView, rebound: string | undefined): string | undefined {
+  const name = view.argv[0];
+  const own = view.assignments.some((assignment) => assignment.name === "PATH")
+    ? "PATH= in front of it"
+    : undefined;
+  const why = own ?? rebound;
+  if (!why || name === undefined || name.includes("/")) return undefined;
+  return BUILTINS.has(name) && !why.startsWith("enable") ? undefined : why;
+}
+
+const BUILTINS = new Set(
+  words(
+    "cd echo printf pwd test [ true false : read export declare typeset local readonly unset let",
+    "wait type command builtin hash set shopt source . eval exec exit return alias unalias getopts",
+    "mapfile readarray dirs pushd popd kill trap umask ulimit times jobs fg bg disown enable help",
+    "caller compgen complete compopt",
+  ),
+);
+
+/** What a command does to how later names are found, or undefined. */
+export function rebinding(view: CommandView): string | undefined {
+  const [name, ...args] = view.argv;
+  if (name === "hash" && args.some((arg) => /^-[a-zA-Z]*p/.test(arg))) return "hash -p";
+  if (name === "alias" && args.some((arg) => arg.includes("="))) return "alias";
+  if (name === "enable") return "enable";
+  const assigned = assignedVariables(view);
+  if (assigned.names.includes("PATH") || assigned.names.includes("BASH_CMDS")) return "PATH=";
+  return assigned.any;
 }
