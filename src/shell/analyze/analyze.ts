@@ -8,7 +8,7 @@ import { type CommandView, viewCommand } from "./commandView.ts";
 import { isHarmlessVariable } from "./envVars.ts";
 import { fedReads, namesFedBy } from "./fedNames.ts";
 import type { ExtractedCommand } from "./grammar/extractedCommand.ts";
-import { isSafetyProblem, readBash, understoodCommands } from "./grammar/frontEnd.ts";
+import { isSafetyProblem, readBash } from "./grammar/frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./grammar/parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { isInterpreter } from "./programs.ts";
@@ -383,7 +383,20 @@ export async function explainBashCommand(
 export function isReadOnlyBashCommand(command: string): boolean {
   if (!isBashParserReady()) return false;
   try {
-    return understoodCommands(command)?.every((extracted) => isReadOnlyPart(viewCommand(extracted))) ?? false;
+    const { problems, extraction } = readBash(command, { firstProblemOnly: true });
+    if (problems.length > 0 || extraction.commands.length === 0) return false;
+    // Each part with the commands of its pipeline before it (xargs fed the files find names reads them).
+    const views: CommandView[] = [];
+    return extraction.commands.every((extracted, index) => {
+      const before: CommandView[] = [];
+      for (let at = index; at > 0 && /^\|&?$/.test(extraction.operators[at - 1] ?? ""); at--)
+        before.push(views[at - 1] as CommandView);
+      const plain = viewCommand(extracted);
+      const fedBy = namesFedBy(plain, before);
+      const view = fedBy ? { ...plain, fedBy } : plain;
+      views.push(view);
+      return isReadOnlyPart(view);
+    });
   } catch {
     return false;
   }
