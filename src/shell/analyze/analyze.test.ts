@@ -152,6 +152,12 @@ describe("isReadOnlyBashCommand", () => {
     ["sed -i s/a/b/ f", false],
     ["rm x", false],
     ["ls\nls", false],
+    ["find . -name '*.ts' | xargs wc -l", true],
+    ["find . -exec cat {} \\;", true],
+    ["echo $HOME", true],
+    ["env | grep -c PATH", true],
+    ["find . | xargs rm", false],
+    ["cat list | xargs cat", false],
   ])("%j -> %s", (command, expected) => {
     expect(isReadOnlyBashCommand(command)).toBe(expected);
   });

@@ -8,12 +8,13 @@ import type { ToolPermissionContext } from "../../tool/context.ts";
 import { canConfine } from "../sandbox/confinementAvailability.ts";
 import { type CommandView, viewCommand } from "./commandView.ts";
 import { isHarmlessVariable } from "./envVars.ts";
+import { fedReads, namesFedBy } from "./fedNames.ts";
 import type { ExtractedCommand } from "./grammar/extractedCommand.ts";
 import { isSafetyProblem, readBash, understoodCommands } from "./grammar/frontEnd.ts";
 import { initBashParser, isBashParserReady, type SimpleCommand } from "./grammar/parse.ts";
 import { type Finding, validatePaths, writesThroughRedirect } from "./pathValidation.ts";
 import { isInterpreter } from "./programs.ts";
-import { programReadings } from "./programWord.ts";
+import { programReadings, rebinding, reboundName } from "./programWord.ts";
 import { type Classification, classifyCommand } from "./readOnly.ts";
 import { COMMAND_CHECKS } from "./security/index.ts";
 import { ruleSuggestions } from "./suggestions.ts";
@@ -44,37 +45,90 @@ export interface DetailedVerdict extends BashVerdict {
   findings: Finding[];
 }
 
-interface Part {
+interface Reading {
   view: CommandView;
   classification: Classification;
-  /** What the checks found on each program the command may run (more than one for a glob name). */
+}
+
+interface Part extends Reading {
+  /** Every program the command may run (a glob name's matches, what a launcher starts), each judged. */
+  readings: Reading[];
+  /** What the checks found on each program the command may run. */
   findings: Finding[];
+  /** Why its name may run another program than the one it names (PATH=, hash -p earlier in the line). */
+  rebound?: string;
 }
 
 const KIND_ORDER: Classification["kind"][] = ["read-only", "file-write", "other"];
 
-/** One command, judged as every program its name may be (programWord.ts). */
-function partOf(extracted: ExtractedCommand, cwd: string): Part {
-  const view = viewCommand(extracted);
+/**
+ * One command, judged as every program it may run (programWord.ts); `rebound`: why its name may run
+ * another program; `before`: the commands of its pipeline before it, nearest first (what feeds xargs).
+ */
+function partOf(
+  extracted: ExtractedCommand,
+  cwd: string,
+  rebound?: string,
+  before: readonly CommandView[] = [],
+): Part {
+  const plain = viewCommand(extracted);
+  const fedBy = namesFedBy(plain, before);
+  const view = fedBy ? { ...plain, fedBy } : plain;
   const reading = programReadings(view, cwd);
-  if (reading.kind === "unknown")
+  if (reading.kind === "unknown") {
+    const classification: Classification = { ...classify(view), kind: "other", reason: reading.reason };
     return {
       view,
-      classification: { ...classify(view), kind: "other", reason: reading.reason },
+      classification,
+      readings: [{ view, classification }],
       findings: [{ check: "unknown-program", reason: reading.reason, safety: true }],
     };
-  const [first, ...rest] = reading.views.map((candidate) => ({
-    view: candidate,
-    classification: classify(candidate),
-  }));
-  const chosen = rest.reduce(
-    (worst, next) =>
-      KIND_ORDER.indexOf(next.classification.kind) > KIND_ORDER.indexOf(worst.classification.kind)
-        ? next
-        : worst,
-    first as { view: CommandView; classification: Classification },
+  }
+  let reboundBy: string | undefined;
+  const readings: Reading[] = reading.views.map((candidate) => {
+    const why = reboundName(candidate, rebound);
+    reboundBy ??= why;
+    const classification: Classification = why
+      ? { kind: "other", reason: `after ${why}, ${candidate.argv[0]} may run another program`, paths: [] }
+      : classify(candidate);
+    return { view: candidate, classification };
+  });
+  const chosen = readings.reduce((worst, next) =>
+    KIND_ORDER.indexOf(next.classification.kind) > KIND_ORDER.indexOf(worst.classification.kind)
+      ? next
+      : worst,
   );
-  return { ...chosen, findings: reading.views.flatMap(commandFindings) };
+  return {
+    ...chosen,
+    readings,
+    findings: reading.views.flatMap(commandFindings),
+    ...(reboundBy ? { rebound: reboundBy } : {}),
+  };
+}
+
+/**
+ * The parts of a line in order, each knowing whether an earlier command changed how names are found
+ * and (given the operators between them) which commands of its pipeline come before it.
+ */
+function partsOf(
+  commands: readonly ExtractedCommand[],
+  cwd: string,
+  assignedElsewhere: readonly string[] = [],
+  operators?: readonly string[],
+): Part[] {
+  let rebound = assignedElsewhere.some((name) => name === "PATH" || name === "BASH_CMDS")
+    ? "PATH= in a loop, expansion or arithmetic of the line"
+    : undefined;
+  const parts: Part[] = [];
+  commands.forEach((extracted, index) => {
+    const before: CommandView[] = [];
+    for (let at = index; at > 0 && /^\|&?$/.test(operators?.[at - 1] ?? ""); at--)
+      before.push((parts[at - 1] as Part).view);
+    const part = partOf(extracted, cwd, rebound, before);
+    rebound ??= rebinding(part.view);
+    parts.push(part);
+  });
+  return parts;
 }
 
 /** Commands whose input words (from xargs) can only be strings, never files to read. */
@@ -91,6 +145,9 @@ function classify(view: CommandView): Classification {
       reason: `${unknownVariable.name}= in front of ${view.argv[0] ?? "the command"} may change what it does`,
     };
   if (view.inputArgs && classification.kind !== "other" && !NO_PATH_TARGETS.has(view.argv[0] ?? "")) {
+    // Fed the files find names, a command that only reads each file it is given reads those folders.
+    const fed = fedReads(view);
+    if (fed) return { ...classification, paths: [...classification.paths, ...fed] };
     return {
       ...classification,
       kind: "other",
@@ -114,11 +171,12 @@ function safetyScan(
   commands: readonly ExtractedCommand[],
   cwd: string,
   context: ToolPermissionContext,
+  assignedElsewhere: readonly string[] = [],
 ): Finding[] {
   if (commands.length === 0) return [];
-  const parts: Part[] = commands.map((extracted) => partOf(extracted, cwd));
+  const parts = partsOf(commands, cwd, assignedElsewhere);
   const findings = parts.flatMap((part) => part.findings.filter((finding) => finding.safety));
-  return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true })];
+  return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true, assignedElsewhere })];
 }
 
 const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
@@ -128,12 +186,12 @@ const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "Notebook
  * (matched against the commands it can see) and Read/Edit rules (matched against the paths it can
  * see). With any of them, what is too complex to check against them asks in every mode.
  */
-function hasRestrictingRules(context: ToolPermissionContext): boolean {
+function hasRestrictingRules(context: ToolPermissionContext, bashOnly = false): boolean {
   return (["deny", "ask"] as const).some((behavior) =>
     listRules(context, behavior).some(
       (rule) =>
         (rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined) ||
-        PATH_RULE_NAMES.has(rule.value.toolName),
+        (!bashOnly && PATH_RULE_NAMES.has(rule.value.toolName)),
     ),
   );
 }
@@ -161,7 +219,7 @@ export function analyzeBashCommandNow(command: string, options: AnalyzeOptions):
 
 function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   const { cwd, permissionContext: context } = options;
-  const { problems, extraction, hidden } = readBash(command);
+  const { problems, extraction, hidden, assignedElsewhere } = readBash(command);
   const strict = hasRestrictingRules(context);
   const findings: Finding[] = problems.map((problem) => ({
     ...problem,
@@ -169,7 +227,7 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
   }));
   const simpleParts = extraction.commands.map((extracted) => extracted.simple);
   // Safety findings hold in every mode, so look for them everywhere, also inside bash -c strings.
-  findings.unshift(...safetyScan(hidden, cwd, context));
+  findings.unshift(...safetyScan(hidden, cwd, context, assignedElsewhere));
 
   if (problems.length > 0) {
     const tooComplex = verdictFrom(findings, simpleParts) as DetailedVerdict;
@@ -186,16 +244,24 @@ function analyzeNow(command: string, options: AnalyzeOptions): DetailedVerdict {
     };
   }
 
-  const parts: Part[] = extraction.commands.map((extracted) => partOf(extracted, cwd));
+  const parts = partsOf(extraction.commands, cwd, [], extraction.operators);
   findings.push(
     ...parts.flatMap((part) =>
       part.findings.map((finding) => (strict ? { ...finding, safety: true } : finding)),
     ),
   );
-  if (strict)
+  if (strict) {
+    const bashRules = hasRestrictingRules(context, true);
     findings.push(
-      ...parts.flatMap((part) => (part.classification.kind === "read-only" ? [] : unseenCode(part.view))),
+      ...parts.flatMap((part) =>
+        part.classification.kind !== "read-only"
+          ? unseenCode(part.view, part.rebound)
+          : bashRules
+            ? runtimeCommands(part.view)
+            : [],
+      ),
     );
+  }
   findings.push(
     ...validatePaths(parts, cwd, context, { operators: extraction.operators }).map((finding) =>
       strict && CODE_BEHIND_PATHS.has(finding.check) ? { ...finding, safety: true } : finding,
@@ -245,15 +311,32 @@ const CODE_BEHIND_PATHS = new Set(["git-repository"]);
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\//;
 
 /**
+ * With Bash rules to honour, a read-only command whose full command lines exist only when it runs
+ * (`find -exec grep x {} \;`, `find | xargs cat` give each file name at run time): a rule such as
+ * Bash(*appsettings*) cannot be checked against them, so it asks in every mode.
+ */
+function runtimeCommands(view: CommandView): Finding[] {
+  const perFile = view.argv[0] === "find" && view.argv.some((arg) => /^-(exec|execdir|ok|okdir)$/.test(arg));
+  if (!perFile && !view.inputArgs) return [];
+  return [
+    {
+      check: "runtime-command",
+      reason: `${view.argv[0]} runs commands on file names known only when it runs, which your Bash rules cannot be checked against`,
+      safety: true,
+    },
+  ];
+}
+
+/**
  * With deny or ask rules to honour, code the rules cannot see: a script handed to a shell or an
  * interpreter (`sh x.sh`, `python3 tool.py`), or a program run by a path outside the system's bin
  * folders (`./del`, which may be a copy of anything). Such a command asks in every mode.
  */
-function unseenCode(view: CommandView): Finding[] {
+function unseenCode(view: CommandView, rebound?: string): Finding[] {
   const name = view.argv[0] ?? "";
   const byPath = name.includes("/") && !SYSTEM_BIN.test(name);
   const script = isInterpreter(name.slice(name.lastIndexOf("/") + 1)) && view.argv.length > 1;
-  if (!byPath && !script) return [];
+  if (!byPath && !script && !rebound) return [];
   return [
     {
       check: "unseen-code",
@@ -342,7 +425,20 @@ export async function explainBashCommand(
 export function isReadOnlyBashCommand(command: string): boolean {
   if (!isBashParserReady()) return false;
   try {
-    return understoodCommands(command)?.every((extracted) => isReadOnlyPart(viewCommand(extracted))) ?? false;
+    const { problems, extraction } = readBash(command, { firstProblemOnly: true });
+    if (problems.length > 0 || extraction.commands.length === 0) return false;
+    // Each part with the commands of its pipeline before it (xargs fed the files find names reads them).
+    const views: CommandView[] = [];
+    return extraction.commands.every((extracted, index) => {
+      const before: CommandView[] = [];
+      for (let at = index; at > 0 && /^\|&?$/.test(extraction.operators[at - 1] ?? ""); at--)
+        before.push(views[at - 1] as CommandView);
+      const plain = viewCommand(extracted);
+      const fedBy = namesFedBy(plain, before);
+      const view = fedBy ? { ...plain, fedBy } : plain;
+      views.push(view);
+      return isReadOnlyPart(view);
+    });
   } catch {
     return false;
   }

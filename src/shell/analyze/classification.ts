@@ -1,5 +1,6 @@
 // What the read-only test says of one command, and the helpers that find the paths in its arguments:
 // shared by the classifier (readOnly.ts) and the programs with a language of their own (readOnlyPrograms.ts).
+import type { Word } from "./grammar/words.ts";
 
 export interface PathUse {
   value: string;
@@ -10,6 +11,10 @@ export interface PathUse {
   fromGitStart?: boolean;
   /** A folder read whole, with everything below it (grep -r, rg, cp -r). */
   recursive?: boolean;
+  /** Every file below is opened by name (find -exec cat {}, find | xargs wc): the links among them are followed. */
+  follows?: FollowedLinks;
+  /** The word that carries the value, when it is not one of this command's own (xargs fed by find). */
+  word?: Word;
   /** A file written through an option or a script (sort -o, git --output, sed w): never covered by an allow rule. */
   output?: boolean;
   /**
@@ -23,6 +28,15 @@ export interface PathUse {
     /** cp --parents: a source lands under its whole relative path, not its name. */
     parents: boolean;
   };
+}
+
+export interface FollowedLinks {
+  /** Which links are opened, by name (find -name x prints only links named like x); undefined: any. */
+  linkName?: (name: string) => boolean;
+  /** No link is opened (find -type f). */
+  noLinks: boolean;
+  /** Names reach the command split at blanks and unquoted (xargs without -0). */
+  splitNames: boolean;
 }
 
 export interface Classification {

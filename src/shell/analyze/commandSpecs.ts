@@ -93,7 +93,7 @@ export const COMMAND_SPECS: Readonly<Record<string, CommandSpec>> = {
     numeric: true,
     long: words(
       "--lines= --bytes= --quiet --silent --verbose --zero-terminated --follow[=] --retry",
-      "--sleep-interval=",
+      "--sleep-interval= --pid= --max-unchanged-stats=",
     ),
   }),
   wc: ro("read", {
@@ -112,6 +112,8 @@ export const COMMAND_SPECS: Readonly<Record<string, CommandSpec>> = {
   "[": ro("none", {}, { anyArgs: true }),
   pwd: ro("none", { flags: "LP" }, { maxPositionals: 0 }),
   whoami: ro("none", {}, { maxPositionals: 0 }),
+  // The environment's variables, by name: printing is all it does.
+  printenv: ro("none", { flags: "0", long: ["--null"] }),
   id: ro("none", { flags: "gGnruzZ", long: ["--group", "--groups", "--name", "--real", "--user", "--zero"] }),
   uname: ro(
     "none",

@@ -1,4 +1,6 @@
 // One command as the checks see it: wrappers (timeout, env, xargs...) removed, with what they added.
+
+import type { FoundFiles } from "./foundFiles.ts";
 import type { ExtractedCommand, Redirect } from "./grammar/extractedCommand.ts";
 import type { Word } from "./grammar/words.ts";
 import { unwrapForAnalysis } from "./wrappers.ts";
@@ -18,6 +20,8 @@ export interface CommandView {
   /** xargs appends words read from stdin. */
   inputArgs: boolean;
   xargsOptions?: string[];
+  /** The files xargs gives it, when the command feeding xargs names them (find | xargs). */
+  fedBy?: FoundFiles;
   /** A wrapper whose options are not understood. */
   unwrapProblem?: { check: string; reason: string };
   /** The command as written. */
@@ -40,5 +44,22 @@ export function viewCommand(command: ExtractedCommand): CommandView {
     ...(unwrapped.xargsOptions ? { xargsOptions: unwrapped.xargsOptions } : {}),
     ...(unwrapped.problem ? { unwrapProblem: unwrapped.problem } : {}),
     written: command,
+  };
+}
+
+/** The command a launcher starts at `start` of a view's argv (`busybox tar ...`), its own wrappers removed. */
+export function launchedView(view: CommandView, start: number): CommandView {
+  const argv = view.argv.slice(start);
+  const words = view.words.slice(start);
+  const unwrapped = unwrapForAnalysis(argv);
+  return {
+    ...view,
+    argv: argv.slice(unwrapped.offset),
+    words: words.slice(unwrapped.offset),
+    wrappers: [...view.wrappers, ...unwrapped.wrappers],
+    assignments: [...view.assignments, ...unwrapped.assignments],
+    inputArgs: view.inputArgs || unwrapped.inputArgs,
+    ...(unwrapped.xargsOptions ? { xargsOptions: unwrapped.xargsOptions } : {}),
+    ...(unwrapped.problem ? { unwrapProblem: unwrapped.problem } : {}),
   };
 }

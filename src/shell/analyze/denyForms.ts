@@ -32,6 +32,9 @@ const LENIENT_VALUED: Record<string, readonly string[]> = {
   coproc: [],
   busybox: [],
   toybox: [],
+  toolbox: [],
+  bsdbox: [],
+  coreutils: [],
   caffeinate: ["-t", "-w"],
   flock: ["-w", "-E", "--timeout", "--conflict-exit-code"],
   firejail: [],
@@ -112,27 +115,27 @@ const LAUNCH_SUBCOMMANDS: Record<string, { sub: readonly string[]; leading?: num
 };
 
 /**
- * `npm exec -- rm -rf x` and the like: every command the words after the launching subcommand may
- * be (its own options skipped, each read both as a flag and as taking a value).
+ * `npm exec -- rm -rf x` and the like: where every command the words after the launching subcommand
+ * may be starts (its own options skipped, each read both as a flag and as taking a value).
  */
-function launchedCommands(argv: readonly string[]): string[][] {
-  const [name, sub, ...rest] = argv;
+function launchedStarts(argv: readonly string[]): number[] {
+  const [name, sub] = argv;
   const launcher = name === undefined ? undefined : LAUNCH_SUBCOMMANDS[name];
   if (!launcher || sub === undefined || !launcher.sub.includes(sub)) return [];
-  const found: string[][] = [];
-  for (let i = 0; i < rest.length; i++) {
-    const word = rest[i] as string;
+  const found: number[] = [];
+  for (let i = 2; i < argv.length; i++) {
+    const word = argv[i] as string;
     if (word === "--") {
-      found.push(rest.slice(i + 1));
+      found.push(i + 1);
       break;
     }
     // The first word that is not an option is the command, or the value of the option before it.
-    if (!word.startsWith("-") && i >= (launcher.leading ?? 0)) {
-      found.push(rest.slice(i));
-      if (found.length === 2 || !(rest[i - 1] ?? "").startsWith("-")) break;
+    if (!word.startsWith("-") && i - 2 >= (launcher.leading ?? 0)) {
+      found.push(i);
+      if (found.length === 2 || !(argv[i - 1] ?? "").startsWith("-") || i === 2) break;
     }
   }
-  return found.filter((form) => form.length > 0);
+  return found.filter((start) => start < argv.length);
 }
 
 /** Leading positionals that are not the command: timeout DURATION, chroot NEWROOT, flock FILE... */
@@ -153,14 +156,14 @@ const GLOBAL_OPTION_TOOLS = new Set(
 );
 
 /**
- * Removes one wrapper leniently: every command it may be wrapping. An option it is not known to take a
- * value for (`stdbuf --output 0 rm`) is read both ways, as a flag and as taking the next word.
+ * Removes one wrapper leniently: where every command it may be wrapping starts. An option it is not
+ * known to take a value for (`stdbuf --output 0 rm`) is read both ways, as a flag and as taking the next word.
  */
-function stripOneLenient(argv: readonly string[]): string[][] {
+function lenientStarts(argv: readonly string[]): number[] {
   const name = argv[0];
-  if (name === undefined || !(name in LENIENT_VALUED)) return [];
+  if (name === undefined || !Object.hasOwn(LENIENT_VALUED, name)) return [];
   const valued = LENIENT_VALUED[name] as readonly string[];
-  const results: string[][] = [];
+  const results: number[] = [];
   const pending = [1];
   for (let guard = 0; guard < 16 && pending.length > 0; guard++) {
     let i = pending.pop() as number;
@@ -179,9 +182,18 @@ function stripOneLenient(argv: readonly string[]): string[][] {
       i += valued.includes(word) ? 2 : 1;
     }
     i += LENIENT_LEADING[name] ?? 0;
-    if (i < argv.length) results.push(argv.slice(i));
+    if (i < argv.length) results.push(i);
   }
   return results;
+}
+
+/**
+ * Where the commands a command line may start through a launcher begin: a wrapper (`nohup`, `sudo`,
+ * `fakeroot`...), a multi-call binary's applet (`busybox tar`, `toybox rm`), a launching subcommand
+ * (`npm exec --`, `uv run`). Deny rules and the path checks see through the same ones.
+ */
+export function launchedCommandStarts(argv: readonly string[]): number[] {
+  return [...new Set([...lenientStarts(argv), ...launchedStarts(argv)])];
 }
 
 /** Leading VAR=value words (as they appear inside strings re-parsed by env or after `command`). */
@@ -267,14 +279,17 @@ export function commandFormsForDenyRules(argv: readonly string[]): string[][] {
     const normalised = [normaliseCommandName(current[0] as string), ...current.slice(1)];
     const plain = [normalised, ...withoutGlobalOptions(normalised)];
     forms.push(...plain, ...plain.flatMap(subcommandAliases));
-    pending.push(...programAliases(normalised), ...launchedCommands(normalised));
+    pending.push(
+      ...programAliases(normalised),
+      ...launchedStarts(normalised).map((start) => normalised.slice(start)),
+    );
     // Case-insensitive file systems (macOS) run `CURL` as curl.
     const lower = (normalised[0] as string).toLowerCase();
     if (lower !== normalised[0]) forms.push([lower, ...normalised.slice(1)]);
     if (normalised[0] !== current[0]) forms.push(current);
     const withoutAssignments = stripAssignmentWords(normalised);
     if (withoutAssignments.length !== normalised.length) pending.push(withoutAssignments);
-    else pending.push(...stripOneLenient(normalised));
+    else pending.push(...lenientStarts(normalised).map((start) => normalised.slice(start)));
   }
   return forms;
 }

@@ -37,5 +37,7 @@ const DANGEROUS_PREFIXES = words(
 /** True when setting this variable can make an ordinary program run code or read other config. */
 export function isSteeringVariable(name: string): boolean {
   if (isHarmlessVariable(name)) return false;
-  return DANGEROUS_NAMES.has(name) || DANGEROUS_PREFIXES.some((prefix) => name.startsWith(prefix));
+  if (DANGEROUS_NAMES.has(name) || DANGEROUS_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
+  // npm, pnpm and yarn read their settings from the environment whatever the case of the name.
+  return /^(npm_config_|pnpm_config_|yarn_)/i.test(name);
 }

@@ -38,6 +38,8 @@ export interface ExpandOptions {
   forWrite?: boolean;
   /** An earlier command changed how globs match (shopt, set, GLOBIGNORE=): why, and then every glob is unknown. */
   globRulesChanged?: string;
+  /** An earlier command of the line may have set HOME: what `~` names is then unknown. */
+  homeChanged?: string;
 }
 
 class TooMany extends Error {}
@@ -60,6 +62,12 @@ export function expandWord(word: Word | undefined, value: string, options: Expan
       word === undefined
         ? alternative.startsWith("~")
         : word.tilde || (word.brace && alternative.startsWith("~"));
+    if (tilde && options.homeChanged && /^~(\/|$)/.test(alternative))
+      return {
+        kind: "unknown",
+        check: "dynamic-path",
+        reason: `${alternative} depends on HOME, which ${options.homeChanged} may have set`,
+      };
     const path = tilde ? expandTilde(alternative, options.home) : alternative;
     if (path === undefined)
       return {

@@ -5,10 +5,10 @@ import { resolve } from "node:path";
 import { remembered, resolveSymlinks } from "../../permissions/paths.ts";
 import type { CommandView } from "./commandView.ts";
 import { expandWord } from "./expand.ts";
-import { discoverRepository, isProtectedGitDir } from "./gitRepository.ts";
+import { checkPrintedContent } from "./gitPrinted.ts";
+import { discoverRepository, isProtectedGitDir, type Repository } from "./gitRepository.ts";
 import { readGitGlobals } from "./gitSpec.ts";
-import { checkPathRules } from "./pathRuleFindings.ts";
-import { add, type Scope } from "./pathScope.ts";
+import { add, expansionOptions, type Scope } from "./pathScope.ts";
 import type { Classification } from "./readOnly.ts";
 
 const GIT_ENVIRONMENT =
@@ -30,12 +30,7 @@ function findStartFolders(view: CommandView, scope: Scope): string[] | undefined
     if (global.option !== "-C") continue;
     const next: string[] = [];
     for (const folder of folders) {
-      const expansion = expandWord(view.words[global.index], global.value, {
-        cwd: folder,
-        home: scope.context.caller.home,
-        filesMayChange: scope.filesMayChange,
-        ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
-      });
+      const expansion = expandWord(view.words[global.index], global.value, expansionOptions(scope, folder));
       if (expansion.kind === "unknown") {
         add(scope, { check: "git-repository", reason: `git -C: ${expansion.reason}`, safety: false });
         return undefined;
@@ -54,26 +49,27 @@ function flag(scope: Scope, reason: string): void {
   add(scope, { check: "git-repository", reason, safety: false });
 }
 
-/** The repository each start folder leads to, judged; returns the work trees whose files git may print. */
-function judgeRepositories(view: CommandView, starts: readonly string[], scope: Scope): string[] {
+/** The repository each start folder leads to, judged; returns the work trees whose files git may print, with their repository when it is a work tree's own. */
+function judgeRepositories(
+  view: CommandView,
+  starts: readonly string[],
+  scope: Scope,
+): Array<{ workTree: string; repository?: Repository }> {
   const globals = readGitGlobals(view.argv);
   const gitDir = globals.paths.find((global) => global.option === "--git-dir");
-  const workTrees: string[] = [];
+  const workTrees: Array<{ workTree: string; repository?: Repository }> = [];
   for (const start of starts) {
     if (gitDir) {
-      const expansion = expandWord(view.words[gitDir.index], gitDir.value, {
-        cwd: start,
-        home: scope.context.caller.home,
-      });
+      const expansion = expandWord(view.words[gitDir.index], gitDir.value, expansionOptions(scope, start));
       const dirs = expansion.kind === "paths" ? expansion.paths.map((path) => resolve(start, path)) : [];
       if (dirs.length === 0 || dirs.some((dir) => !isProtectedGitDir(dir)))
         flag(scope, `git --git-dir=${gitDir.value} uses a repository that is not a .git folder`);
-      workTrees.push(start);
+      workTrees.push({ workTree: start });
       continue;
     }
     if (globals.bare) {
       if (!isProtectedGitDir(start)) flag(scope, `git --bare takes ${start} as its repository`);
-      workTrees.push(start);
+      workTrees.push({ workTree: start });
       continue;
     }
     const repository = remembered(scope.repositories, start, () => discoverRepository(start));
@@ -82,7 +78,9 @@ function judgeRepositories(view: CommandView, starts: readonly string[], scope: 
         scope,
         `git would use ${repository.gitDir} as its repository, which is not a .git folder of a work tree`,
       );
-    workTrees.push(repository?.workTree ?? start);
+    const workTree = repository?.workTree ?? start;
+    const worktreeOption = globals.paths.some((global) => global.option === "--work-tree");
+    workTrees.push(repository?.trusted && !worktreeOption ? { workTree, repository } : { workTree });
   }
   return workTrees;
 }
@@ -96,5 +94,10 @@ export function checkGit(view: CommandView, classification: Classification, scop
   if (!starts) return;
   const workTrees = judgeRepositories(view, starts, scope);
   if (!classification.readsRepository) return;
-  for (const workTree of new Set(workTrees)) checkPathRules(workTree, workTree, "read", "git", scope, true);
+  const seen = new Set<string>();
+  for (const { workTree, repository } of workTrees) {
+    if (seen.has(workTree)) continue;
+    seen.add(workTree);
+    checkPrintedContent(view, repository, workTree, scope);
+  }
 }

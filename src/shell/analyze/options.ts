@@ -6,6 +6,8 @@ export interface OptionSpec {
   flags?: string;
   /** Short options that take a value, e.g. "nA" (`-n 5`, `-n5`). */
   valued?: string;
+  /** Short options whose value, if any, is the rest of the word, never the next word (xargs -i[R]). */
+  attached?: string;
   /** Long options: "--all" (no value), "--lines=" (value required), "--color[=]" (optional, attached). */
   long?: readonly string[];
   /** Accepts `-NUM` (head -20, grep -5). */
@@ -87,6 +89,11 @@ export function parseOptions(args: readonly string[], spec: OptionSpec): OptionP
     }
     for (let j = 1; j < arg.length; j++) {
       const letter = arg[j] as string;
+      if (spec.attached?.includes(letter)) {
+        const rest = arg.slice(j + 1);
+        options.push(rest === "" ? { name: `-${letter}` } : { name: `-${letter}`, value: rest });
+        break;
+      }
       if (valued.includes(letter)) {
         const rest = arg.slice(j + 1);
         if (rest !== "") options.push({ name: `-${letter}`, value: rest });

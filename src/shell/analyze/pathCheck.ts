@@ -8,10 +8,20 @@ import {
   resolveSymlinks,
 } from "../../permissions/paths.ts";
 import { workingDirectories } from "../../tool/context.ts";
+import type { FollowedLinks } from "./classification.ts";
 import { expandWord } from "./expand.ts";
 import type { Word } from "./grammar/words.ts";
+import { LINK_WALK_BUDGET, walkBelow } from "./linksBelow.ts";
 import { checkPathRules } from "./pathRuleFindings.ts";
-import { add, hasPathRules, isInside, type PathAccess, protectedReasonOf, type Scope } from "./pathScope.ts";
+import {
+  add,
+  expansionOptions,
+  hasPathRules,
+  isInside,
+  type PathAccess,
+  protectedReasonOf,
+  type Scope,
+} from "./pathScope.ts";
 import { REMOVERS } from "./programs.ts";
 import { protectedInside } from "./protectedReach.ts";
 import { HARMLESS_DEVICES } from "./redirects.ts";
@@ -73,14 +83,14 @@ export function checkAbsolute(
     }
   }
   checkPathRules(abs, base, access, commandName, scope, whole);
-  // A file with more than one name may be the same file as one outside (a hard link): no path shows
-  // where its other names are, so changing it is not an edit inside the working directories.
+  // A file with more than one name may be the same file as a protected one or one outside (a hard
+  // link): no path shows where its other names are, so changing it asks in every mode.
   const stats = access === "write" ? lstatOrUndefined(abs) : undefined;
   if (stats?.isFile() && stats.nlink > 1)
     add(scope, {
       check: "hard-link",
-      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may lead outside)`,
-      safety: false,
+      reason: `${commandName} writes ${abs}, which has ${stats.nlink} names (a hard link may be a protected file or lead outside)`,
+      safety: true,
     });
   // A write through a dangling link creates the link's target: name it where it is judged.
   const target = access === "write" ? danglingLinkTarget(abs) : undefined;
@@ -114,6 +124,44 @@ export interface PathCheck {
   /** Folders the path is relative to (the shell's, or git's after -C). */
   bases: readonly string[];
   recursive?: boolean;
+  /** Every file below is opened by name: the links among them lead where they lead. */
+  follows?: FollowedLinks;
+}
+
+/**
+ * A folder whose every file is opened by name (find -exec cat {}, find | xargs wc): each link below it
+ * that is opened is a read of where it leads, and names xargs would split are reads of unknown paths.
+ */
+function checkFollowedLinks(
+  abs: string,
+  base: string,
+  follows: FollowedLinks,
+  commandName: string,
+  scope: Scope,
+): void {
+  if (follows.noLinks && !follows.splitNames) return;
+  const below = walkBelow(abs, {
+    ...(follows.linkName ? { linkName: follows.linkName } : {}),
+    oddNames: follows.splitNames,
+  });
+  if (!below) {
+    unknownPath(
+      "unknown-target",
+      `${commandName} opens every file below ${abs}, too many (over ${LINK_WALK_BUDGET}) to look for links leading out`,
+      "read",
+      scope,
+    );
+    return;
+  }
+  if (below.oddName)
+    unknownPath(
+      "unknown-target",
+      `${commandName} is given ${below.oddName} by xargs, which splits it at blanks (use find -print0 | xargs -0)`,
+      "read",
+      scope,
+    );
+  if (!follows.noLinks)
+    for (const link of below.links) checkAbsolute(resolveSymlinks(link), base, "read", commandName, scope);
 }
 
 export function checkPath(check: PathCheck, scope: Scope): void {
@@ -130,11 +178,8 @@ export function checkPath(check: PathCheck, scope: Scope): void {
   }
   for (const base of check.bases) {
     const expansion = expandWord(word, value, {
-      cwd: base,
-      home: scope.context.caller.home,
-      filesMayChange: scope.filesMayChange,
+      ...expansionOptions(scope, base),
       forWrite: access === "write",
-      ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
     });
     if (expansion.kind === "unknown") {
       unknownPath(
@@ -158,6 +203,8 @@ export function checkPath(check: PathCheck, scope: Scope): void {
     for (const path of expansion.paths) {
       const abs = resolve(base, path);
       checkAbsolute(abs, base, access, commandName, scope, check.recursive);
+      if (check.follows && access === "read")
+        checkFollowedLinks(abs, base, check.follows, commandName, scope);
       // The kernel applies `link/..` to the link's target (its parent), not to the text.
       if (/(^|\/)\.\.(\/|$)/.test(path)) {
         const physical = resolveSymlinks(path.startsWith("/") ? path : `${base}/${path}`);

@@ -5,6 +5,7 @@ import { listRules } from "../../permissions/matchers.ts";
 import { isInWorkingDirectories, protectedPathReason, remembered } from "../../permissions/paths.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
+import type { ExpandOptions } from "./expand.ts";
 import type { Repository } from "./gitRepository.ts";
 
 export interface Finding {
@@ -41,6 +42,10 @@ export interface Scope {
   globRulesChanged?: string;
   /** An earlier command changed how cd works (shopt -s cdable_vars, set -P): which one. */
   cdRulesChanged?: string;
+  /** Variables the path checks read (HOME, CDPATH...) that an earlier command of the line may have set: what set each. */
+  variables: Map<string, string>;
+  /** An earlier command that may have set any variable (eval, source, a nameref). */
+  anyVariable?: string;
   /** Paths an earlier command of the line moved, linked or unpacked: what they hold now is unknown. */
   relinked: string[];
   /** Paths the command being judged writes (collected to become `relinked`). */
@@ -73,6 +78,7 @@ export function createScope(
     cwdUnknown: false,
     safetyOnly: options.safetyOnly ?? false,
     filesMayChange: false,
+    variables: new Map(),
     relinked: [],
     writing: [],
     findings: [],
@@ -82,6 +88,28 @@ export function createScope(
     protectedReason: new Map(),
     gitStarts: new Map(),
     repositories: new Map(),
+  };
+}
+
+/** What may have set `name` earlier in the line (or in front of this command), or undefined. */
+export function variableChange(
+  scope: Scope,
+  name: string,
+  prefix?: ReadonlyArray<{ name: string }>,
+): string | undefined {
+  if (prefix?.some((assignment) => assignment.name === name)) return `${name}= in front of the command`;
+  return scope.variables.get(name) ?? scope.anyVariable;
+}
+
+/** How a word is expanded at this point of the line, from `cwd`. */
+export function expansionOptions(scope: Scope, cwd: string): ExpandOptions {
+  const home = variableChange(scope, "HOME");
+  return {
+    cwd,
+    home: scope.context.caller.home,
+    filesMayChange: scope.filesMayChange,
+    ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
+    ...(home ? { homeChanged: home } : {}),
   };
 }
 

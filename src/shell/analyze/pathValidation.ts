@@ -10,11 +10,22 @@ import type { CommandView } from "./commandView.ts";
 import { expandWord } from "./expand.ts";
 import { checkGit, gitStartFolders } from "./gitPaths.ts";
 import { hiddenTargets } from "./hiddenTargets.ts";
+import { checkLinkTargets } from "./linkTargets.ts";
+import { checkDerivedName, checkOptionOutputs } from "./namedWrites.ts";
 import { checkAbsolute, checkPath, type PathCheck, unknownPath } from "./pathCheck.ts";
-import { add, createScope, type Finding, isInside, type Scope } from "./pathScope.ts";
+import {
+  add,
+  createScope,
+  expansionOptions,
+  type Finding,
+  isInside,
+  type Scope,
+  variableChange,
+} from "./pathScope.ts";
 import { protectedBelow } from "./protectedReach.ts";
 import type { Classification, PathUse } from "./readOnly.ts";
 import { redirectAccess, writesThroughRedirect } from "./redirects.ts";
+import { assignedVariables, PATH_STATE_VARIABLES } from "./shellVariables.ts";
 import { checkUnknownArguments } from "./unknownArguments.ts";
 
 export type { Finding } from "./pathScope.ts";
@@ -25,6 +36,8 @@ const MAX_FOLDERS = 8;
 export interface ValidationInput {
   view: CommandView;
   classification: Classification;
+  /** Every program the command may run (a glob's matches, what a launcher starts): each is validated. */
+  readings?: ReadonlyArray<{ view: CommandView; classification: Classification }>;
 }
 
 /** Where the shell may be, and whether the last command may have succeeded there. */
@@ -80,9 +93,7 @@ function checkDestination(
   }
   for (const base of check.bases) {
     const expansion = expandWord(check.word, check.value, {
-      cwd: base,
-      home: scope.context.caller.home,
-      filesMayChange: scope.filesMayChange,
+      ...expansionOptions(scope, base),
       forWrite: true,
     });
     if (expansion.kind === "unknown") {
@@ -97,11 +108,7 @@ function checkDestination(
       }
       for (const source of into.sources) {
         const word = source.index === undefined ? undefined : view.words[source.index];
-        const sources = expandWord(word, source.value, {
-          cwd: base,
-          home: scope.context.caller.home,
-          filesMayChange: scope.filesMayChange,
-        });
+        const sources = expandWord(word, source.value, expansionOptions(scope, base));
         // A source whose name is not known may land under any name: the folder is changed whole.
         for (const from of sources.kind === "paths" ? sources.paths : [undefined]) {
           const trimmed = from?.replace(/\/+$/, "");
@@ -134,7 +141,7 @@ function validateCommand(view: CommandView, classification: Classification, scop
     if (use.access === "cd") continue;
     const bases = basesFor(use, view, scope);
     if (!bases) continue;
-    const word = use.index === undefined ? undefined : view.words[use.index];
+    const word = use.word ?? (use.index === undefined ? undefined : view.words[use.index]);
     const check: PathCheck = {
       value: use.value,
       word,
@@ -142,13 +149,14 @@ function validateCommand(view: CommandView, classification: Classification, scop
       commandName: name,
       bases,
       recursive: use.recursive ?? false,
+      ...(use.follows ? { follows: use.follows } : {}),
     };
     if (use.into && use.access === "write") checkDestination(check, use.into, view, scope);
     else checkPath(check, scope);
   }
   for (const hidden of hiddenTargets(view)) {
     if (hidden.kind === "unknown") unknownPath("unknown-target", hidden.reason, hidden.access, scope);
-    else
+    else if (hidden.kind === "below")
       for (const folder of hidden.folders)
         checkPath(
           {
@@ -161,7 +169,26 @@ function validateCommand(view: CommandView, classification: Classification, scop
           },
           scope,
         );
+    else if (hidden.kind === "copy") {
+      const check: PathCheck = {
+        value: hidden.destination.value,
+        word: view.words[hidden.destination.index],
+        access: "write",
+        commandName: name,
+        bases: scope.cwds,
+        recursive: hidden.recursive,
+      };
+      const into = {
+        sources: hidden.sources,
+        recursive: hidden.recursive,
+        noTargetDirectory: false,
+        parents: false,
+      };
+      if (hidden.sources.length > 0) checkDestination(check, into, view, scope);
+    } else for (const path of hidden.paths) checkDerivedName(view, name, path, scope);
   }
+  checkOptionOutputs(view, name, scope);
+  if (name === "ln") checkLinkTargets(view, scope);
   if (classification.kind === "other") checkUnknownArguments(view, scope);
   // git -C folders are where git reads from (and whose repository it uses).
   for (const start of view.argv[0] === "git" ? (gitStartFolders(view, scope) ?? []) : [])
@@ -205,14 +232,25 @@ function globOptionChange(view: CommandView): string | undefined {
   return view.assignments.find((assignment) => GLOB_VARIABLES.test(assignment.name))?.name;
 }
 
+/** The variables the path checks read that this command sets, for the commands after it. */
+function rememberAssignments(view: CommandView, scope: Scope): void {
+  const assigned = assignedVariables(view);
+  if (assigned.any) scope.anyVariable ??= assigned.any;
+  const by = view.argv[0] ?? "an assignment";
+  for (const name of assigned.names)
+    if (PATH_STATE_VARIABLES.has(name) && !scope.variables.has(name))
+      scope.variables.set(name, `${by} (${name}=)`);
+}
+
 /** Follows one command's cd (if it is one) from every running state into the next states. */
 function followCd(view: CommandView, running: readonly ShellState[], next: ShellState[], scope: Scope): void {
   for (const state of running) {
+    const { cwd: _cwd, ...expansion } = expansionOptions(scope, state.cwd);
     const target = cdTarget(view, state.cwd, {
-      caller: scope.context.caller,
-      filesMayChange: scope.filesMayChange,
-      ...(scope.globRulesChanged ? { globRulesChanged: scope.globRulesChanged } : {}),
+      env: scope.context.caller.env,
+      ...expansion,
       ...(scope.cdRulesChanged ? { cdRulesChanged: scope.cdRulesChanged } : {}),
+      variable: (name) => variableChange(scope, name, view.assignments),
     });
     if (target.kind === "unknown") {
       scope.cwdUnknown = true;
@@ -235,9 +273,17 @@ export function validatePaths(
   commands: readonly ValidationInput[],
   cwd: string,
   context: ToolPermissionContext,
-  options: { safetyOnly?: boolean; operators?: readonly string[] } = {},
+  options: {
+    safetyOnly?: boolean;
+    operators?: readonly string[];
+    assignedElsewhere?: readonly string[];
+  } = {},
 ): Finding[] {
   const scope = createScope(context, cwd, options);
+  // A line too complex to follow may set these anywhere (a loop variable, `${HOME:=x}`): from the start.
+  for (const name of options.assignedElsewhere ?? [])
+    if (PATH_STATE_VARIABLES.has(name))
+      scope.variables.set(name, `a loop, expansion or arithmetic of the line (${name}=)`);
   if (!isInside(cwd, scope))
     add(scope, {
       check: "path-outside-working-dirs",
@@ -245,19 +291,25 @@ export function validatePaths(
       safety: false,
     });
   let states: ShellState[] = [{ cwd, ok: true }];
-  commands.forEach(({ view, classification }, index) => {
+  commands.forEach(({ view, classification, readings = [] }, index) => {
     const operator = index === 0 ? undefined : (options.operators?.[index - 1] ?? ";");
     const running = states.filter((state) => runsAfter(operator, state));
     const next = states.filter((state) => !runsAfter(operator, state));
     scope.cwds = [...new Set(running.map((state) => state.cwd))];
     scope.writing = [];
     validateCommand(view, classification, scope);
-    if (relinks(view, classification)) scope.relinked.push(...scope.writing);
+    for (const reading of readings)
+      if (reading.view !== view) validateCommand(reading.view, reading.classification, scope);
+    const all = [{ view, classification }, ...readings];
+    if (all.some((reading) => relinks(reading.view, reading.classification)))
+      scope.relinked.push(...scope.writing);
     followCd(view, running, next, scope);
-    if (classification.kind !== "read-only" || writesThroughRedirect(view)) scope.filesMayChange = true;
+    if (all.some((reading) => reading.classification.kind !== "read-only") || writesThroughRedirect(view))
+      scope.filesMayChange = true;
     const globOption = globOptionChange(view);
     if (globOption) scope.globRulesChanged ??= globOption;
     scope.cdRulesChanged ??= cdRulesChange(view);
+    rememberAssignments(view, scope);
     states = dedupe(next);
     if (new Set(states.map((state) => state.cwd)).size > MAX_FOLDERS) {
       scope.cwdUnknown = true;

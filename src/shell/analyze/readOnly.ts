@@ -208,7 +208,7 @@ function classifyNpm(argv: readonly string[]): Classification | undefined {
   return { kind: "read-only", reason: "", paths: [] };
 }
 
-const LN_SPEC: OptionSpec = {
+export const LN_SPEC: OptionSpec = {
   flags: "sfnrvbiLPT",
   valued: "tS",
   long: words(
@@ -232,6 +232,21 @@ function classifyLn(argv: readonly string[]): Classification {
   return { kind: "file-write", reason: "", paths: uses };
 }
 
+const ENV_PRINT: OptionSpec = {
+  flags: "i0v",
+  valued: "u",
+  long: ["--ignore-environment", "--null", "--unset=", "--debug"],
+};
+
+/** `env` with no command prints the environment (with its NAME=value words and -u/-i applied). */
+function classifyEnv(argv: readonly string[]): Classification {
+  const parse = parseOptions(argv.slice(1), ENV_PRINT);
+  if (!parse.ok) return other(`env ${parse.option}: ${parse.reason}`);
+  if (parse.positionals.some((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)))
+    return other("env runs a command");
+  return { kind: "read-only", reason: "", paths: [] };
+}
+
 /** Classifies an effective command. argv[0] must be a bare command name to count as read-only. */
 export function classifyCommand(argv: readonly string[]): Classification {
   const name = argv[0];
@@ -252,7 +267,7 @@ export function classifyCommand(argv: readonly string[]): Classification {
     case "git":
       return classifyGitCommand(argv);
     case "find":
-      return classifyFind(argv);
+      return classifyFind(argv, classifyCommand);
     case "fd":
     case "fdfind": {
       const parse = parseOptions(argv.slice(1), FD_SPEC);
@@ -276,6 +291,7 @@ export function classifyCommand(argv: readonly string[]): Classification {
       return classifyJq(argv);
   }
   if (name === "ps") return classifyPs(argv);
+  if (name === "env") return classifyEnv(argv);
   if (name === "ln") return classifyLn(argv);
   if (name === "npm") {
     const npm = classifyNpm(argv);

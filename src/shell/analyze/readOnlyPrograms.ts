@@ -9,6 +9,7 @@ import {
   positionalUses,
   valueIndex,
 } from "./classification.ts";
+import { findNames } from "./foundFiles.ts";
 import { hasOption, type OptionSpec, optionValues, parseOptions, words } from "./options.ts";
 import { judgeSedScript } from "./sedScript.ts";
 
@@ -29,7 +30,15 @@ const FIND_TESTS = new Set(
   ),
 );
 
-export function classifyFind(argv: readonly string[]): Classification {
+/**
+ * find's expression: tests are read-only; a per-file command (-exec cmd {} ;) is when it only reads
+ * whatever files it is given (`classify` judges it), and then every file below the start folders is
+ * opened, its links followed.
+ */
+export function classifyFind(
+  argv: readonly string[],
+  classify?: (argv: readonly string[]) => Classification,
+): Classification {
   const paths: PathUse[] = [];
   let i = 1;
   while (i < argv.length && ["-H", "-P", "-O0", "-O1", "-O2", "-O3", "-D"].includes(argv[i] as string)) i++;
@@ -40,9 +49,18 @@ export function classifyFind(argv: readonly string[]): Classification {
     paths.push({ value: arg, index: i, access: "read" });
   }
   if (paths.length === 0) paths.push({ value: ".", access: "read" });
+  const starts = paths.length;
+  const names = classify ? findNames(argv.slice(1), classify) : undefined;
+  let opens = false;
   for (; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (FIND_TESTS.has(arg)) continue;
+    if (FIND_PER_FILE.has(arg) && names) {
+      // findNames has checked the command reads each file it is given; skip to its end.
+      opens = true;
+      i = argv.findIndex((word, j) => j > i && (word === ";" || word === "+"));
+      continue;
+    }
     if (FIND_TESTS_WITH_VALUE.has(arg)) {
       // These compare against another file, which find stats: a path read like the start points.
       if (FIND_FILE_TESTS.has(arg) && i + 1 < argv.length)
@@ -52,8 +70,18 @@ export function classifyFind(argv: readonly string[]): Classification {
     }
     return other(`find ${arg} is not a read-only find expression`, paths);
   }
+  if (opens && names) {
+    const follows = {
+      noLinks: names.noLinks,
+      splitNames: false,
+      ...(names.linkName ? { linkName: names.linkName } : {}),
+    };
+    for (const use of paths.slice(0, starts)) Object.assign(use, { recursive: true, follows });
+  }
   return { kind: "read-only", reason: "", paths };
 }
+
+const FIND_PER_FILE = new Set(words("-exec -execdir -ok -okdir"));
 
 export const FD_SPEC: OptionSpec = {
   flags: "HIusiFapgl0q1",

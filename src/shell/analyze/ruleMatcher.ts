@@ -16,6 +16,7 @@ import {
   validateBashSpecifier,
 } from "./bashRules.ts";
 import { viewCommand } from "./commandView.ts";
+import { dangerousOptions } from "./dangerousOptions.ts";
 import { deepScan } from "./deepCommands.ts";
 import { commandFormsForDenyRules } from "./denyForms.ts";
 import { braceExpand } from "./expand.ts";
@@ -96,8 +97,10 @@ export function allowRuleMatches(command: string, content: string, allContents: 
     const target = commandForAllowRules(extracted.simple.argv, extracted.simple.assignments);
     const byThis = patternMatchesArgv(pattern, target);
     if (byThis || others.some((other) => patternMatchesArgv(other, target))) {
-      // A rule names a command, never the files it is told to write: those are judged as writes.
+      // A rule names a command, never the files it is told to write (those are judged as writes), nor
+      // options that make it run other code or write elsewhere, however they are spelled.
       if (writesThroughRedirect(view) || commandOutputs(view).length > 0) return false;
+      if (dangerousOptions(target).length > 0) return false;
       covered ||= byThis;
       continue;
     }

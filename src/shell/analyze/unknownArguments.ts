@@ -5,7 +5,7 @@ import type { CommandView } from "./commandView.ts";
 import { expandTilde, expandWord } from "./expand.ts";
 import { unknownPath } from "./pathCheck.ts";
 import { checkArgumentRules } from "./pathRuleFindings.ts";
-import { add, protectedReasonOf, type Scope } from "./pathScope.ts";
+import { add, expansionOptions, protectedReasonOf, type Scope, variableChange } from "./pathScope.ts";
 import { HARMLESS_DEVICES } from "./redirects.ts";
 
 /**
@@ -73,22 +73,24 @@ export function checkUnknownArguments(view: CommandView, scope: Scope): void {
       for (const cwd of scope.cwds) {
         // The whole word is expanded by bash; a value inside an option word only has its `~` read.
         const whole = candidate === arg && !arg.startsWith("-");
-        const expansion = whole
-          ? expandWord(word, arg, {
-              cwd,
-              home: scope.context.caller.home,
-              filesMayChange: scope.filesMayChange,
-            })
-          : undefined;
+        const readsTilde = word?.tilde || candidate.startsWith("~");
+        const home = readsTilde && /^~(\/|$)/.test(candidate) ? variableChange(scope, "HOME") : undefined;
+        if (home) {
+          unknownPath(
+            "dynamic-path",
+            `${name}: ${candidate} depends on HOME, which ${home} may have set`,
+            "write",
+            scope,
+          );
+          continue;
+        }
+        const expansion = whole ? expandWord(word, arg, expansionOptions(scope, cwd)) : undefined;
         if (expansion?.kind === "unknown") {
           unknownPath(expansion.check, `${name}: ${expansion.reason}`, "read", scope, false);
           unknownPath(expansion.check, `${name}: ${expansion.reason}`, "write", scope, false);
           continue;
         }
-        const tilde =
-          word?.tilde || candidate.startsWith("~")
-            ? expandTilde(candidate, scope.context.caller.home)
-            : candidate;
+        const tilde = readsTilde ? expandTilde(candidate, scope.context.caller.home) : candidate;
         const paths = expansion ? expansion.paths : tilde === undefined ? [] : [tilde];
         for (const path of paths) if (path !== "") checkUnknownPath(path, cwd, name, scope);
       }

@@ -23,9 +23,25 @@ describe("unwrapForAnalysis", () => {
     expect(unwrapped.wrappers).toEqual(wrappers);
   });
 
-  it("reports wrapper options it does not know, and xargs -I", () => {
+  it("reports wrapper options it does not know, and xargs options it does not know", () => {
     expect(unwrapForAnalysis(argv("timeout --weird 5 ls")).problem?.check).toBe("wrapper-options");
-    expect(unwrapForAnalysis(argv("xargs -I{} sh -c x")).problem?.check).toBe("xargs-target");
+    expect(unwrapForAnalysis(argv("xargs -Q sh -c x")).problem?.check).toBe("xargs-target");
+  });
+
+  it.each([
+    ["xargs -I{} rm {}", ["rm", "{}"]],
+    ["xargs -I @ rm @", ["rm", "@"]],
+    ["xargs -i mv {} {}.bak", ["mv", "{}", "{}.bak"]],
+    ["xargs -iX echo X", ["echo", "X"]],
+    ["xargs --replace=X cp X d/", ["cp", "X", "d/"]],
+    ["xargs -a list.txt -0 wc -l", ["wc", "-l"]],
+    ["xargs -e -l cat", ["cat"]],
+  ])("reads GNU and BSD xargs options: %j runs %j", (command, effective) => {
+    const words = argv(command);
+    const unwrapped = unwrapForAnalysis(words);
+    expect(unwrapped.problem).toBeUndefined();
+    expect(words.slice(unwrapped.offset)).toEqual(effective);
+    expect(unwrapped.inputArgs).toBe(true);
   });
 });
 

@@ -59,6 +59,9 @@ export function isCommandWrapper(name: string): boolean {
   return name in ANALYSIS_WRAPPERS || name === "xargs";
 }
 
+/** The wrappers the strict reading removes. */
+export const ANALYSIS_WRAPPER_NAMES: ReadonlySet<string> = new Set(Object.keys(ANALYSIS_WRAPPERS));
+
 /** Wrappers whose only effect is scheduling or timing: stripped for allow-rule matching. */
 const ALLOW_WRAPPERS = new Set(["timeout", "time", "nice", "stdbuf", "nohup"]);
 
@@ -75,20 +78,28 @@ export interface Unwrapped {
   problem?: { check: string; reason: string };
 }
 
+/** GNU and BSD xargs: -I R / -i[R] put input words where R stands, -a FILE reads them from a file. */
 const XARGS_SPEC: OptionSpec = {
-  flags: "0rtxp",
-  valued: "dnLPs",
+  flags: "0rtxpo",
+  valued: "dnLPsIEaJRS",
+  attached: "iel",
   long: [
     "--null",
     "--no-run-if-empty",
     "--verbose",
     "--exit",
     "--interactive",
+    "--open-tty",
+    "--show-limits",
     "--max-args=",
-    "--max-lines=",
+    "--max-lines[=]",
     "--max-procs=",
     "--max-chars=",
     "--delimiter=",
+    "--arg-file=",
+    "--replace[=]",
+    "--eof[=]",
+    "--process-slot-var=",
   ],
   stopAtPositional: true,
 };

@@ -461,7 +461,9 @@ table(
     ["cp /bin/rm ./del; ./del -rf src", NO_RM, "ask"],
   ],
   [
-    ["ln -s /usr/bin/python3 py", { mode: "acceptEdits" }, "allow"],
+    // A link to a file outside the working directories is not an edit inside them (issue 26).
+    ["ln -s /usr/bin/python3 py", { mode: "acceptEdits" }, "ask"],
+    ["ln -s src/index.ts index-link.ts", { mode: "acceptEdits" }, "allow"],
     ["mkdir -p build && cp README.md build/ && cat build/README.md", { mode: "acceptEdits" }, "allow"],
     ["awk '{print $1}' README.md", NO_RM, "allow"],
     ["node --version", NO_RM, "allow"],

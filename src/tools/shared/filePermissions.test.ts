@@ -1,5 +1,5 @@
 // The path policy end to end: every file tool through the permission engine, by mode and by path.
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
 import type { PermissionMode } from "../../permissions/types.ts";
@@ -29,6 +29,15 @@ beforeAll(() => {
   }
   writeFileSync(`${s.base}/outside/secret.txt`, "s");
   symlinkSync(`${s.base}/outside`, s.path("escape"));
+  // Files with a second name: one in a protected folder, one outside the project, one beside it.
+  mkdirSync(s.path(".claude"), { recursive: true });
+  writeFileSync(s.path(".claude", "settings.json"), "{}");
+  linkSync(s.path(".claude", "settings.json"), s.path("src", "settings-link.json"));
+  writeFileSync(`${s.base}/outside/linked.txt`, "a");
+  linkSync(`${s.base}/outside/linked.txt`, s.path("src", "outside-link.txt"));
+  writeFileSync(s.path("src", "twin.ipynb"), "{}");
+  linkSync(s.path("src", "twin.ipynb"), s.path("src", "twin2.ipynb"));
+  symlinkSync(s.path("src", "outside-link.txt"), s.path("src", "symlink-to-link.txt"));
 });
 afterAll(() => s.cleanup());
 
@@ -161,6 +170,31 @@ const TABLE: Array<{ what: string; tool: ToolName; path: () => string; expect: s
     what: "write a shell rc file",
     tool: "Write",
     path: () => s.path(".bashrc"),
+    expect: ["ask:safetyCheck", "ask:safetyCheck", "deny:mode", "ask:safetyCheck", "deny:mode"],
+  },
+  // A file with more than one name: its other names may be protected or outside; no path tells.
+  {
+    what: "write a hard link to .claude/settings.json",
+    tool: "Write",
+    path: () => s.path("src", "settings-link.json"),
+    expect: ["ask:safetyCheck", "ask:safetyCheck", "deny:mode", "ask:safetyCheck", "deny:mode"],
+  },
+  {
+    what: "edit a hard link to a file outside",
+    tool: "Edit",
+    path: () => s.path("src", "outside-link.txt"),
+    expect: ["ask:safetyCheck", "ask:safetyCheck", "deny:mode", "ask:safetyCheck", "deny:mode"],
+  },
+  {
+    what: "multi-edit a hard link through a symlink",
+    tool: "MultiEdit",
+    path: () => s.path("src", "symlink-to-link.txt"),
+    expect: ["ask:safetyCheck", "ask:safetyCheck", "deny:mode", "ask:safetyCheck", "deny:mode"],
+  },
+  {
+    what: "notebook-edit a notebook with two names",
+    tool: "NotebookEdit",
+    path: () => s.path("src", "twin.ipynb"),
     expect: ["ask:safetyCheck", "ask:safetyCheck", "deny:mode", "ask:safetyCheck", "deny:mode"],
   },
 ];

@@ -1,7 +1,9 @@
 // The path policy of the file tools: reads inside the working directories are allowed, writes inside
-// them ask (allowed in acceptEdits), anything outside asks, protected paths ask even in bypass mode.
+// them ask (allowed in acceptEdits), anything outside asks, protected paths and files with more than
+// one name (hard links) ask even in bypass mode.
 // Deny, ask and allow rules are applied by the engine (through the tool's path rule matcher): outside
 // the working directories this check says "ask unless a rule covers it" (passthrough).
+import { stat } from "node:fs/promises";
 import { dirname, relative, sep } from "node:path";
 import { findDenyRule } from "../../permissions/engine.ts";
 import {
@@ -88,6 +90,16 @@ export async function checkReadPermission<I>(
   return askUnlessRuleCovers(tool, input, "read", absolutePath, context);
 }
 
+/** How many names the file at `path` has (following links); 1 for a missing file or a folder. */
+async function linkCount(path: string): Promise<number> {
+  try {
+    const stats = await stat(path);
+    return stats.isFile() ? stats.nlink : 1;
+  } catch {
+    return 1;
+  }
+}
+
 /**
  * Changing access: a memory agent's own memory files are allowed (agentMemoryAccess.ts, the one
  * exemption); protected paths ask (a safety check: even in bypass mode); inside the working
@@ -110,6 +122,15 @@ export async function checkWritePermission<I>(
       behavior: "ask",
       message: `${tool.name} wants to change a protected path: ${protectedReason}. This always needs approval.`,
       decisionReason: { type: "safetyCheck", reason: protectedReason, check: "protected-path" },
+    };
+  }
+  const names = await linkCount(absolutePath);
+  if (names > 1) {
+    const reason = `${absolutePath} has ${names} names (hard links): another may be a protected file or one outside the working directories, and no path shows where`;
+    return {
+      behavior: "ask",
+      message: `${tool.name} wants to change ${absolutePath}, a file with ${names} names (hard links): another may be a protected file or one outside the working directories. This always needs approval.`,
+      decisionReason: { type: "safetyCheck", reason, check: "hard-link" },
     };
   }
   if (isInWorkingDirectories(absolutePath, permissionContext, state.cwd)) {

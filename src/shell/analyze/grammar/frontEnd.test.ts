@@ -79,7 +79,7 @@ describe("readBash", () => {
     ["echo $(id)", "command-substitution"],
     ["echo `id`", "command-substitution"],
     ["cat <(ls)", "process-substitution"],
-    ["echo $HOME", "parameter-expansion"],
+    ["cat $HOME", "parameter-expansion"],
     ["echo ${x@P}", "parameter-transform"],
     ["$'\\x72\\x6d' x", "ansi-c-quoting"],
     ["echo {a,b}", "brace-expansion"],

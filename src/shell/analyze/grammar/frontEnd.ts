@@ -10,6 +10,7 @@ import { extractCommands } from "./extract.ts";
 import type { ExtractedCommand, Extraction, Problem } from "./extractedCommand.ts";
 import { withBashTree } from "./parse.ts";
 import { indexTree } from "./tree.ts";
+import { treeAssignments } from "./treeAssignments.ts";
 
 export type { Problem };
 
@@ -33,6 +34,8 @@ export interface BashReading {
    * (bash -c, eval...) or, when the command has problems, every command found at any depth.
    */
   hidden: ExtractedCommand[];
+  /** When there are problems: variables the line sets outside plain commands (loops, `${x:=}`, arithmetic). */
+  assignedElsewhere: string[];
 }
 
 export interface ReadOptions {
@@ -66,7 +69,7 @@ function readBashOnce(command: string, options: ReadOptions): BashReading {
     const reason = check.run(command);
     if (reason === undefined) continue;
     problems.push({ check: check.id, reason });
-    if (firstOnly) return { problems, extraction: EMPTY, hidden: [] };
+    if (firstOnly) return { problems, extraction: EMPTY, hidden: [], assignedElsewhere: [] };
   }
   return withBashTree(command, (root) => {
     const tree = indexTree(root, command);
@@ -74,17 +77,22 @@ function readBashOnce(command: string, options: ReadOptions): BashReading {
       const reason = check.run(tree);
       if (reason === undefined) continue;
       problems.push({ check: check.id, reason });
-      if (firstOnly) return { problems, extraction: EMPTY, hidden: [] };
+      if (firstOnly) return { problems, extraction: EMPTY, hidden: [], assignedElsewhere: [] };
     }
     const extraction = extractCommands(root, command);
     problems.push(...extraction.problems);
-    if (firstOnly) return { problems, extraction, hidden: [] };
+    if (firstOnly) return { problems, extraction, hidden: [], assignedElsewhere: [] };
     // Plain commands get the full analysis; what it cannot reach gets the safety scan.
     const hidden =
       problems.length === 0
         ? deepScan(command, { commands: extraction.commands }).nested
         : deepScan(command, { root }).commands;
-    return { problems, extraction, hidden };
+    return {
+      problems,
+      extraction,
+      hidden,
+      assignedElsewhere: problems.length > 0 ? treeAssignments(root) : [],
+    };
   });
 }
 

@@ -2,26 +2,12 @@
 // a trusted command into a launcher for other code, whether set in front, exported or assigned.
 import type { CommandView } from "../commandView.ts";
 import { isSteeringVariable } from "../envVars.ts";
+import { assignedVariables } from "../shellVariables.ts";
 import type { CommandCheck } from "./types.ts";
 
-const DECLARATIONS = new Set(["export", "declare", "typeset", "local", "readonly"]);
-
-/** Names a command assigns: VAR= prefixes, env's, declarations, read/printf -v/mapfile/getopts targets. */
+/** Names a command sets: VAR= prefixes and env's, declarations, read/printf -v/mapfile/getopts targets. */
 function assignedNames(view: CommandView): string[] {
-  const names = view.assignments.map((assignment) => assignment.name);
-  const [name, ...args] = view.argv;
-  if (name === undefined) return names;
-  const operands = args.filter((arg) => !arg.startsWith("-") && !arg.startsWith("+"));
-  if (DECLARATIONS.has(name)) names.push(...operands.map((arg) => arg.split(/\+?=/)[0] as string));
-  if (name === "read" || name === "mapfile" || name === "readarray") names.push(...operands);
-  if (name === "getopts") names.push(...operands.slice(1, 2));
-  if (name === "printf") {
-    const v = args.indexOf("-v");
-    if (v !== -1 && args[v + 1]) names.push(args[v + 1] as string);
-    const attached = args.find((arg) => arg.startsWith("-v") && arg.length > 2);
-    if (attached) names.push(attached.slice(2));
-  }
-  return names;
+  return [...view.assignments.map((assignment) => assignment.name), ...assignedVariables(view).names];
 }
 
 export const envSteering: CommandCheck = {

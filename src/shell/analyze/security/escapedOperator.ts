@@ -1,5 +1,6 @@
 // `\;` is a literal semicolon, but `\\;` is a backslash followed by a real separator: lexers that
-// treat backslash-operator pairs loosely disagree with bash about where commands end.
+// treat backslash-operator pairs loosely disagree with bash about where commands end. A word that is
+// only `\;` (find -exec's terminator) is read alike by all of them.
 import type { SyntaxCheck } from "./types.ts";
 
 const ESCAPED_OPERATOR = /(?:^|[^\\])(?:\\\\)*\\[;&|<>()]/;
@@ -12,6 +13,7 @@ export const escapedOperator: SyntaxCheck = {
     // Both forms need a backslash in a word, and node texts are slices of the source.
     if (!source.includes("\\")) return undefined;
     const node = of("word").find((candidate) => {
+      if (candidate.text === "\\;" && /^\s?$/.test(source[candidate.startIndex - 1] ?? "")) return false;
       if (ESCAPED_OPERATOR.test(candidate.text)) return true;
       const trailing = candidate.text.match(/\\+$/)?.[0].length ?? 0;
       return trailing > 0 && trailing % 2 === 0 && /[;&|<>]/.test(source[candidate.endIndex] ?? "");
@@ -21,7 +23,20 @@ export const escapedOperator: SyntaxCheck = {
       : undefined;
   },
   examples: {
-    trigger: ["echo \\\\; touch /tmp/pwned", "echo a\\;b", "echo x \\| sh", "find . -exec ls {} \\;"],
-    pass: ["echo 'a;b'", "echo a; echo b", "echo 'a\\;b'", "ls src\\ dir"],
+    trigger: [
+      "echo \\\\; touch /tmp/pwned",
+      "echo a\\;b",
+      "echo x \\| sh",
+      "find . -exec ls {} \\\\;",
+      "find . -exec ls {}\\; -quit",
+    ],
+    pass: [
+      "echo 'a;b'",
+      "echo a; echo b",
+      "echo 'a\\;b'",
+      "ls src\\ dir",
+      "find . -exec ls {} \\;",
+      "find . -exec ls {} \\; ; echo x",
+    ],
   },
 };

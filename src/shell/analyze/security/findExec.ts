@@ -1,4 +1,7 @@
-// find -exec/-ok and fd -x/-X run a command for every file found.
+// find -exec/-ok and fd -x/-X run a command for every file found; a find -exec command that only
+// reads each file it is given (cat, grep, wc...) is as read-only as the reads it makes (foundFiles.ts).
+import { findNames } from "../foundFiles.ts";
+import { classifyCommand } from "../readOnly.ts";
 import type { CommandCheck } from "./types.ts";
 
 const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
@@ -11,7 +14,8 @@ export const findExec: CommandCheck = {
     const [name, ...args] = view.argv;
     if (name === "find") {
       const action = args.find((arg) => FIND_ACTIONS.has(arg));
-      return action ? `find ${action} runs a command for every file found` : undefined;
+      if (!action || findNames(args, classifyCommand)) return undefined;
+      return `find ${action} runs a command for every file found`;
     }
     if (name === "fd" || name === "fdfind") {
       const action = args.find((arg) => /^--exec(-batch)?(=|$)/.test(arg) || /^-[A-Za-z]*[xX]/.test(arg));
@@ -21,13 +25,22 @@ export const findExec: CommandCheck = {
   },
   examples: {
     trigger: [
-      'find . -name "*.json" -exec grep -l x {} \\;',
+      "find . -exec sed -i s/a/b/ {} +",
+      "find . -exec sh -c 'cat $1' _ {} \\;",
       "find . -execdir rm {} +",
       "find . -ok rm {} ;",
       "fd -e md -x sh -c 'id'",
       "fd . -X rm",
       "fd --exec-batch ls",
     ],
-    pass: ["find . -name '*.ts'", "fd -e md", "find . -name exec", "fd -H x"],
+    pass: [
+      "find . -name '*.ts'",
+      "fd -e md",
+      "find . -name exec",
+      "fd -H x",
+      'find . -name "*.json" -exec grep -l x {} \\;',
+      "find src -type f -exec cat {} +",
+      "find . -exec wc -l {} ';'",
+    ],
   },
 };

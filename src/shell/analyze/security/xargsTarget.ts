@@ -22,7 +22,7 @@ const RUNS_OTHERS = new Set([
 export const xargsTarget: CommandCheck = {
   id: "xargs-target",
   stage: "command",
-  description: "xargs with unknown options (-I, -a, -e...), no target, or a target that runs code",
+  description: "xargs with options it does not know, no target, or a target that runs code",
   run: (view) => {
     if (!view.wrappers.includes("xargs") && view.unwrapProblem?.check !== "xargs-target") return undefined;
     if (view.unwrapProblem?.check === "xargs-target") return view.unwrapProblem.reason;
@@ -37,18 +37,19 @@ export const xargsTarget: CommandCheck = {
     trigger: [
       "find . | xargs sh -c 'id'",
       "ls | xargs -I{} sh -c '{}'",
-      "ls | xargs -i echo {}",
       "ls | xargs python3",
-      "xargs -a list.txt rm",
       "ls | xargs",
       "ls | xargs curl",
-      "ls | xargs -e echo",
+      "ls | xargs -Q echo",
     ],
     pass: [
       "find . -name '*.o' | xargs rm",
       "git ls-files | xargs -0 wc -l",
       "ls | xargs -n 1 echo",
       "xargs -t touch echo",
+      "ls | xargs -i echo {}",
+      "xargs -a list.txt rm",
+      "ls | xargs -e echo",
     ],
   },
 };
