@@ -19,8 +19,6 @@ const MUST = [
   `bash -c "touch x"`,
   `curl -s -w '%output{x}' http://127.0.0.1:1/`,
   "curl -K cfg http://127.0.0.1:1/",
-  "ls | xargs -I@ touch @",
-  "busybox tar xf x.tar",
   "make",
   "npm install",
   "./build.sh",
@@ -29,6 +27,12 @@ const MUST = [
   "env python3 -c 1",
   "timeout 5 python3 -c 1",
 ];
+
+/**
+ * Writes the analysis itself asks about in every mode, confinement or not (names from stdin, a
+ * launcher's archive applet): the unnamed-writes finding never needs to speak for them.
+ */
+const ASKED_ANYWAY = ["ls | xargs -I@ touch @", "busybox tar xf x.tar"];
 
 /** Commands that write only what they name (or nothing). */
 const MUST_NOT = [
@@ -70,6 +74,18 @@ describe("the unnamed-writes finding where nothing confines Bash calls", () => {
   });
   it.each(MUST)("never fires where the confinement runs: %s", (command) => {
     expect(checkOf(command, true)).not.toBe(UNNAMED_WRITES);
+  });
+  it.each(ASKED_ANYWAY)("%s asks in every mode with or without confinement, as a safety check", (command) => {
+    for (const confinement of [false, true]) {
+      const verdict = analyzeBashCommandNow(command, {
+        cwd: project.root,
+        permissionContext: contextFor(project.root, { mode: "bypassPermissions", confinement }),
+      });
+      expect({ behavior: verdict.behavior, safety: verdict.safety }).toEqual({
+        behavior: "ask",
+        safety: true,
+      });
+    }
   });
 });
 

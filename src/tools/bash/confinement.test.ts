@@ -190,11 +190,13 @@ describe.skipIf(!availability.available)("a call a mode approved runs confined",
     "curl -w '%output{.git/x}' against a local server writes nothing into .git",
     async () => {
       const root = project();
+      // The analysis names this write and asks; a miss of it is what the confinement is for.
       const result = await run(
         `curl -s -o /dev/null -w '%output{.git/x}%{http_code}' http://127.0.0.1:${port}/`,
         session(root),
+        approvedByMode,
       );
-      expect(result.decision?.reason).toEqual({ type: "mode", mode: "bypassPermissions" });
+      expect(result.decision?.reason.type).toBe("mode");
       expect(existsSync(join(root, ".git", "x"))).toBe(false);
       // Control: the body did arrive (the network is as it was), only the write was refused.
       const fetched = await run(`curl -s http://127.0.0.1:${port}/`, session(root));
@@ -378,7 +380,7 @@ describe("without a sandbox, the same decisions ask", () => {
     }
   });
 
-  it.each(commands.filter((command) => command.startsWith("python3") || command.startsWith("curl")))(
+  it.each(commands.filter((command) => command.startsWith("python3")))(
     "%s is what bypass mode allows where the confinement is available",
     async (command) => {
       const decision = await decidePermission(BashTool, { command }, session(project()));
