@@ -137,7 +137,7 @@ export async function createAgentSession(input: AgentSessionInput): Promise<Agen
     : NO_HOOKS;
   const services: PipelineServices = {
     ...input.services,
-    audit: input.services.audit ?? new JsonlAuditSink({ env }),
+    audit: input.services.audit ?? new JsonlAuditSink({ env, retention: settings.auditRetention }),
     ...(runner && !input.services.hooks ? { hooks: runner } : {}),
     ...(input.prompter ? { prompter: input.prompter } : {}),
     classifier:

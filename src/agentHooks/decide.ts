@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import type { z } from "zod";
 import { auditDir, JsonlAuditSink } from "../audit/jsonlSink.ts";
+import type { AuditRetention } from "../audit/retention.ts";
 import { decidePermission } from "../permissions/engine.ts";
 import { readDenyGlobs } from "../permissions/pathRules.ts";
 import { toAbsolutePath } from "../permissions/paths.ts";
@@ -32,18 +33,26 @@ function noOpinion(reason: string): Verdict {
 export async function decideAgentCall(call: AgentCall, options: HookOptions = {}): Promise<AgentDecision> {
   const started = performance.now();
   const notes: string[] = [];
+  // The settings, once read: they bound the audit log the decision is written to.
+  const loaded: { settings?: LoadedSettings } = {};
   let verdict: Verdict;
   try {
-    verdict = call.unjudged !== undefined ? noOpinion(call.unjudged) : await judge(call, options, notes);
+    verdict =
+      call.unjudged !== undefined ? noOpinion(call.unjudged) : await judge(call, options, notes, loaded);
   } catch (error) {
     verdict = noOpinion(`Keel could not decide: ${errorMessage(error)}`);
     notes.push(verdict.reason);
   }
-  recordDecision(call, verdict, performance.now() - started, options, notes);
+  recordDecision(call, verdict, performance.now() - started, options, notes, loaded.settings?.auditRetention);
   return { verdict, ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
 }
 
-async function judge(call: AgentCall, options: HookOptions, notes: string[]): Promise<Verdict> {
+async function judge(
+  call: AgentCall,
+  options: HookOptions,
+  notes: string[],
+  loaded: { settings?: LoadedSettings },
+): Promise<Verdict> {
   let settings: LoadedSettings;
   try {
     settings = loadSettings({
@@ -51,6 +60,7 @@ async function judge(call: AgentCall, options: HookOptions, notes: string[]): Pr
       cli: call.mode ? { permissionMode: call.mode } : {},
       ...(options.env ? { env: options.env } : {}),
     });
+    loaded.settings = settings;
   } catch (error) {
     if (!(error instanceof SettingsError)) throw error;
     const reason = `Keel's settings cannot be read, so it has no opinion: ${error.message.split("\n")[0]}`;
@@ -189,6 +199,7 @@ function recordDecision(
   totalMs: number,
   options: HookOptions,
   notes: string[],
+  retention: AuditRetention | undefined,
 ): void {
   const record: HookAuditRecord = {
     time: new Date().toISOString(),
@@ -212,6 +223,7 @@ function recordDecision(
     dir: options.auditDir ?? auditDir(env),
     env: redactionEnv(env),
     onError: (message) => notes.push(message),
+    ...(retention ? { retention } : {}),
   });
   sink.record(record);
   sink.close();

@@ -207,7 +207,10 @@ export async function openSession(flags: PolicyFlags, options: OpenSessionOption
         })
       : undefined;
   const services: PipelineServices = {
-    audit: new JsonlAuditSink({ onError: (message) => process.stderr.write(`keel: ${message}\n`) }),
+    audit: new JsonlAuditSink({
+      onError: (message) => process.stderr.write(`keel: ${message}\n`),
+      retention: settings.auditRetention,
+    }),
     ...(hookRunner ? { hooks: hookRunner } : {}),
     ...(prompter ? { prompter } : {}),
     ...options.extraServices,

@@ -20,6 +20,7 @@ const KEEL_TOP_LEVEL = [
   "apiKeyHelper",
   "lspServers",
   "worktree",
+  "audit",
   // The agent's model settings (src/agent/config.ts).
   "model",
   "provider",
@@ -114,6 +115,7 @@ const KNOWN_KEYS: ReadonlyArray<{ path: readonly string[]; keys: readonly string
   },
   { path: ["sandbox", "filesystem"], keys: ["allowWrite", "denyWrite", "allowRead", "denyRead"] },
   { path: ["worktree"], keys: ["directory"] },
+  { path: ["audit"], keys: ["maxSizeMB", "maxAgeDays"] },
 ];
 
 function objectAt(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {

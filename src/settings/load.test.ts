@@ -14,6 +14,43 @@ afterEach(() => world.cleanup());
 
 const load = (cli = {}) => loadSettings({ cwd: world.project, cli, env: world.env });
 
+describe("loadSettings: the audit log's bounds", () => {
+  const MB = 1024 * 1024;
+  const DAY = 86_400_000;
+  it.each([
+    ["none set: 200 MB, 30 days", {}, { maxBytes: 200 * MB, maxAgeMs: 30 * DAY }],
+    [
+      "the user's own",
+      { "home/.keel/settings.json": { audit: { maxSizeMB: 50, maxAgeDays: 7 } } },
+      { maxBytes: 50 * MB, maxAgeMs: 7 * DAY },
+    ],
+    [
+      "managed policy over the user's, key by key",
+      {
+        "etc/managed-settings.json": { audit: { maxAgeDays: 90 } },
+        "home/.keel/settings.json": { audit: { maxSizeMB: 50, maxAgeDays: 7 } },
+      },
+      { maxBytes: 50 * MB, maxAgeMs: 90 * DAY },
+    ],
+    [
+      "a trusted project's own are ignored",
+      { "project/.keel/settings.json": { audit: { maxSizeMB: 1, maxAgeDays: 1 } } },
+      { maxBytes: 200 * MB, maxAgeMs: 30 * DAY },
+    ],
+  ])("%s", (_name, files, retention) => {
+    trustFolder(world.project, world.env);
+    for (const [path, content] of Object.entries(files)) world.write(path, content);
+    const loaded = load();
+    expect(loaded.auditRetention).toEqual(retention);
+    const projectWarning = loaded.warnings.find((warning) => warning.includes("audit."));
+    if (_name.includes("project"))
+      expect(projectWarning).toBe(
+        `${join(world.project, ".keel", "settings.json")}: audit.maxSizeMB and audit.maxAgeDays ignored: the audit log is yours, so only your own settings (~/.keel/settings.json) and managed policy bound it`,
+      );
+    else expect(projectWarning).toBeUndefined();
+  });
+});
+
 describe("loadSettings: sources and merge", () => {
   it("starts from an empty default policy when no file exists", () => {
     const loaded = load();

@@ -2,6 +2,7 @@
 // until the folder is trusted, the rest merged into a permission context, hooks, env and MCP data.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { type AuditRetention, auditRetention } from "../audit/retention.ts";
 import type { ConfiguredHook } from "../hooks/config.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
@@ -79,6 +80,8 @@ export interface LoadedSettings {
   sandbox: SandboxSettings;
   /** Where EnterWorktree creates worktrees (settings `worktree.directory`), when set. */
   worktreesDir?: string;
+  /** How much of the audit log is kept (settings `audit.maxSizeMB`, `audit.maxAgeDays`, or the defaults). */
+  auditRetention: AuditRetention;
   mcpServers: McpServerEntry[];
   /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
   lspServers: LspServerEntry[];
@@ -233,6 +236,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     env: merged.env,
     sandbox: merged.sandbox,
     ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),
+    auditRetention: auditRetention(merged.audit),
     mcpServers,
     lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,

@@ -5,7 +5,7 @@ import { type ConfiguredHook, flattenHooks } from "../hooks/config.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import type { RulesBySource, WorkingDirectory } from "../tool/context.ts";
-import type { McpServerSettings, SandboxSettings, SettingsFile } from "./schema.ts";
+import type { AuditSettings, McpServerSettings, SandboxSettings, SettingsFile } from "./schema.ts";
 
 export interface SourceSettings {
   source: RuleSource;
@@ -34,6 +34,8 @@ export interface MergedSettings {
   sandbox: SandboxSettings;
   /** `worktree.directory`, resolved (relative to the project, or home for user settings). */
   worktreesDir?: string;
+  /** `audit.maxSizeMB` and `audit.maxAgeDays`, each from the highest source that may set it. */
+  audit: AuditSettings;
   mcpServers: McpServerEntry[];
   /** Language servers by name; the highest-precedence source's entry wins. */
   lspServers: LspServerEntry[];
@@ -94,6 +96,25 @@ function mergeSandbox(
   }
 }
 
+/** Sources that may bound the audit log: it is the user's own record of every call, in their home. */
+const AUDIT_SOURCES: ReadonlySet<RuleSource> = new Set(["policy", "cliArg", "user"]);
+
+/** One source's `audit` keys: a project's own settings cannot shorten the user's log (a warning says so). */
+function mergeAudit(merged: MergedSettings, entry: SourceSettings): void {
+  const audit = entry.settings.audit;
+  if (!audit) return;
+  const given = (["maxSizeMB", "maxAgeDays"] as const).filter((key) => audit[key] !== undefined);
+  if (given.length === 0) return;
+  if (!AUDIT_SOURCES.has(entry.source)) {
+    merged.warnings.push(
+      `${label(entry)}: ${given.map((key) => `audit.${key}`).join(" and ")} ignored: the audit log is yours, ` +
+        "so only your own settings (~/.keel/settings.json) and managed policy bound it",
+    );
+    return;
+  }
+  for (const key of given) merged.audit[key] ??= audit[key];
+}
+
 /**
  * Merges sources given highest precedence first. `anchors` tells where relative directories of each
  * source resolve (the project root, or home for user settings).
@@ -118,6 +139,7 @@ export function mergeSettings(
     hooks: [],
     env: {},
     sandbox: {},
+    audit: {},
     mcpServers: [],
     lspServers: [],
     mcpSettings: {},
@@ -173,6 +195,7 @@ export function mergeSettings(
     const worktreesDir = settings.worktree?.directory;
     if (worktreesDir && merged.worktreesDir === undefined)
       merged.worktreesDir = expandDir(worktreesDir, base, anchors.home);
+    mergeAudit(merged, entry);
     for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
       if (merged.mcpServers.some((known) => known.name === name)) continue;
       merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });

@@ -52,8 +52,16 @@ export const SettingsFileSchema = z.looseObject({
   lspServers: z.record(z.string(), LspServerSettingsSchema).optional(),
   /** EnterWorktree: `directory` is where worktrees are created (default `<repo>/.keel/worktrees`). */
   worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
+  /** The audit log's bounds (read from your own settings and managed policy only; see merge.ts). */
+  audit: z
+    .looseObject({
+      maxSizeMB: z.number().min(1).max(1_000_000).optional(),
+      maxAgeDays: z.number().min(1).max(36_500).optional(),
+    })
+    .optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
 export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;
+export type AuditSettings = NonNullable<SettingsFile["audit"]>;
