@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { stopSandboxIfStarted } from "../shell/sandboxLifecycle.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { exitAfterStop, installStopSignals, stoppedBy } from "../tool/stopSignals.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
 
@@ -162,8 +163,13 @@ function helpCommandFor(argv: readonly string[]): string {
 
 const MCP_SUBCOMMANDS = new Set(["serve", "list", "login", "logout"]);
 
-/** Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces. */
+/**
+ * Runs the CLI and resolves to the exit code. Errors are printed for a person, never as stack traces.
+ * Stopped by SIGINT, SIGTERM or SIGHUP, it ends the process itself once the command has wound down
+ * (tool/stopSignals.ts), whatever handles (stdin, sockets) are still open.
+ */
 export async function main(givenArgv: readonly string[]): Promise<number> {
+  installStopSignals();
   stopQuietlyOnClosedPipes();
   const argv = printModeArgv(givenArgv);
   let exitCode: number = EXIT.ok;
@@ -196,6 +202,8 @@ export async function main(givenArgv: readonly string[]): Promise<number> {
   } finally {
     // The sandbox's proxies would keep the process running after its command is done.
     await stopSandboxIfStarted().catch(() => {});
+    const signal = stoppedBy();
+    if (signal) await exitAfterStop(signal);
   }
 }
 

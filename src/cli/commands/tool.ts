@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import { randomUUID } from "../../tool/lazyCrypto.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
+import { onStopSignal, type StopSignal } from "../../tool/stopSignals.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { JSONL_EXAMPLE, readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
@@ -20,6 +21,11 @@ export function contentAsText(content: ToolResultContent): string {
         : `[image: ${block.source.media_type}, ${Math.round((block.source.data.length * 3) / 4)} bytes]`,
     )
     .join("\n");
+}
+
+/** Why a call stopped early: what the model would read, and the person sees on stderr. */
+function stoppedError(signal: StopSignal): Error {
+  return new Error(signal === "SIGINT" ? "Interrupted (Ctrl-C)" : `Stopped by ${signal}`);
 }
 
 export function exitCodeFor(result: ResultEvent): number {
@@ -52,7 +58,8 @@ export function register(program: Command, runtime: CliRuntime): void {
     .option("--verbose", "print progress and hook messages on stderr")
     .addHelpText(
       "after",
-      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.\n" +
+      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give;\n" +
+        "130 / 143 / 129 stopped by SIGINT (Ctrl-C) / SIGTERM / SIGHUP (the call's processes, hooks included, end with it).\n" +
         "With --jsonl: the code of the first call that failed (0 when none did).\n" +
         "Read, Grep, Glob and LS with their input as an argument and no terminal to ask on are run by the\n" +
         "decision server after the first call (see keel daemon --help).\n\n" +
@@ -71,8 +78,11 @@ export function register(program: Command, runtime: CliRuntime): void {
             throw new CliError("--jsonl reads the calls from stdin; do not also name a tool.");
           await offerTrust(options);
           const session = await connectSessionMcp(await openSession(options), options);
-          const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
-          process.once("SIGINT", onSignal);
+          const unwatch = onStopSignal((signal) => {
+            session.context.abortController.abort(stoppedError(signal));
+            // No more calls: the lines still coming are not read.
+            process.stdin.destroy();
+          });
           try {
             const { runJsonLines } = await import("./toolLines.ts");
             runtime.setExitCode(
@@ -84,7 +94,7 @@ export function register(program: Command, runtime: CliRuntime): void {
               }),
             );
           } finally {
-            process.off("SIGINT", onSignal);
+            unwatch();
             session.close();
           }
           return;
@@ -100,8 +110,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           await openSession(options, { terminalPrompter: true, forTool: name }),
           options,
         );
-        const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
-        process.once("SIGINT", onSignal);
+        const unwatch = onStopSignal((signal) => session.context.abortController.abort(stoppedError(signal)));
         let result: ResultEvent | undefined;
         try {
           for await (const event of runToolUse(
@@ -116,7 +125,7 @@ export function register(program: Command, runtime: CliRuntime): void {
               );
           }
         } finally {
-          process.off("SIGINT", onSignal);
+          unwatch();
           session.close();
         }
         if (!result) throw new Error("the pipeline ended without a result");

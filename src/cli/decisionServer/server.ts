@@ -8,6 +8,7 @@
 // or Keel was rebuilt.
 import { chmodSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
+import { installStopSignals, onStopSignal, signalExitCode } from "../../tool/stopSignals.ts";
 import { buildId, keyedEnv, PER_REQUEST_ENV, startLockOf } from "./address.ts";
 import { setGivenStdin } from "./givenStdin.ts";
 import {
@@ -50,19 +51,23 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
   let queue: Promise<unknown> = Promise.resolve();
   let inode: number | undefined;
 
-  const stop = () => {
+  const stop = (code = 0) => {
     server.close();
     if (inode !== undefined && socketInode(options.socket) === inode) {
       try {
         unlinkSync(options.socket);
       } catch {}
     }
-    process.exit(0);
+    // A request's processes (its hooks) are killed on the way out (tool/ownedProcesses.ts).
+    process.exit(code);
   };
-  let idle = setTimeout(stop, idleMs);
+  // SIGTERM, SIGINT, SIGHUP: gone at once, its socket with it, as a signalled process ends.
+  installStopSignals();
+  onStopSignal((signal) => stop(signalExitCode(signal)));
+  let idle = setTimeout(() => stop(), idleMs);
   const touch = () => {
     clearTimeout(idle);
-    idle = setTimeout(stop, idleMs);
+    idle = setTimeout(() => stop(), idleMs);
   };
 
   const answer = async (request: ServerRequest): Promise<ServerReply> => {
@@ -77,12 +82,12 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
         idleExitMs: idleMs,
       };
     if (request.type === "stop") {
-      setImmediate(stop);
+      setImmediate(() => stop());
       return { type: "stopping" };
     }
     if (request.build !== options.build) {
       // The client runs another build: this server is stale.
-      setImmediate(stop);
+      setImmediate(() => stop());
       return declined("another build");
     }
     return runRequest(request, options.run);
