@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../tools/index.ts";
 import { CliRuleError, loadSettings } from "./load.ts";
+import { MAX_SETTINGS_FILE_BYTES, SettingsError } from "./readSettingsFile.ts";
 import { createTestWorld, type TestWorld } from "./testWorld.ts";
 import { isFolderTrusted, trustFolder } from "./trust.ts";
 
@@ -201,6 +202,33 @@ describe("loadSettings: sources and merge", () => {
     expect(load({ settingsFile: file }).permissionContext.alwaysDenyRules).toEqual({
       cliArg: ["Read(./secrets/**)"],
     });
+  });
+});
+
+describe("loadSettings: a settings file has a size bound", () => {
+  /** Valid settings of exactly `bytes` bytes: one deny rule, padded with spaces. */
+  const settingsOf = (bytes: number) => {
+    const json = JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } });
+    return json + " ".repeat(bytes - json.length);
+  };
+  it.each([
+    ["exactly 1 MiB: read", MAX_SETTINGS_FILE_BYTES, undefined],
+    ["1 MiB and a byte: refused", MAX_SETTINGS_FILE_BYTES + 1, "the file is 1.0 MiB, over the 1 MiB"],
+    ["48 MB: refused", 48 * 1000 * 1000, "the file is 45.8 MiB, over the 1 MiB"],
+  ])("%s", (_name, bytes, refusal) => {
+    const file = world.write("home/.keel/settings.json", settingsOf(bytes));
+    if (refusal === undefined) {
+      expect(load().permissionContext.alwaysDenyRules).toEqual({ user: ["Bash(rm:*)"] });
+      return;
+    }
+    expect(() => load()).toThrow(SettingsError);
+    expect(() => load()).toThrow(`${file}:1:1: ${refusal} a settings file may hold: write fewer, broader rules`);
+  });
+
+  it("bounds .mcp.json alike", () => {
+    trustFolder(world.project, world.env);
+    const file = world.write("project/.mcp.json", settingsOf(MAX_SETTINGS_FILE_BYTES + 10));
+    expect(() => load()).toThrow(`${file}:1:1: the file is 1.0 MiB, over the 1 MiB`);
   });
 });
 

@@ -5,9 +5,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
-import { listRules } from "../permissions/matchers.ts";
 import { compilePathRule, validatePathRuleContent } from "../permissions/pathRules.ts";
 import { resolveSymlinks } from "../permissions/paths.ts";
+import { contentRulesNaming } from "../permissions/ruleIndex.ts";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
 import { ToolError } from "../tool/errors.ts";
 import type { CommandLauncher } from "./exec.ts";
@@ -67,9 +67,9 @@ const PROTECTED_IN_WORKING_DIRS = [
 /** Network access follows the session's `WebFetch(domain:host)` rules. */
 function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "deny"): string[] {
   const domains = new Set<string>();
-  for (const rule of listRules(context, behavior)) {
+  for (const rule of contentRulesNaming(context, behavior, ["WebFetch"])) {
     const content = rule.value.ruleContent;
-    if (rule.value.toolName === "WebFetch" && content?.startsWith("domain:")) {
+    if (content?.startsWith("domain:")) {
       const host = content.slice("domain:".length).trim();
       if (host) domains.add(host);
     }
@@ -77,7 +77,7 @@ function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "d
   return [...domains].sort();
 }
 
-const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+const EDIT_RULE_NAMES = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /**
  * The session's Read deny rules (`names` Read) or Edit deny rules as sandbox paths, so a program the
@@ -87,11 +87,9 @@ const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
  */
 function pathsFromDenyRules(context: ToolPermissionContext, access: "read" | "write"): string[] {
   const paths = new Set<string>();
-  for (const rule of listRules(context, "deny")) {
-    const name = rule.value.toolName;
+  for (const rule of contentRulesNaming(context, "deny", access === "read" ? ["Read"] : EDIT_RULE_NAMES)) {
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) continue;
-    if (access === "read" ? name !== "Read" : !EDIT_RULE_NAMES.has(name)) continue;
     const compiled = compilePathRule(content, rule.source, context);
     const body = compiled.pattern.replace(/^\//, "").replace(/\/$/, "");
     const roots = compiled.anyDepth ? [compiled.root, ...workingDirectories(context)] : [compiled.root];
