@@ -222,7 +222,9 @@ describe("loadSettings: a settings file has a size bound", () => {
       return;
     }
     expect(() => load()).toThrow(SettingsError);
-    expect(() => load()).toThrow(`${file}:1:1: ${refusal} a settings file may hold: write fewer, broader rules`);
+    expect(() => load()).toThrow(
+      `${file}:1:1: ${refusal} a settings file may hold: write fewer, broader rules`,
+    );
   });
 
   it("bounds .mcp.json alike", () => {
