@@ -18,6 +18,7 @@ import {
   processesWithArg,
   uniqueSeconds,
   waitUntil,
+  waitUntilIdle,
 } from "./testing/processes.ts";
 
 const EXIT_CODES: Array<[StopSignal, number]> = [
@@ -107,6 +108,18 @@ describe("keel tool stopped while a hook runs", () => {
     expect(ended.stderr).toContain(signal === "SIGINT" ? "Interrupted (Ctrl-C)" : `Stopped by ${signal}`);
     await waitUntil(() => groupMembers(pgid).length === 0, "the hook's process group to be gone", 5_000);
     for (const value of seconds) expect(processesRunning(["sleep", value])).toEqual([]);
+  });
+});
+
+describe("a command that has started nothing yet", () => {
+  it("SIGTERM while keel tool waits for its input on stdin: it ends at once, exit 143", async () => {
+    const world = newWorld();
+    const keel = startKeel(["tool", "Read", "-"], world, "pipe");
+    keel.child.stdin?.write('{"file_path": ');
+    // Its handlers are in place, its stdin open and half a JSON object sent: it waits for the rest.
+    await waitUntilIdle(keel.child.pid!, "keel to wait for the rest of its input");
+    keel.child.kill("SIGTERM");
+    expect((await keel.ended).code).toBe(143);
   });
 });
 

@@ -70,6 +70,8 @@ function handle(signal: StopSignal): void {
   received = signal;
   receivedAt = Date.now();
   process.exitCode = signalExitCode(signal);
+  // Nothing has said how to stop it (a command still starting, or one that starts nothing): end now.
+  if (stops.size === 0) exitNow(signal);
   for (const stop of [...stops]) {
     try {
       stop(signal);

@@ -35,7 +35,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         "daemon --help); the decision is the same either way.",
     )
     .action(async (name: string, inputArg: string | undefined, options: PolicyFlags & { json?: boolean }) => {
-      const raw = readJsonInput(inputArg);
+      const raw = await readJsonInput(inputArg);
       preferQuickStart();
       const session = await connectSessionMcp(await openSession(options, { forTool: name }), options);
       try {

@@ -103,7 +103,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           throw new CliError(
             "Name a tool (`keel tools` lists them), or pass --jsonl to read calls from stdin.",
           );
-        const input = readJsonInput(inputArg);
+        const input = await readJsonInput(inputArg);
         preferQuickStart();
         await offerTrust(options);
         const session = await connectSessionMcp(

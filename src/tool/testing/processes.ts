@@ -47,6 +47,33 @@ export function isRunning(pid: number): boolean {
   return info !== undefined && info.state !== "Z";
 }
 
+/** The CPU time a process has used, in clock ticks, and its state (R running, S sleeping...). */
+function cpuTicks(pid: number): { ticks: number; state: string } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { ticks: Number(fields[11]) + Number(fields[12]), state: fields[0] ?? "" };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Waits until a process has settled into waiting (asleep, no CPU used for a while): it has started. */
+export async function waitUntilIdle(pid: number, what: string): Promise<void> {
+  let last = cpuTicks(pid);
+  await waitUntil(
+    () => {
+      const now = cpuTicks(pid);
+      const idle = now !== undefined && now.state === "S" && now.ticks === last?.ticks;
+      last = now;
+      return idle;
+    },
+    what,
+    30_000,
+    300,
+  );
+}
+
 /** The parent of a process (0 when it is gone). */
 export function parentOf(pid: number): number {
   return readProcess(String(pid))?.ppid ?? 0;
@@ -62,11 +89,16 @@ export function uniqueSeconds(base: number): string {
   return `${base}.${process.pid}${Math.floor(Math.random() * 1e6)}`;
 }
 
-/** Waits until `check` holds, polling; fails after `ms` with `what`. */
-export async function waitUntil(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+/** Waits until `check` holds, polling every `everyMs`; fails after `ms` with `what`. */
+export async function waitUntil(
+  check: () => boolean,
+  what: string,
+  ms = 15_000,
+  everyMs = 25,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
