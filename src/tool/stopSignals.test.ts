@@ -2,7 +2,7 @@
 // process tree, a Bash call, a background shell, an MCP server; and it exits as a signalled process
 // does (130 / 143 / 129). Real `keel` processes, real hooks and sleeps, a scripted model server.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../agent/testing/harness.ts";
@@ -62,8 +62,9 @@ function startKeel(args: string[], world: KeelWorld, stdin: "ignore" | "pipe" = 
 function newWorld(): KeelWorld {
   const world = keelWorld();
   cleanups.push(() => {
-    // Whatever a failing test left: the sleeps of this world's hooks and calls.
+    // Whatever a failing test left that names this world (its MCP server).
     for (const info of processesWithArg(world.root)) process.kill(info.pid, "SIGKILL");
+    rmSync(world.root, { recursive: true, force: true });
   });
   return world;
 }
@@ -85,13 +86,16 @@ function hookTree(world: KeelWorld): { seconds: [string, string] } {
   return { seconds };
 }
 
-/** The process group running `sleep seconds`, once it runs. */
+/** The process group running `sleep seconds`, once it runs (killed after the test, should it fail). */
 async function groupOfSleep(seconds: string): Promise<number> {
   let pgid = 0;
   await waitUntil(() => {
     pgid = processesRunning(["sleep", seconds])[0]?.pgid ?? 0;
     return pgid > 0;
   }, `sleep ${seconds} to start`);
+  cleanups.push(() => {
+    for (const info of groupMembers(pgid)) process.kill(info.pid, "SIGKILL");
+  });
   return pgid;
 }
 
