@@ -1,10 +1,11 @@
 // Print mode (`keel run`): prompts run to the end, written as text, one JSON object, or JSON lines.
-// Ctrl-C once interrupts the agent (tools that can stop, stop); twice aborts everything. SIGTERM and
-// SIGHUP abort everything, end what the session started, and the run ends as stopped by that signal.
-import { constants } from "node:os";
+// Ctrl-C once interrupts the agent (tools that can stop, stop); twice stops the run. SIGTERM and
+// SIGHUP stop it at once: everything is aborted, what the session started ends, and the process ends
+// as stopped by that signal (tool/stopSignals.ts, the same for every command).
 import type { Writable } from "node:stream";
 import type { ContentBlock } from "../tool/messages.ts";
 import { releaseSession } from "../tool/sessionEnd.ts";
+import { onInterruptSignal, onStopSignal, type StopSignal } from "../tool/stopSignals.ts";
 import type { AgentSession } from "./createAgent.ts";
 import type { AgentEvent, RunOutcome } from "./events.ts";
 import { RunTally, resultRecord } from "./printRecords.ts";
@@ -32,36 +33,26 @@ export interface PrintResult {
   signal?: NodeJS.Signals;
 }
 
-/** A stopped run still exits before this, whatever a tool or server holds open. */
-const STOP_GRACE_MS = 5_000;
-
-type StopSignal = "SIGTERM" | "SIGHUP";
-
-/** Ctrl-C and termination signals for the time of the run. */
+/** Ctrl-C (the first interrupts the agent) and the stop signals, for the time of the run. */
 function watchSignals(session: AgentSession, onStop: (signal: StopSignal) => void): () => void {
   const { agent } = session;
-  let interrupts = 0;
-  const onInterrupt = () => {
-    interrupts++;
-    if (interrupts === 1) agent.interrupt();
-    else agent.context.abortController.abort(new Error("Aborted (Ctrl-C twice)"));
-  };
-  let stopping = false;
-  const onTerminate = (signal: StopSignal) => {
-    if (stopping) return;
-    stopping = true;
+  let interrupted = false;
+  const unwatchInterrupt = onInterruptSignal(() => {
+    if (interrupted) return false;
+    interrupted = true;
+    agent.interrupt();
+    return true;
+  });
+  const unwatchStop = onStopSignal((signal) => {
     onStop(signal);
     agent.interrupt();
-    agent.context.abortController.abort(new Error(`Stopped by ${signal}`));
-    setTimeout(() => process.exit(128 + constants.signals[signal]), STOP_GRACE_MS).unref();
-  };
-  process.on("SIGINT", onInterrupt);
-  process.on("SIGTERM", onTerminate);
-  process.on("SIGHUP", onTerminate);
+    agent.context.abortController.abort(
+      new Error(signal === "SIGINT" ? "Aborted (Ctrl-C twice)" : `Stopped by ${signal}`),
+    );
+  });
   return () => {
-    process.off("SIGINT", onInterrupt);
-    process.off("SIGTERM", onTerminate);
-    process.off("SIGHUP", onTerminate);
+    unwatchInterrupt();
+    unwatchStop();
   };
 }
 

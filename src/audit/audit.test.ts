@@ -1,10 +1,10 @@
 import {
   appendFileSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -18,9 +18,10 @@ import { runToolUse } from "../pipeline/runToolUse.ts";
 import type { AuditRecord, PipelineServices } from "../pipeline/services.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
-import { auditDir, auditFileFor, JsonlAuditSink } from "./jsonlSink.ts";
-import { formatAuditRecord, readAuditRecords } from "./readAudit.ts";
+import { auditDir, JsonlAuditSink } from "./jsonlSink.ts";
+import { AuditReadStats, formatAuditRecord, lastAuditRecords, readAuditRecords } from "./readAudit.ts";
 import { createRedactor, isSecretName } from "./redact.ts";
+import { listSegments } from "./segments.ts";
 
 let home: string;
 beforeEach(() => {
@@ -60,11 +61,12 @@ describe("JsonlAuditSink through the pipeline", () => {
     });
     await call({ audit: sink, hooks }, "session-a", `deploy with ${SECRET} please`);
     await call({ audit: sink }, "session-b", "second", []);
-    const file = auditFileFor(auditDir(env()), new Date().toISOString());
-    const text = readFileSync(file, "utf8");
+    const [file, ...others] = listSegments(auditDir(env())).map((segment) => segment.path);
+    expect(others).toEqual([]);
+    const text = readFileSync(file!, "utf8");
     expect(text).not.toContain(SECRET);
     expect(text).toContain("[REDACTED:MY_SERVICE_TOKEN]");
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
     const lines = text
       .trim()
       .split("\n")
@@ -91,23 +93,20 @@ describe("JsonlAuditSink through the pipeline", () => {
   it("appends without rewriting what is there, and reads back by session, skipping a torn line", async () => {
     const sink = new JsonlAuditSink({ env: env() });
     await call({ audit: sink }, "one", "a");
-    const file = auditFileFor(sink.dir, new Date().toISOString());
+    const file = listSegments(sink.dir)[0]!.path;
     const before = readFileSync(file, "utf8");
     appendFileSync(file, '{"torn": \n');
     await call({ audit: sink }, "two", "bb");
     await call({ audit: sink }, "one", "ccc");
     expect(readFileSync(file, "utf8").startsWith(before)).toBe(true);
-    const read = readAuditRecords({ dir: sink.dir, sessionId: "one" });
-    expect(read.records.map((r) => r.inputSummary)).toEqual(['{"text":"a"}', '{"text":"ccc"}']);
-    expect(read.skippedLines).toBe(1);
-    expect(readAuditRecords({ dir: sink.dir, limit: 1 }).records.map((r) => r.sessionId)).toEqual(["one"]);
-    expect(formatAuditRecord(read.records[0]!)).toMatch(
-      /Echo\s+allow\s+by allow rule Echo from cliArg settings/,
-    );
+    const stats = new AuditReadStats();
+    const read = [...readAuditRecords({ dir: sink.dir, sessionId: "one" }, stats)];
+    expect(read.map((r) => r.inputSummary)).toEqual(['{"text":"a"}', '{"text":"ccc"}']);
+    expect(stats.unreadableLines).toBe(1);
+    expect(lastAuditRecords({ dir: sink.dir }, 1).map((r) => r.sessionId)).toEqual(["one"]);
+    expect(formatAuditRecord(read[0]!)).toMatch(/Echo\s+allow\s+by allow rule Echo from cliArg settings/);
     // A remote agent's decision, as the parent records it: where it was made.
-    expect(
-      formatAuditRecord({ ...read.records[0]!, worker: "build-box-1", agentId: "agent_0000abcd" }),
-    ).toMatch(
+    expect(formatAuditRecord({ ...read[0]!, worker: "build-box-1", agentId: "agent_0000abcd" })).toMatch(
       /by allow rule Echo from cliArg settings \(on worker build-box-1, remote agent agent_0000abcd\)/,
     );
   });
@@ -150,55 +149,92 @@ const idsIn = (file: string) =>
     .split("\n")
     .map((line) => (JSON.parse(line) as AuditRecord).toolUseId);
 
-describe("JsonlAuditSink's open file", () => {
-  it.each([
-    ["2026-03-01T23:59:59.999Z", "2026-03-01.jsonl"],
-    ["2026-03-01T23:30:00-05:00", "2026-03-02.jsonl"],
-    ["2026-03-01T00:30:00+02:00", "2026-02-28.jsonl"],
-  ])("a record at %s goes to %s (UTC date)", (time, name) => {
-    expect(auditFileFor("/logs", time)).toBe(join("/logs", name));
-  });
+const T0 = Date.parse("2026-03-01T23:59:58.000Z");
+const namesIn = (dir: string) => listSegments(dir).map((segment) => segment.name);
 
-  it("moves to the next day's file when the date changes, each line whole", () => {
-    const sink = new JsonlAuditSink({ env: env() });
-    sink.record(record("2026-03-01T23:59:59.000Z", "a"));
-    sink.record(record("2026-03-02T00:00:01.000Z", "b"));
-    sink.record(record("2026-03-02T00:00:02.000Z", "c"));
-    expect(readdirSync(sink.dir).sort()).toEqual(["2026-03-01.jsonl", "2026-03-02.jsonl"]);
-    expect(idsIn(join(sink.dir, "2026-03-01.jsonl"))).toEqual(["a"]);
-    expect(idsIn(join(sink.dir, "2026-03-02.jsonl"))).toEqual(["b", "c"]);
+describe("JsonlAuditSink's segments", () => {
+  it("names a segment by the UTC time it started, and starts the next one when the day changes", () => {
+    let now = T0;
+    const sink = new JsonlAuditSink({ env: env(), now: () => now, recheckMs: 0 });
+    sink.record(record("2026-03-01T23:59:58.000Z", "a"));
+    now += 1_000;
+    sink.record(record("2026-03-01T23:59:59.000Z", "b"));
+    now += 2_000;
+    sink.record(record("2026-03-02T00:00:01.000Z", "c"));
+    expect(namesIn(sink.dir)).toEqual(["2026-03-01T23-59-58.000Z.jsonl", "2026-03-02T00-00-01.000Z.jsonl"]);
+    expect(idsIn(join(sink.dir, "2026-03-01T23-59-58.000Z.jsonl"))).toEqual(["a", "b"]);
+    expect(idsIn(join(sink.dir, "2026-03-02T00-00-01.000Z.jsonl"))).toEqual(["c"]);
     sink.close();
   });
 
-  it("two sinks on one file append whole lines, in order", () => {
+  it("starts the next segment once the newest holds a tenth of the size bound", () => {
+    let now = T0 - 3_600_000;
+    const retention = { maxBytes: 1024 * 1024, maxAgeMs: 86_400_000 };
+    const sink = new JsonlAuditSink({ env: env(), now: () => now, recheckMs: 0, retention });
+    const big = { ...record("", ""), inputSummary: "x".repeat(10_000) };
+    for (let i = 0; i < 30; i++) {
+      now += 10;
+      sink.record({ ...big, toolUseId: `call-${i}` });
+    }
+    sink.close();
+    const segments = listSegments(sink.dir);
+    // 30 lines of ~10 KB; a segment is full at 104,857 bytes (11 lines).
+    expect(segments.map((segment) => idsIn(segment.path).length)).toEqual([11, 11, 8]);
+    expect(segments.flatMap((segment) => idsIn(segment.path))).toEqual(
+      Array.from({ length: 30 }, (_, i) => `call-${i}`),
+    );
+  });
+
+  it("two sinks append whole lines, in order, to the newest segment", () => {
     const first = new JsonlAuditSink({ env: env() });
     const second = new JsonlAuditSink({ env: env() });
-    const time = "2026-03-01T10:00:00.000Z";
-    for (let i = 0; i < 20; i++) (i % 2 ? second : first).record(record(time, `call-${i}`));
-    expect(idsIn(join(first.dir, "2026-03-01.jsonl"))).toEqual(
-      Array.from({ length: 20 }, (_, i) => `call-${i}`),
-    );
+    for (let i = 0; i < 20; i++)
+      (i % 2 ? second : first).record(record(new Date().toISOString(), `call-${i}`));
+    const [segment, ...others] = listSegments(first.dir);
+    expect(others).toEqual([]);
+    expect(idsIn(segment!.path)).toEqual(Array.from({ length: 20 }, (_, i) => `call-${i}`));
     first.close();
     second.close();
   });
 
-  it("reopens (and recreates the folder) when the log was deleted or rotated away", () => {
-    const sink = new JsonlAuditSink({ env: env(), recheckMs: 0 });
-    const time = "2026-03-01T10:00:00.000Z";
-    const file = join(sink.dir, "2026-03-01.jsonl");
-    sink.record(record(time, "before-rotation"));
-    renameSync(file, `${file}.1`);
-    sink.record(record(time, "after-rotation"));
-    expect(idsIn(`${file}.1`)).toEqual(["before-rotation"]);
-    expect(idsIn(file)).toEqual(["after-rotation"]);
+  it("moves to a newer segment another writer started, and recreates the folder when it was deleted", () => {
+    let now = T0 - 60_000;
+    const sink = new JsonlAuditSink({ env: env(), now: () => now, recheckMs: 0 });
+    sink.record(record("", "first"));
+    const other = join(sink.dir, "2026-03-01T23-59-00.000Z.jsonl");
+    writeFileSync(other, "");
+    now += 1_000;
+    sink.record(record("", "second"));
+    expect(idsIn(other)).toEqual(["second"]);
     rmSync(sink.dir, { recursive: true });
-    sink.record(record(time, "after-deletion"));
-    expect(idsIn(file)).toEqual(["after-deletion"]);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
+    sink.record(record("", "after-deletion"));
+    const [recreated, ...more] = listSegments(sink.dir);
+    expect(more).toEqual([]);
+    expect(idsIn(recreated!.path)).toEqual(["after-deletion"]);
+    expect(statSync(recreated!.path).mode & 0o777).toBe(0o600);
     sink.close();
-    sink.record(record(time, "after-close"));
-    expect(idsIn(file)).toEqual(["after-deletion", "after-close"]);
+    sink.record(record("", "after-close"));
+    expect(idsIn(recreated!.path)).toEqual(["after-deletion", "after-close"]);
     sink.close();
+  });
+
+  it("appends to an older Keel's file of the same day, and reads both kinds of file", () => {
+    const dir = join(home, ".keel", "audit");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "2026-02-27.jsonl"),
+      `${JSON.stringify(record("2026-02-27T09:00:00.000Z", "legacy"))}\n`,
+    );
+    writeFileSync(
+      join(dir, "2026-03-01.jsonl"),
+      `${JSON.stringify(record("2026-03-01T09:00:00.000Z", "today"))}\n`,
+    );
+    const sink = new JsonlAuditSink({ env: env(), now: () => T0 });
+    sink.record(record("2026-03-01T23:59:58.000Z", "new"));
+    sink.close();
+    expect(readdirSync(dir).sort()).toEqual(["2026-02-27.jsonl", "2026-03-01.jsonl"]);
+    expect([...readAuditRecords({ dir })].map((r) => r.toolUseId)).toEqual(["legacy", "today", "new"]);
+    expect([...readAuditRecords({ dir, date: "2026-02-27" })].map((r) => r.toolUseId)).toEqual(["legacy"]);
   });
 });
 

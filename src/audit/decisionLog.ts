@@ -6,14 +6,18 @@ import type { SourceSettings } from "../settings/merge.ts";
 import { resolveTelemetry } from "../telemetry/config.ts";
 import type { DecisionSurface } from "../telemetry/decisionEvent.ts";
 import { JsonlAuditSink } from "./jsonlSink.ts";
+import type { AuditRetention } from "./retention.ts";
 
 export type DecisionLog = NonNullable<PipelineServices["audit"]> & { close(): void };
 
 export interface DecisionLogOptions {
   /** The process environment (not merged with settings `env`: settings count by their own source). */
   env: NodeJS.ProcessEnv;
-  /** The session's settings; without them only the environment can turn telemetry on. */
-  settings?: { sources: readonly SourceSettings[]; trusted: boolean };
+  /**
+   * The session's settings: how much of the audit log is kept, and whether telemetry is on (without
+   * them, only the environment can turn it on and the log keeps its default bounds).
+   */
+  settings?: { sources: readonly SourceSettings[]; trusted: boolean; auditRetention?: AuditRetention };
   surface: DecisionSurface;
   /** Default: ~/.keel/audit. */
   auditDir?: string;
@@ -26,6 +30,8 @@ export async function openDecisionLog(options: DecisionLogOptions): Promise<Deci
   const audit = new JsonlAuditSink({
     env: options.redactionEnv ?? options.env,
     ...(options.auditDir ? { dir: options.auditDir } : {}),
+    // How much of the log is kept: the user's and managed settings say (audit/retention.ts).
+    ...(options.settings?.auditRetention ? { retention: options.settings.auditRetention } : {}),
     onError: options.onError,
   });
   const config = resolveTelemetry({

@@ -1,27 +1,24 @@
-// The audit log: one JSON line per tool call, appended to ~/.keel/audit/<UTC date>.jsonl. Files are
-// opened for append only and readable by the user alone; secrets are redacted before writing.
-import { closeSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from "node:fs";
+// The audit log: one JSON line per tool call, appended to the newest segment under ~/.keel/audit (see
+// segments.ts), kept within the retention's size and age (retention.ts). Files are opened for append
+// only and readable by the user alone; secrets are redacted before writing.
+import { closeSync, fstatSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditRecord, AuditSink } from "../pipeline/services.ts";
 import { keelUserDir } from "../settings/locations.ts";
 import { errorMessage } from "../tool/errors.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
+import {
+  type AuditRetention,
+  DEFAULT_AUDIT_RETENTION,
+  pruneSegments,
+  RECHECK_MS,
+  segmentLimit,
+} from "./retention.ts";
+import { listSegments, type Segment, segmentName, utcDay } from "./segments.ts";
 
 export function auditDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(keelUserDir(env), "audit");
 }
-
-/** `2026-11-03T10:00:00.000Z` and the like: the UTC date is the first ten characters. */
-const UTC_ISO_TIME = /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/;
-
-export function auditFileFor(dir: string, time: string): string {
-  if (UTC_ISO_TIME.test(time)) return join(dir, `${time.slice(0, 10)}.jsonl`);
-  const date = Number.isNaN(Date.parse(time)) ? new Date() : new Date(time);
-  return join(dir, `${date.toISOString().slice(0, 10)}.jsonl`);
-}
-
-/** How often an open log file is checked against its path (deleted or rotated away: reopen). */
-const RECHECK_MS = 1_000;
 
 export interface JsonlAuditSinkOptions {
   /** Default: ~/.keel/audit (KEEL_HOME honoured). */
@@ -30,15 +27,20 @@ export interface JsonlAuditSinkOptions {
   env?: NodeJS.ProcessEnv;
   /** Told once when writing fails; the call itself never fails because of the log. */
   onError?: (message: string) => void;
-  /** How often the open file is checked against its path, in ms (default 1,000; tests use 0). */
+  /** How much is kept (settings `audit.maxSizeMB` and `audit.maxAgeDays`; default 200 MB, 30 days). */
+  retention?: AuditRetention;
+  /** How often the open file is checked against the newest segment, in ms (default 1,000; tests use 0). */
   recheckMs?: number;
+  /** The wall clock, for segment names and ages (tests move it). */
+  now?: () => number;
 }
 
 interface OpenFile {
-  path: string;
+  segment: Segment;
   fd: number;
-  dev: number;
-  ino: number;
+  /** Its size as last seen, plus what this sink wrote since. */
+  bytes: number;
+  /** performance.now() of the last check that it is still the newest segment. */
   checkedAt: number;
 }
 
@@ -74,7 +76,10 @@ export class JsonlAuditSink implements AuditSink {
   readonly dir: string;
   readonly #redact: Redactor;
   readonly #onError: (message: string) => void;
+  readonly #retention: AuditRetention;
+  readonly #segmentLimit: number;
   readonly #recheckMs: number;
+  readonly #now: () => number;
   #failed = false;
   /** Kept open between records: opening and closing the file for each line cost more than the write. */
   readonly #held: FileHolder = { file: undefined };
@@ -84,18 +89,22 @@ export class JsonlAuditSink implements AuditSink {
     this.dir = options.dir ?? auditDir(env);
     this.#redact = createRedactor(env);
     this.#onError = options.onError ?? ((message) => process.stderr.write(`keel: ${message}\n`));
+    this.#retention = options.retention ?? DEFAULT_AUDIT_RETENTION;
+    this.#segmentLimit = segmentLimit(this.#retention);
     this.#recheckMs = options.recheckMs ?? RECHECK_MS;
+    this.#now = options.now ?? Date.now;
     closeWhenCollected.register(this, this.#held);
   }
 
   record(entry: AuditRecord): void {
     try {
       const bytes = Buffer.from(`${JSON.stringify(this.#redact(entry))}\n`);
-      const fd = this.#fdFor(auditFileFor(this.dir, entry.time));
+      const file = this.#fileToAppend();
       // One synchronous write per line (O_APPEND): the line is on disk before the call's result is
       // handed on, nothing waits in memory to be lost at exit, and lines never interleave.
-      let written = writeSync(fd, bytes);
-      while (written < bytes.length) written += writeSync(fd, bytes, written);
+      let written = writeSync(file.fd, bytes);
+      while (written < bytes.length) written += writeSync(file.fd, bytes, written);
+      file.bytes += bytes.length;
     } catch (error) {
       this.close();
       if (this.#failed) return;
@@ -109,27 +118,42 @@ export class JsonlAuditSink implements AuditSink {
     closeHeld(this.#held);
   }
 
-  /** The open file for `path`: reopened on a new date, or when the file was deleted or rotated away. */
-  #fdFor(path: string): number {
-    const file = this.#held.file;
-    const now = Date.now();
-    if (file && file.path === path && (now - file.checkedAt < this.#recheckMs || stillAt(file, now)))
-      return file.fd;
+  /**
+   * The open segment while it is the newest, of today and not full, checked at most every recheckMs;
+   * else the newest segment, or a new one (after which old segments are pruned).
+   */
+  #fileToAppend(): OpenFile {
+    const held = this.#held.file;
+    const now = this.#now();
+    const checkedNow = performance.now();
+    const fresh = (segment: Segment, bytes: number) =>
+      bytes < this.#segmentLimit && utcDay(segment.startMs) === utcDay(now);
+    if (held && checkedNow - held.checkedAt < this.#recheckMs && fresh(held.segment, held.bytes)) return held;
+    const segments = listSegments(this.dir);
+    const newest = segments.at(-1);
+    if (held && newest?.name === held.segment.name) {
+      held.bytes = fstatSync(held.fd).size;
+      held.checkedAt = checkedNow;
+      if (fresh(held.segment, held.bytes)) return held;
+    }
     this.close();
-    const fd = openForAppend(this.dir, path);
-    const stats = fstatSync(fd);
-    this.#held.file = { path, fd, dev: stats.dev, ino: stats.ino, checkedAt: now };
-    return fd;
+    if (newest) {
+      const fd = openForAppend(this.dir, newest.path);
+      const bytes = fstatSync(fd).size;
+      if (fresh(newest, bytes)) return this.#hold({ segment: newest, fd, bytes, checkedAt: checkedNow });
+      closeSync(fd);
+    }
+    // Named after now, and after the newest, so names keep the order segments were started in.
+    const startMs = Math.max(now, (newest?.startMs ?? 0) + 1);
+    const segment = { name: segmentName(startMs), path: join(this.dir, segmentName(startMs)), startMs };
+    const fd = openForAppend(this.dir, segment.path);
+    const file = this.#hold({ segment, fd, bytes: fstatSync(fd).size, checkedAt: checkedNow });
+    pruneSegments([...segments, segment], this.#retention, now);
+    return file;
   }
-}
 
-/** True while the path still names the open file. */
-function stillAt(file: OpenFile, now: number): boolean {
-  file.checkedAt = now;
-  try {
-    const stats = statSync(file.path);
-    return stats.ino === file.ino && stats.dev === file.dev;
-  } catch {
-    return false;
+  #hold(file: OpenFile): OpenFile {
+    this.#held.file = file;
+    return file;
   }
 }

@@ -1,7 +1,12 @@
 // `keel audit --summary`: calls per agent and tool, allowed / denied / left to a person / no opinion,
 // with an agent's PermissionRequest counted as the later answer for the call it announced.
 import { describe, expect, it } from "vitest";
-import { formatAuditSummary, type SummarizedRecord, summarizeAudit } from "./summary.ts";
+import {
+  ANNOUNCEMENT_GENERATION,
+  formatAuditSummary,
+  type SummarizedRecord,
+  summarizeAudit,
+} from "./summary.ts";
 
 let time = 0;
 function record(fields: Partial<SummarizedRecord>): SummarizedRecord {
@@ -138,6 +143,37 @@ describe("summarizeAudit", () => {
       record({ agent: "codex", hookEvent: "PermissionRequest", sessionId: "b", behavior: "allow" }),
     ]);
     expect(rows[0]).toMatchObject({ calls: 2, allowed: 1, leftToPerson: 1 });
+  });
+});
+
+describe("summarizeAudit's memory bound", () => {
+  it("pairs a follow-up only with the most recent announcements, so any log is summed in bounded memory", () => {
+    const announce = (i: number) =>
+      record({ agent: "codex", hookEvent: "PreToolUse", inputSummary: `call ${i}`, behavior: "ask" });
+    const answer = (i: number) =>
+      record({
+        agent: "codex",
+        hookEvent: "PermissionRequest",
+        inputSummary: `call ${i}`,
+        behavior: "allow",
+      });
+    const count = 2 * ANNOUNCEMENT_GENERATION + 1;
+    const records = Array.from({ length: count }, (_, i) => announce(i));
+    // Call 0 was dropped with its generation; the last ANNOUNCEMENT_GENERATION calls still wait for answers.
+    const newest = count - 1;
+    const oldestKept = count - ANNOUNCEMENT_GENERATION;
+    const rows = summarizeAudit([...records, answer(0), answer(oldestKept), answer(newest)]);
+    expect(rows).toEqual([
+      {
+        agent: "codex",
+        tool: "Bash",
+        calls: count + 1,
+        allowed: 3,
+        denied: 0,
+        leftToPerson: count - 2,
+        noOpinion: 0,
+      },
+    ]);
   });
 });
 

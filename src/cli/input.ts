@@ -1,9 +1,21 @@
 // A tool's JSON input from the command line: an argument, `-` for stdin, or stdin when piped.
-import { readFileSync } from "node:fs";
 import { CliError } from "./exitCodes.ts";
 import type { CommandIO } from "./io.ts";
 
-export function readJsonInput(arg: string | undefined, io: Pick<CommandIO, "stdin" | "tty">): unknown {
+/**
+ * All of stdin as text. Read as a stream, not with one blocking read: a stop signal that arrives while
+ * the writer has not finished is handled at once (tool/stopSignals.ts).
+ */
+export async function readStdinText(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function readJsonInput(
+  arg: string | undefined,
+  io: Pick<CommandIO, "stdin" | "tty">,
+): Promise<unknown> {
   let text: string;
   if (arg === undefined || arg === "-") {
     const given = io.stdin;
@@ -14,7 +26,7 @@ export function readJsonInput(arg: string | undefined, io: Pick<CommandIO, "stdi
     } else {
       if (arg === undefined && io.tty.stdin) return {};
       try {
-        text = readFileSync(0, "utf8");
+        text = await readStdinText();
       } catch (error) {
         throw new CliError(`Could not read the tool input from stdin: ${(error as Error).message}`);
       }

@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import { stopSandboxIfStarted } from "../shell/sandbox/sandboxLifecycle.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { exitAfterStop, installStopSignals, stoppedBy } from "../tool/stopSignals.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
 import { type CommandIO, type GivenStdin, processIO } from "./io.ts";
@@ -168,18 +169,23 @@ const MCP_SUBCOMMANDS = new Set(["serve", "list", "login", "logout"]);
 
 /**
  * Runs the CLI in this process and resolves to the exit code. `given.stdin`: standard input the launcher
- * already read (a hook event offered to a decision server that did not answer).
+ * already read (a hook event offered to a decision server that did not answer). Stopped by SIGINT,
+ * SIGTERM or SIGHUP, it ends the process itself once the command has wound down (tool/stopSignals.ts),
+ * whatever handles (stdin, sockets) are still open.
  */
 export async function main(
   givenArgv: readonly string[],
   given: { stdin?: GivenStdin } = {},
 ): Promise<number> {
+  installStopSignals();
   stopQuietlyOnClosedPipes();
   try {
     return await runCommandLine(givenArgv, processIO(given.stdin));
   } finally {
     // The sandbox's proxies would keep the process running after its command is done.
     await stopSandboxIfStarted().catch(() => {});
+    const signal = stoppedBy();
+    if (signal) await exitAfterStop(signal);
   }
 }
 

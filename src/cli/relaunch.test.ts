@@ -10,6 +10,7 @@ import { cliProviderArgs, startServer } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
 import { hasTmux, lastPrompt, TmuxKeel } from "../agent/ui/testing/tmuxSession.ts";
+import { processesWithArg } from "../tool/testing/processes.ts";
 import { keelWorld } from "./testing/keelProcess.ts";
 
 const repo = join(import.meta.dirname, "../..");
@@ -128,18 +129,28 @@ describe.skipIf(!node20)("bin/keel.js on a Node older than 22", () => {
     expect(await refusesConnections(url!)).toBe(false);
     started.child.kill("SIGTERM");
     const exit = await started.exit;
-    // The server handles SIGTERM itself and ends cleanly; the launcher ends as it did.
-    expect(exit).toEqual({ code: 0, signal: null });
+    // The server handles SIGTERM itself, ends its sessions and exits 143; the launcher ends as it did.
+    expect(exit).toEqual({ code: 143, signal: null });
     expect(await refusesConnections(url!)).toBe(true);
   });
 
-  it("a signal the child dies of is the launcher's death too (SIGHUP)", async () => {
+  it("SIGHUP reaches the server too: it exits 129, and so does the launcher", async () => {
     const w = keelWorld();
     const started = startOnOldNode(["mcp", "--http", "127.0.0.1:0"], w.project, w.env);
     const [, url] = await started.waitFor(/serving \d+ tools at (http:\/\/\S+)/);
     started.child.kill("SIGHUP");
-    expect(await started.exit).toEqual({ code: null, signal: "SIGHUP" });
+    expect(await started.exit).toEqual({ code: 129, signal: null });
     expect(await refusesConnections(url!)).toBe(true);
+  });
+
+  it("a signal the child dies of is the launcher's death too (SIGKILL of the child)", async () => {
+    const w = keelWorld();
+    const started = startOnOldNode(["mcp", "--http", "127.0.0.1:0"], w.project, w.env);
+    await started.waitFor(/serving \d+ tools at/);
+    const [keel] = processesWithArg(launcher).filter((info) => info.ppid === started.child.pid);
+    expect(keel).toBeDefined();
+    process.kill(keel!.pid, "SIGKILL");
+    expect(await started.exit).toEqual({ code: null, signal: "SIGKILL" });
   });
 
   it("keel run stops on SIGTERM: its command is killed and the model is not called again", async () => {

@@ -157,10 +157,12 @@ describe("a Claude Code project under Keel", () => {
   it("a path deny rule holds for Read, and the audit log recorded who decided each call", async () => {
     const env = await call("Read", { file_path: join(project, ".env") });
     expect(env).toMatchObject({ isError: true, errorCode: "permission_denied" });
-    const records = readAuditRecords({
-      dir: join(root, "home", ".keel", "audit"),
-      sessionId: "compat",
-    }).records;
+    const records = [
+      ...readAuditRecords({
+        dir: join(root, "home", ".keel", "audit"),
+        sessionId: "compat",
+      }),
+    ];
     expect(records.length).toBeGreaterThanOrEqual(10);
     expect(records.find((r) => r.inputSummary.includes("grep -r foo"))).toMatchObject({
       behavior: "deny",

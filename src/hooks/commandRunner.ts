@@ -2,6 +2,7 @@
 // stderr collected (capped), and the whole group killed at the timeout or when the caller aborts.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { ownProcessGroup } from "../tool/ownedProcesses.ts";
 import type { RawHookRun } from "./output.ts";
 
 const MAX_CAPTURE = 1_000_000;
@@ -42,9 +43,12 @@ export function runCommandHook(run: CommandHookRun): Promise<RawHookRun> {
       detached: true,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    // The hook's whole tree dies with Keel, however Keel ends, while the hook's shell runs.
+    const disown = child.pid === undefined ? () => {} : ownProcessGroup(child.pid);
     const finish = (fields: Partial<RawHookRun>) => {
       if (settled) return;
       settled = true;
+      disown();
       clearTimeout(timer);
       run.signal.removeEventListener("abort", onAbort);
       child.stdout?.destroy();
@@ -83,6 +87,7 @@ export function runCommandHook(run: CommandHookRun): Promise<RawHookRun> {
 
     child.on("error", (error) => finish({ startError: error.message }));
     child.on("exit", (code, signal) => {
+      disown();
       // Something the hook started in the background may hold the pipes open: do not wait for it.
       const done = () => finish({ exitCode: code, signal });
       const grace = setTimeout(done, DRAIN_GRACE_MS);

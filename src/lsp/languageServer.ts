@@ -18,6 +18,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { errorMessage, ToolError } from "../tool/errors.ts";
+import { ownProcessGroup } from "../tool/ownedProcesses.ts";
 import { answerServerRequests } from "./clientHandlers.ts";
 import { DocumentSync } from "./documentSync.ts";
 import { LSP_ERROR, lspError, type ServerLaunch } from "./launch.ts";
@@ -118,8 +119,9 @@ export class LanguageServer {
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
-    // A server must never keep Keel running: its stdin closes when Keel exits, and servers then exit.
+    // A server must never keep Keel running, nor outlive it: its group is killed however Keel ends.
     this.#child.unref();
+    if (this.#child.pid !== undefined) this.#child.once("exit", ownProcessGroup(this.#child.pid));
     for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) unrefStream(stream);
     this.#child.stderr?.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     this.#child.stdin?.on("error", () => {});

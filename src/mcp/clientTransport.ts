@@ -1,7 +1,9 @@
 // The transport to one configured MCP server: a child process (stdio), Streamable HTTP or legacy SSE,
 // with the OAuth provider for remote servers that need one. Loaded on demand: a session without MCP
 // servers never loads the SDK's client code.
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ownProcess } from "../tool/ownedProcesses.ts";
 import type { McpServerConfig } from "./config.ts";
 import type { KeelOAuthProvider } from "./oauth/provider.ts";
 
@@ -31,6 +33,7 @@ export async function createClientTransport(
       stderr: "pipe",
     });
     transport.stderr?.on("data", (chunk: Buffer) => options.onStderr?.(chunk.toString("utf8")));
+    ownWhileOpen(transport);
     return transport;
   }
   const requestInit = { headers: config.headers };
@@ -43,6 +46,21 @@ export async function createClientTransport(
     "@modelcontextprotocol/sdk/client/streamableHttp.js"
   );
   return new StreamableHTTPClientTransport(new URL(config.url), { requestInit, ...auth });
+}
+
+/** The server's process is killed however Keel ends, from its start until the transport is closed. */
+function ownWhileOpen(transport: StdioClientTransport): void {
+  let disown = () => {};
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    await start();
+    if (transport.pid !== null) disown = ownProcess(transport.pid);
+  };
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    await close();
+    disown();
+  };
 }
 
 /** Ends an HTTP session with DELETE, as the spec asks of clients that are done; bounded, never throws. */

@@ -1,10 +1,11 @@
 // Which MCP servers a session connects to: `--mcp-config` files, settings and the project's `.mcp.json`
 // (already trust-gated by the settings loader), each entry checked and `${VAR}`-expanded on its own, so
 // one broken entry is reported and the others still start.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { z } from "zod";
 import type { McpServerEntry } from "../settings/merge.ts";
+import { settingsFileTooLarge } from "../settings/readSettingsFile.ts";
 import { expandEnvDeep } from "./expandEnv.ts";
 import type { McpOAuthSettings } from "./oauth/provider.ts";
 
@@ -159,6 +160,8 @@ export function readMcpConfigArgument(
   let text = arg;
   if (path) {
     if (!existsSync(path)) throw new McpConfigError(`--mcp-config ${arg}: file not found`);
+    const tooLarge = settingsFileTooLarge(statSync(path).size);
+    if (tooLarge) throw new McpConfigError(`--mcp-config ${path}: ${tooLarge}`);
     text = readFileSync(path, "utf8");
   }
   let json: unknown;

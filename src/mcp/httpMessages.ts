@@ -26,9 +26,6 @@ export interface BodyProblem {
   id: string | number | null;
 }
 
-/** Bodies past the limit are drained (so the client can read the 413) up to this many times the limit. */
-const DRAIN_FACTOR = 16;
-
 /** Bytes kept of each end of a body past the limit: where SDKs write the request's id. */
 const ENDS_BYTES = 512;
 
@@ -39,7 +36,11 @@ export interface TooLargeBody {
   tail: string;
 }
 
-/** The body as text, or `tooLarge` with its size once past `limit` (read on, not kept, so the answer arrives). */
+/**
+ * The body as text, or `tooLarge` with its size once past `limit`. A body past the limit is read to its
+ * end without being kept: the client is still sending, and a connection closed under it is a reset that
+ * loses the 413. Node's request timeout (5 minutes) bounds how long a body may take.
+ */
 export async function readBody(
   req: IncomingMessage,
   limit: number,
@@ -70,10 +71,6 @@ export async function readBody(
         ? bytes.subarray(-ENDS_BYTES)
         : Buffer.concat([tail, bytes]).subarray(-ENDS_BYTES),
     );
-    if (size > limit * DRAIN_FACTOR) {
-      req.destroy();
-      return tooLargeBody();
-    }
   }
   if (size > limit) return tooLargeBody();
   return { text: Buffer.concat(chunks).toString("utf8") };
@@ -100,6 +97,18 @@ export function parseJson(text: string): { value: unknown } | BodyProblem {
       id: null,
     };
   }
+}
+
+/** The ids of the requests a body holds (one message or a batch); notifications and responses have none. */
+export function requestIdsIn(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  const ids: Array<string | number> = [];
+  for (const message of messages) {
+    const method = (message as { method?: unknown } | null)?.method;
+    const id = requestIdOf(message);
+    if (typeof method === "string" && id !== null) ids.push(id);
+  }
+  return ids;
 }
 
 /** Batches were part of MCP up to 2025-03-26 and were removed in 2025-06-18. */

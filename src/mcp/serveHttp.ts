@@ -20,6 +20,7 @@ import {
   parseJson,
   protocolAllowsBatches,
   readBody,
+  requestIdsIn,
   tooLarge,
 } from "./httpMessages.ts";
 import {
@@ -116,6 +117,27 @@ function originAllowed(req: IncomingMessage): boolean {
   }
 }
 
+/**
+ * A client that closes the connection before its answer has come cannot read it: its requests are
+ * cancelled as a `notifications/cancelled` would (the call's signal aborts, its processes are killed).
+ */
+function cancelWhenClientLeaves(
+  res: ServerResponse,
+  transport: StreamableHTTPServerTransport,
+  ids: ReadonlyArray<string | number>,
+): void {
+  if (ids.length === 0) return;
+  res.once("close", () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids)
+      transport.onmessage?.({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId, reason: "The client closed the connection before the answer came." },
+      });
+  });
+}
+
 /** The transport's outgoing errors without the SDK's "MCP error <code>: " prefix (clients add their own). */
 function withCleanErrors(transport: StreamableHTTPServerTransport): void {
   const send = transport.send.bind(transport);
@@ -176,6 +198,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       const version = typeof header === "string" ? header : session.protocolVersion;
       const problem = checkMessages(body, protocolAllowsBatches(version), version);
       if (problem) return refuse(res, problem);
+      cancelWhenClientLeaves(res, session.transport, requestIdsIn(body));
       return session.transport.handleRequest(req, res, body);
     }
     const problem = checkInitialize(body) ?? checkMessages(body, false, "");

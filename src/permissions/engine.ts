@@ -6,7 +6,8 @@ import { type ToolPermissionContext, type ToolUseContext, updatePermissionContex
 import { errorMessage } from "../tool/errors.ts";
 import { safeFlag, type Tool } from "../tool/Tool.ts";
 import { setAsideInAuto } from "./autoModeRules.ts";
-import { findBlanketRule, findContentRule, listRules, ruleNamesOf } from "./matchers.ts";
+import { findBlanketRule, findContentRule, ruleNamesOf } from "./matchers.ts";
+import { rulesNaming } from "./ruleIndex.ts";
 import { formatRuleValue } from "./rules.ts";
 import type { PermissionDecision, PermissionResult, PermissionRule } from "./types.ts";
 
@@ -40,10 +41,7 @@ export async function findDenyRule(
 
 /** Whether any deny rule names this tool's rules (no matcher runs): without one, no call of it is denied by content. */
 export function hasDenyRuleNaming(tool: Tool, context: ToolUseContext): boolean {
-  const names = ruleNamesOf(tool);
-  return listRules(context.getAppState().toolPermissionContext, "deny").some((rule) =>
-    names.includes(rule.value.toolName),
-  );
+  return rulesNaming(context.getAppState().toolPermissionContext, "deny", ruleNamesOf(tool)).length > 0;
 }
 
 /** A content allow rule naming this call specifically (a blanket allow is not one). */

@@ -1,10 +1,11 @@
 // Which rules apply to which tool. Blanket rules match by name (the tool's own, its aliases and the rule
 // families it belongs to); content rules ask the tool's own matcher (paths for Read/Edit, commands for
-// Bash, hosts for WebFetch). The engine is the one caller: tools ask it, never these directly.
+// Bash, hosts for WebFetch). The engine is the one caller: tools ask it, never these directly. Only the
+// rules that name the tool are looked at (ruleIndex.ts), whatever the number of rules for other tools.
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
 import { didYouMean } from "../tool/didYouMean.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
-import { setAsideInAuto } from "./autoModeRules.ts";
+import { contentRulesNaming, mergePositions, ruleIndex } from "./ruleIndex.ts";
 import { parseRuleCached, RuleParseError } from "./rules.ts";
 import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
 
@@ -28,24 +29,6 @@ export function ruleNameMatchesTool(ruleToolName: string, tool: Tool): boolean {
   return false;
 }
 
-function rulesFor(context: ToolPermissionContext, behavior: RuleBehavior) {
-  return behavior === "allow"
-    ? context.alwaysAllowRules
-    : behavior === "deny"
-      ? context.alwaysDenyRules
-      : context.alwaysAskRules;
-}
-
-// Policies are frozen all the way down and replaced on change, so a frozen rule set is listed once.
-const listed = new WeakMap<
-  object,
-  Partial<Record<RuleBehavior | "allowInAuto", readonly PermissionRule[]>>
->();
-
-function isFrozenRuleSet(bySource: object): boolean {
-  return Object.isFrozen(bySource) && Object.values(bySource).every((texts) => Object.isFrozen(texts));
-}
-
 /**
  * Every well-formed rule of one behaviour, in source order (policy first). In auto mode, allow rules that
  * would let any code run are left out (set aside, see autoModeRules.ts); `includeSetAside` lists them too.
@@ -55,23 +38,15 @@ export function listRules(
   behavior: RuleBehavior,
   options: { includeSetAside?: boolean } = {},
 ): readonly PermissionRule[] {
-  const bySource = rulesFor(context, behavior);
-  const setAside = behavior === "allow" && context.mode === "auto" && !options.includeSetAside;
-  const key = setAside ? "allowInAuto" : behavior;
-  const known = listed.get(bySource)?.[key];
-  if (known) return known;
-  const rules: PermissionRule[] = [];
-  for (const source of RULE_SOURCES) {
-    for (const text of bySource[source] ?? []) {
-      const value = parseRuleCached(text);
-      if (value instanceof RuleParseError) continue;
-      const rule = Object.freeze({ behavior, source, value });
-      if (!(setAside && setAsideInAuto(rule))) rules.push(rule);
-    }
-  }
-  if (isFrozenRuleSet(bySource))
-    listed.set(bySource, { ...listed.get(bySource), [key]: Object.freeze(rules) });
-  return rules;
+  return ruleIndex(context, behavior, options).all;
+}
+
+function rulesFor(context: ToolPermissionContext, behavior: RuleBehavior) {
+  return behavior === "allow"
+    ? context.alwaysAllowRules
+    : behavior === "deny"
+      ? context.alwaysDenyRules
+      : context.alwaysAskRules;
 }
 
 /** Rules that cannot be parsed, with their source, so the user can be told. */
@@ -91,14 +66,20 @@ export function listMalformedRules(
   return problems;
 }
 
+/** The first blanket rule covering the tool: only the rules naming it, its aliases or families, and patterns. */
 export function findBlanketRule(
   context: ToolPermissionContext,
   tool: Tool,
   behavior: RuleBehavior,
 ): PermissionRule | undefined {
-  return listRules(context, behavior).find(
-    (rule) => rule.value.ruleContent === undefined && ruleNameMatchesTool(rule.value.toolName, tool),
+  const index = ruleIndex(context, behavior);
+  const names = [tool.name, ...(tool.aliases ?? []), ...ruleNamesOf(tool)];
+  const byName = mergePositions(names.map((name) => index.blanketByName.get(name)));
+  const pattern = index.blanketPatterns.find((position) =>
+    ruleNameMatchesTool(index.all[position]!.value.toolName, tool),
   );
+  const first = pattern === undefined ? byName[0] : Math.min(pattern, byName[0] ?? pattern);
+  return first === undefined ? undefined : index.all[first];
 }
 
 /**
@@ -112,9 +93,7 @@ export async function findContentRule(
   input: unknown,
   behavior: RuleBehavior,
 ): Promise<PermissionRule | undefined> {
-  const names = ruleNamesOf(tool);
-  for (const rule of listRules(permissionContext, behavior)) {
-    if (rule.value.ruleContent === undefined || !names.includes(rule.value.toolName)) continue;
+  for (const rule of contentRulesNaming(permissionContext, behavior, ruleNamesOf(tool))) {
     const matcher = tool.ruleMatcher;
     if (!matcher) {
       if (behavior !== "allow") return rule;
@@ -174,11 +153,14 @@ export function findBlanketDenyForName(
   context: ToolPermissionContext,
   toolName: string,
 ): PermissionRule | undefined {
-  return listRules(context, "deny").find((rule) => {
-    const name = rule.value.toolName;
-    if (rule.value.ruleContent !== undefined) return false;
+  const index = ruleIndex(context, "deny");
+  const exact = index.blanketByName.get(toolName)?.[0];
+  const pattern = index.blanketPatterns.find((position) => {
+    const name = index.all[position]!.value.toolName;
     if (name === "*" || name === toolName) return true;
     if (name.endsWith("*")) return toolName.startsWith(name.slice(0, -1));
-    return name.startsWith("mcp__") && name.split("__").length === 2 && toolName.startsWith(`${name}__`);
+    return toolName.startsWith(`${name}__`);
   });
+  const first = pattern === undefined ? exact : Math.min(pattern, exact ?? pattern);
+  return first === undefined ? undefined : index.all[first];
 }

@@ -5,8 +5,9 @@ import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { ToolPermissionContext } from "../tool/context.ts";
-import { listRules, type RuleContentMatcher, type RuleMatchArgs } from "./matchers.ts";
+import type { RuleContentMatcher, RuleMatchArgs } from "./matchers.ts";
 import { isPathWithin, lstatOrUndefined, pathForms, toAbsolutePath } from "./paths.ts";
+import { rulesNaming } from "./ruleIndex.ts";
 import type { PermissionRule, RuleBehavior, RuleSource } from "./types.ts";
 
 /** Rule families whose specifiers are paths. Edit rules cover every editing tool (tools list "Edit" among their names). */
@@ -214,8 +215,7 @@ function ruleGlobsBelow(
  */
 export function readDenyGlobs(permissionContext: ToolPermissionContext, searchRoot: string): string[] {
   const globs = new Set<string>();
-  for (const rule of listRules(permissionContext, "deny")) {
-    if (rule.value.toolName !== "Read") continue;
+  for (const rule of rulesNaming(permissionContext, "deny", ["Read"])) {
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) return ["**"];
     for (const glob of ruleGlobsBelow(rule, searchRoot, permissionContext)) globs.add(glob);

@@ -22,6 +22,7 @@ const KEEL_TOP_LEVEL = [
   "worktree",
   "agents",
   "telemetry",
+  "audit",
   // The agent's model settings (src/agent/config.ts).
   "model",
   "provider",
@@ -120,6 +121,7 @@ const KNOWN_KEYS: ReadonlyArray<{ path: readonly string[]; keys: readonly string
   { path: ["agents", "remote"], keys: ["queue", "claimTimeoutSeconds", "gitRemote"] },
   { path: ["agents", "remote", "queue"], keys: ["url", "name"] },
   { path: ["telemetry"], keys: ["enabled", "logToolDetails"] },
+  { path: ["audit"], keys: ["maxSizeMB", "maxAgeDays"] },
 ];
 
 function objectAt(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { builtinTools } from "../tools/index.ts";
 import { CliRuleError, loadSettings } from "./load.ts";
+import { MAX_SETTINGS_FILE_BYTES, SettingsError } from "./readSettingsFile.ts";
 import { createTestWorld, type TestWorld } from "./testWorld.ts";
 import { isFolderTrusted, trustFolder } from "./trust.ts";
 
@@ -13,6 +14,43 @@ beforeEach(() => {
 afterEach(() => world.cleanup());
 
 const load = (cli = {}) => loadSettings({ cwd: world.project, cli, env: world.env });
+
+describe("loadSettings: the audit log's bounds", () => {
+  const MB = 1024 * 1024;
+  const DAY = 86_400_000;
+  it.each([
+    ["none set: 200 MB, 30 days", {}, { maxBytes: 200 * MB, maxAgeMs: 30 * DAY }],
+    [
+      "the user's own",
+      { "home/.keel/settings.json": { audit: { maxSizeMB: 50, maxAgeDays: 7 } } },
+      { maxBytes: 50 * MB, maxAgeMs: 7 * DAY },
+    ],
+    [
+      "managed policy over the user's, key by key",
+      {
+        "etc/managed-settings.json": { audit: { maxAgeDays: 90 } },
+        "home/.keel/settings.json": { audit: { maxSizeMB: 50, maxAgeDays: 7 } },
+      },
+      { maxBytes: 50 * MB, maxAgeMs: 90 * DAY },
+    ],
+    [
+      "a trusted project's own are ignored",
+      { "project/.keel/settings.json": { audit: { maxSizeMB: 1, maxAgeDays: 1 } } },
+      { maxBytes: 200 * MB, maxAgeMs: 30 * DAY },
+    ],
+  ])("%s", (_name, files, retention) => {
+    trustFolder(world.project, world.env);
+    for (const [path, content] of Object.entries(files)) world.write(path, content);
+    const loaded = load();
+    expect(loaded.auditRetention).toEqual(retention);
+    const projectWarning = loaded.warnings.find((warning) => warning.includes("audit."));
+    if (_name.includes("project"))
+      expect(projectWarning).toBe(
+        `${join(world.project, ".keel", "settings.json")}: audit.maxSizeMB and audit.maxAgeDays ignored: the audit log is yours, so only your own settings (~/.keel/settings.json) and managed policy bound it`,
+      );
+    else expect(projectWarning).toBeUndefined();
+  });
+});
 
 describe("loadSettings: sources and merge", () => {
   it("starts from an empty default policy when no file exists", () => {
@@ -164,6 +202,35 @@ describe("loadSettings: sources and merge", () => {
     expect(load({ settingsFile: file }).permissionContext.alwaysDenyRules).toEqual({
       cliArg: ["Read(./secrets/**)"],
     });
+  });
+});
+
+describe("loadSettings: a settings file has a size bound", () => {
+  /** Valid settings of exactly `bytes` bytes: one deny rule, padded with spaces. */
+  const settingsOf = (bytes: number) => {
+    const json = JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } });
+    return json + " ".repeat(bytes - json.length);
+  };
+  it.each([
+    ["exactly 1 MiB: read", MAX_SETTINGS_FILE_BYTES, undefined],
+    ["1 MiB and a byte: refused", MAX_SETTINGS_FILE_BYTES + 1, "the file is 1.0 MiB, over the 1 MiB"],
+    ["48 MB: refused", 48 * 1000 * 1000, "the file is 45.8 MiB, over the 1 MiB"],
+  ])("%s", (_name, bytes, refusal) => {
+    const file = world.write("home/.keel/settings.json", settingsOf(bytes));
+    if (refusal === undefined) {
+      expect(load().permissionContext.alwaysDenyRules).toEqual({ user: ["Bash(rm:*)"] });
+      return;
+    }
+    expect(() => load()).toThrow(SettingsError);
+    expect(() => load()).toThrow(
+      `${file}:1:1: ${refusal} a settings file may hold: write fewer, broader rules`,
+    );
+  });
+
+  it("bounds .mcp.json alike", () => {
+    trustFolder(world.project, world.env);
+    const file = world.write("project/.mcp.json", settingsOf(MAX_SETTINGS_FILE_BYTES + 10));
+    expect(() => load()).toThrow(`${file}:1:1: the file is 1.0 MiB, over the 1 MiB`);
   });
 });
 

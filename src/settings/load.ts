@@ -2,6 +2,7 @@
 // until the folder is trusted, the rest merged into a permission context, hooks, env and MCP data.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { type AuditRetention, auditRetention } from "../audit/retention.ts";
 import type { ConfiguredHook } from "../hooks/config.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import { ruleContentProblem, ruleToolNameProblem } from "../permissions/matchers.ts";
@@ -93,6 +94,8 @@ export interface LoadedSettings {
   worktreesDir?: string;
   /** `agents.remote` (remote/config.ts turns it into a queue), with the file its queue came from. */
   remoteAgents: RemoteAgentsSettings & { from?: string };
+  /** How much of the audit log is kept (settings `audit.maxSizeMB`, `audit.maxAgeDays`, or the defaults). */
+  auditRetention: AuditRetention;
   mcpServers: McpServerEntry[];
   /** Language servers for the LSP tool (a project's own only once the folder is trusted). */
   lspServers: LspServerEntry[];
@@ -249,6 +252,7 @@ export function loadSettings(options: LoadSettingsOptions): LoadedSettings {
     sandbox: merged.sandbox,
     ...(merged.worktreesDir ? { worktreesDir: merged.worktreesDir } : {}),
     remoteAgents: merged.remoteAgents,
+    auditRetention: auditRetention(merged.audit),
     mcpServers,
     lspServers: merged.lspServers,
     mcpSettings: merged.mcpSettings,

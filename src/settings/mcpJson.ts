@@ -1,11 +1,11 @@
 // A project's `.mcp.json` (servers the repository asks to start). It starts programs, so it is read
 // only for trusted folders; otherwise its presence is reported and nothing else is done with it.
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { z } from "zod";
 import { positionOf } from "./jsonPositions.ts";
 import { projectMcpJsonPath } from "./locations.ts";
 import type { McpServerEntry } from "./merge.ts";
-import { formatJsonPath, parseSettingsJson, SettingsError } from "./readSettingsFile.ts";
+import { formatJsonPath, parseSettingsJson, readSettingsText, SettingsError } from "./readSettingsFile.ts";
 import { McpServerSettingsSchema } from "./schema.ts";
 
 const McpJsonSchema = z.looseObject({ mcpServers: z.record(z.string(), McpServerSettingsSchema).optional() });
@@ -21,7 +21,8 @@ export function readProjectMcpJson(projectRoot: string, options: { trusted: bool
   // A folder there is no configuration: the confinement's stand-in while a Bash command runs, or a mistake.
   if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return { servers: [] };
   if (!options.trusted) return { servers: [], ignored: { file, ignored: ["MCP servers (.mcp.json)"] } };
-  const text = readFileSync(file, "utf8");
+  const text = readSettingsText(file);
+  if (text === undefined) return { servers: [] };
   const parsed = parseSettingsJson(text, file);
   const result = McpJsonSchema.safeParse(parsed.value);
   if (!result.success) {

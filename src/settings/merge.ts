@@ -5,7 +5,13 @@ import { type ConfiguredHook, flattenHooks } from "../hooks/config.ts";
 import type { LspServerEntry } from "../lsp/servers.ts";
 import type { PermissionMode, RuleSource } from "../permissions/types.ts";
 import type { RulesBySource, WorkingDirectory } from "../tool/context.ts";
-import type { McpServerSettings, RemoteAgentsSettings, SandboxSettings, SettingsFile } from "./schema.ts";
+import type {
+  AuditSettings,
+  McpServerSettings,
+  RemoteAgentsSettings,
+  SandboxSettings,
+  SettingsFile,
+} from "./schema.ts";
 
 export interface SourceSettings {
   source: RuleSource;
@@ -36,6 +42,8 @@ export interface MergedSettings {
   worktreesDir?: string;
   /** `agents.remote`: each key from the highest source that sets it, with that source's name. */
   remoteAgents: RemoteAgentsSettings & { from?: string };
+  /** `audit.maxSizeMB` and `audit.maxAgeDays`, each from the highest source that may set it. */
+  audit: AuditSettings;
   mcpServers: McpServerEntry[];
   /** Language servers by name; the highest-precedence source's entry wins. */
   lspServers: LspServerEntry[];
@@ -96,6 +104,25 @@ function mergeSandbox(
   }
 }
 
+/** Sources that may bound the audit log: it is the user's own record of every call, in their home. */
+const AUDIT_SOURCES: ReadonlySet<RuleSource> = new Set(["policy", "cliArg", "user"]);
+
+/** One source's `audit` keys: a project's own settings cannot shorten the user's log (a warning says so). */
+function mergeAudit(merged: MergedSettings, entry: SourceSettings): void {
+  const audit = entry.settings.audit;
+  if (!audit) return;
+  const given = (["maxSizeMB", "maxAgeDays"] as const).filter((key) => audit[key] !== undefined);
+  if (given.length === 0) return;
+  if (!AUDIT_SOURCES.has(entry.source)) {
+    merged.warnings.push(
+      `${label(entry)}: ${given.map((key) => `audit.${key}`).join(" and ")} ignored: the audit log is yours, ` +
+        "so only your own settings (~/.keel/settings.json) and managed policy bound it",
+    );
+    return;
+  }
+  for (const key of given) merged.audit[key] ??= audit[key];
+}
+
 /**
  * Merges sources given highest precedence first. `anchors` tells where relative directories of each
  * source resolve (the project root, or home for user settings).
@@ -121,6 +148,7 @@ export function mergeSettings(
     env: {},
     sandbox: {},
     remoteAgents: {},
+    audit: {},
     mcpServers: [],
     lspServers: [],
     mcpSettings: {},
@@ -182,6 +210,7 @@ export function mergeSettings(
       remote[key] = value;
       if (key === "queue") merged.remoteAgents.from = label(entry);
     }
+    mergeAudit(merged, entry);
     for (const [name, config] of Object.entries(settings.mcpServers ?? {})) {
       if (merged.mcpServers.some((known) => known.name === name)) continue;
       merged.mcpServers.push({ name, config, source, ...(entry.file ? { file: entry.file } : {}) });

@@ -1,6 +1,6 @@
 // Reading one settings file: JSON syntax, the shape, rule strings and hook matchers, each error naming
 // file:line:column. Keel refuses to start on a half-read policy, so every problem here is fatal.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { z } from "zod";
 import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
 import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
@@ -68,19 +68,46 @@ export interface ReadSettingsOptions {
   checkRuleToolName?: RuleToolNameCheck;
 }
 
-/** Reads and checks a settings file; undefined when it does not exist. Throws SettingsError. */
-export function readSettingsFile(path: string, options: ReadSettingsOptions = {}): ReadSettings | undefined {
-  let text: string;
+/**
+ * The most a settings file (or `.mcp.json`, or an `--mcp-config` file) may hold: 1 MiB, about 25,000
+ * rules, hundreds of times what real settings hold. Every call of every surface reads them afresh.
+ */
+export const MAX_SETTINGS_FILE_BYTES = 1024 * 1024;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** Why a file of this size is refused, or undefined when it is within the bound. */
+export function settingsFileTooLarge(bytes: number): string | undefined {
+  if (bytes <= MAX_SETTINGS_FILE_BYTES) return undefined;
+  return (
+    `the file is ${megabytes(bytes)}, over the 1 MiB a settings file may hold: write fewer, broader rules ` +
+    "(one Bash(npm run test:*) instead of a rule per script, Read(./secrets/**) instead of a rule per file)"
+  );
+}
+
+/** A settings file's text; undefined when it does not exist. Throws SettingsError (unreadable, too large). */
+export function readSettingsText(path: string): string | undefined {
+  const cannot = (message: string) =>
+    new SettingsError([{ file: path, line: 1, column: 1, path: "", message }]);
   try {
-    text = readFileSync(path, "utf8");
+    const stats = statSync(path);
+    const tooLarge = stats.isFile() ? settingsFileTooLarge(stats.size) : undefined;
+    if (tooLarge) throw cannot(tooLarge);
+    return readFileSync(path, "utf8");
   } catch (error) {
+    if (error instanceof SettingsError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new SettingsError([
-      { file: path, line: 1, column: 1, path: "", message: `cannot be read (${code ?? String(error)})` },
-    ]);
+    throw cannot(`cannot be read (${code ?? String(error)})`);
   }
-  return parseSettingsText(text, path, options);
+}
+
+/** Reads and checks a settings file; undefined when it does not exist. Throws SettingsError. */
+export function readSettingsFile(path: string, options: ReadSettingsOptions = {}): ReadSettings | undefined {
+  const text = readSettingsText(path);
+  return text === undefined ? undefined : parseSettingsText(text, path, options);
 }
 
 /** The text as JSON with the position of every value; a syntax error is a SettingsError at its place. */

@@ -75,9 +75,17 @@ export const SettingsFileSchema = z.looseObject({
   worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
   /** Sub-agents beyond this machine: `agents.remote` (remote/config.ts). */
   agents: z.looseObject({ remote: RemoteAgentsSettingsSchema.optional() }).optional(),
+  /** The audit log's bounds (read from your own settings and managed policy only; see merge.ts). */
+  audit: z
+    .looseObject({
+      maxSizeMB: z.number().min(1).max(1_000_000).optional(),
+      maxAgeDays: z.number().min(1).max(36_500).optional(),
+    })
+    .optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;
 export type SandboxSettings = z.infer<typeof SandboxSettingsSchema>;
 export type RemoteAgentsSettings = z.infer<typeof RemoteAgentsSettingsSchema>;
 export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;
+export type AuditSettings = NonNullable<SettingsFile["audit"]>;

@@ -6,6 +6,7 @@ import { render } from "ink";
 import { createElement } from "react";
 import { keelUserDir, userHomeDir } from "../../settings/locations.ts";
 import { releaseSession } from "../../tool/sessionEnd.ts";
+import { onStopSignal, signalExitCode } from "../../tool/stopSignals.ts";
 import type { AgentSession } from "../createAgent.ts";
 import { App } from "./components.ts";
 import { InteractiveController } from "./controller.ts";
@@ -36,7 +37,14 @@ export async function runInteractive(
     instance.rerender(app());
   });
   if (options.initialPrompt) void controller.submit(options.initialPrompt);
+  // SIGTERM, SIGHUP (the terminal closed) or an outside SIGINT: stop what runs and leave, as /exit does.
+  const unwatch = onStopSignal((signal) => {
+    session.agent.interrupt();
+    session.agent.context.abortController.abort(new Error(`Stopped by ${signal}`));
+    controller?.exit(signalExitCode(signal));
+  });
   const code = await controller.exited();
+  unwatch();
   const resumeTo = controller.resumeTo;
   await session.hooks
     .sessionEnd(resumeTo ? "other" : "prompt_input_exit", new AbortController().signal)

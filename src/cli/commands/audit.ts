@@ -1,7 +1,16 @@
-// `keel audit`: the audit log of tool calls, for one session or all, as lines for people or JSON.
+// `keel audit`: the audit log of tool calls, for one session or all, as lines for people or JSON. The
+// log is read a line at a time (the last N from its end), so a log of any size prints in little memory.
+import { once } from "node:events";
 import type { Command } from "commander";
 import { auditDir } from "../../audit/jsonlSink.ts";
-import { formatAuditRecord, readAuditRecords } from "../../audit/readAudit.ts";
+import {
+  type AuditEntry,
+  type AuditQuery,
+  AuditReadStats,
+  formatAuditRecord,
+  lastAuditEntries,
+  readAuditEntries,
+} from "../../audit/readAudit.ts";
 import { CliError } from "../exitCodes.ts";
 
 interface AuditFlags {
@@ -11,6 +20,42 @@ interface AuditFlags {
   tool?: string;
   limit?: string;
   summary?: boolean;
+}
+
+/** Output gathered into chunks of this size; each waits for stdout to drain when it is a slow pipe. */
+const OUTPUT_CHUNK = 64 * 1024;
+/** Records between two turns of the event loop, so Ctrl-C and SIGTERM are handled while a large log is read. */
+const RECORDS_PER_TURN = 5_000;
+
+class ChunkedOutput {
+  #pending = "";
+  /** A promise only when the chunk went out and stdout asked to wait. */
+  write(text: string): Promise<void> | undefined {
+    this.#pending += text;
+    return this.#pending.length >= OUTPUT_CHUNK ? this.flush() : undefined;
+  }
+  async flush(): Promise<void> {
+    const text = this.#pending;
+    this.#pending = "";
+    if (text !== "" && !process.stdout.write(text)) await once(process.stdout, "drain");
+  }
+}
+
+/** Calls `each` for every entry asked for, oldest first, with a turn of the event loop now and then. */
+async function forEachEntry(
+  query: AuditQuery,
+  limit: number | undefined,
+  stats: AuditReadStats,
+  each: (entry: AuditEntry) => void | Promise<void>,
+): Promise<void> {
+  const entries =
+    limit === undefined ? readAuditEntries(query, stats) : lastAuditEntries(query, limit, stats);
+  let count = 0;
+  for (const entry of entries) {
+    const pending = each(entry);
+    if (pending) await pending;
+    if (++count % RECORDS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export function register(program: Command): void {
@@ -33,29 +78,33 @@ export function register(program: Command): void {
       if (limit !== undefined && !(Number.isInteger(limit) && limit >= 0))
         throw new CliError(`--limit takes a whole number, not "${options.limit}"`);
       const dir = auditDir();
-      const result = readAuditRecords({
+      const query: AuditQuery = {
         dir,
         ...(options.session ? { sessionId: options.session } : {}),
         ...(options.date ? { date: options.date } : {}),
         ...(options.tool ? { tool: options.tool } : {}),
-        ...(limit === undefined ? {} : { limit }),
-      });
+      };
+      const stats = new AuditReadStats();
+      const output = new ChunkedOutput();
       if (options.summary) {
-        const { formatAuditSummary, summarizeAudit } = await import("../../audit/summary.ts");
-        const rows = summarizeAudit(result.records);
-        process.stdout.write(options.json ? `${JSON.stringify(rows, null, 2)}\n` : formatAuditSummary(rows));
-      } else if (options.json) {
-        for (const record of result.records) process.stdout.write(`${JSON.stringify(record)}\n`);
-      } else if (result.records.length === 0) {
-        process.stdout.write(
-          `No audit records${options.session ? ` for session ${options.session}` : ""} in ${dir}.\n`,
-        );
+        const { AuditSummarizer, formatAuditSummary } = await import("../../audit/summary.ts");
+        const summarizer = new AuditSummarizer();
+        await forEachEntry(query, limit, stats, ({ record }) => summarizer.add(record));
+        const rows = summarizer.rows();
+        await output.write(options.json ? `${JSON.stringify(rows, null, 2)}\n` : formatAuditSummary(rows));
       } else {
-        for (const record of result.records) process.stdout.write(`${formatAuditRecord(record)}\n`);
+        let printed = 0;
+        await forEachEntry(query, limit, stats, ({ record, line }) => {
+          printed++;
+          return output.write(`${options.json ? line : formatAuditRecord(record)}\n`);
+        });
+        if (printed === 0 && !options.json)
+          await output.write(
+            `No audit records${options.session ? ` for session ${options.session}` : ""} in ${dir}.\n`,
+          );
       }
-      if (result.skippedLines > 0)
-        process.stderr.write(
-          `keel: ${result.skippedLines} unreadable line(s) in the audit log were skipped\n`,
-        );
+      await output.flush();
+      const skipped = stats.describe();
+      if (skipped) process.stderr.write(`keel: ${skipped}\n`);
     });
 }

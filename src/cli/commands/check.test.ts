@@ -1,6 +1,8 @@
 // `keel check` as a script uses it: the exit code says the decision (0 allow, 1 ask, 3 deny; 2 usage),
 // and a tool hidden by a blanket deny rule is denied by that rule, not unknown.
-import { describe, expect, it } from "vitest";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { keelWorld, runKeel } from "../testing/keelProcess.ts";
 
 describe("keel check", () => {
@@ -87,5 +89,33 @@ describe("keel check", () => {
     const result = await runKeel(["check", "Raed", "{}"], w);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/No tool named "Raed"; did you mean "Read"\? Available tools:/);
+  });
+});
+
+describe("a settings file over the size bound", () => {
+  it("keel check and keel hook refuse it at once, naming the file and the bound", async () => {
+    const w = keelWorld();
+    onTestFinished(() => rmSync(w.root, { recursive: true, force: true }));
+    const file = join(w.home, ".keel", "settings.json");
+    mkdirSync(dirname(file), { recursive: true });
+    // The report's file: 2 million deny rules, 48 MB.
+    const deny = Array.from({ length: 2_000_000 }, (_, i) => `Bash(rm -rf /x/${i})`);
+    writeFileSync(file, JSON.stringify({ permissions: { deny } }));
+    const check = await runKeel(["check", "Bash", '{"command": "ls"}'], w);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(
+      new RegExp(`^keel: ${file}:1:1: the file is 4\\d\\.\\d MiB, over the 1 MiB a settings file may hold`),
+    );
+    const event = {
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "ls" },
+      cwd: w.project,
+    };
+    const hook = await runKeel(["hook", "claude-code"], w, JSON.stringify({ session_id: "s", ...event }));
+    // No opinion (Claude Code asks as usual), with the reason on stderr; never exit 2 (block).
+    expect(hook.code).toBe(0);
+    expect(hook.stdout).toBe("");
+    expect(hook.stderr).toContain(`${file}:1:1: the file is`);
   });
 });

@@ -41,7 +41,7 @@ export function register(program: Command, runtime: CliRuntime): void {
         "daemon --help); the decision is the same either way.",
     )
     .action(async (name: string, inputArg: string | undefined, options: CheckFlags) => {
-      const raw = readJsonInput(inputArg, runtime.io);
+      const raw = await readJsonInput(inputArg, runtime.io);
       preferQuickStart();
       const session = await connectSessionMcp(
         await openSession(options, { forTool: name, io: runtime.io }),

@@ -6,6 +6,7 @@ import type { PipelineServices } from "../../pipeline/services.ts";
 import { errorMessage } from "../../tool/errors.ts";
 import { assembleToolPool } from "../../tool/registry.ts";
 import { releaseSession } from "../../tool/sessionEnd.ts";
+import { onStopSignal } from "../../tool/stopSignals.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError } from "../exitCodes.ts";
 import { openSession, type PolicyFlags } from "../session.ts";
@@ -91,10 +92,10 @@ export async function serve(flags: ServeFlags, options: McpCommandOptions): Prom
   process.on("unhandledRejection", (reason) =>
     log(`unhandled error (the server goes on): ${errorMessage(reason)}`),
   );
+  // SIGINT, SIGTERM, SIGHUP: the sessions end (their calls are aborted, their processes killed), and the
+  // command line exits as that signal says (tool/stopSignals.ts) as soon as they have.
   const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  onStopSignal(() => stop.abort());
   // Whatever a tool left running (timers, watchers) must not keep a server without a client alive.
   const exitSoon = () => setTimeout(() => process.exit(), 2_000).unref();
   if (!flags.http) {

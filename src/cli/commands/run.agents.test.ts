@@ -358,7 +358,7 @@ describe("the classifier in default mode", () => {
     servers.push(server);
     const run = await runKeel(["run", "--allow", "Bash(ls:*)", ...cliProviderArgs(server), "list"], w);
     expect(run.code).toBe(0);
-    const records = readAuditRecords({ dir: auditDir(w.env) }).records.filter(
+    const records = [...readAuditRecords({ dir: auditDir(w.env) })].filter(
       (record) => record.toolUseId === "toolu_ls",
     );
     expect(records).toHaveLength(2);

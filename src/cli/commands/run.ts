@@ -1,13 +1,13 @@
 // `keel run "task"`: the agent in print mode, for scripts and CI. The answer streams to stdout (text),
 // or comes as one JSON object (json) or one JSON line per event (stream-json); the exit code says
 // how it ended. The agent's modules load when the command runs, not when `keel` starts.
-import { readFileSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { type Command, InvalidArgumentError } from "commander";
 import type { AgentFlags, AgentSession } from "../../agent/createAgent.ts";
 import type { RunOutcome } from "../../agent/events.ts";
 import type { Prompter } from "../../pipeline/services.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
+import { readStdinText } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
 import type { PolicyFlags } from "../session.ts";
 import { withClaudeRuleOptions, withMcpOptions, withPolicyOptions } from "./policyOptions.ts";
@@ -107,7 +107,7 @@ function resumeValueHint(flags: RunFlags): string {
   return ` ("${flags.resume}" was taken as the session id of -r/--resume, whose id is optional: put the task before the flag, keel -p "${flags.resume}" -r, or give both, keel -p -r <session-id> "task")`;
 }
 
-function readPrompt(words: readonly string[], flags: RunFlags): string {
+async function readPrompt(words: readonly string[], flags: RunFlags): Promise<string> {
   const joined = words.join(" ").trim();
   if (joined !== "" && joined !== "-") return joined;
   if (joined === "" && process.stdin.isTTY)
@@ -115,7 +115,7 @@ function readPrompt(words: readonly string[], flags: RunFlags): string {
       `Give a task: keel run "fix the failing test" (or pipe it on stdin)${listFlagHint(flags)}${resumeValueHint(flags)}.`,
     );
   try {
-    const text = readFileSync(0, "utf8").trim();
+    const text = (await readStdinText()).trim();
     if (text) return text;
   } catch (error) {
     throw new CliError(`Could not read the task from stdin: ${(error as Error).message}`);
@@ -153,7 +153,7 @@ export function register(program: Command, runtime: CliRuntime): void {
       if (!["text", "json", "stream-json"].includes(format))
         throw new CliError(`Unknown --output-format "${format}". Use text, json or stream-json.`);
       const streamInput = checkInputFormat(flags, words);
-      const typed = streamInput ? undefined : readPrompt(words, flags);
+      const typed = streamInput ? undefined : await readPrompt(words, flags);
       const session = await openAgentSession(flags, { interactive: false });
       try {
         const prompts = streamInput

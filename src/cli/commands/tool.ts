@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import { randomUUID } from "../../tool/lazyCrypto.ts";
 import type { ToolResultContent } from "../../tool/messages.ts";
+import { onStopSignal, type StopSignal } from "../../tool/stopSignals.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
 import { JSONL_EXAMPLE, readJsonInput } from "../input.ts";
 import type { CliRuntime } from "../main.ts";
@@ -30,6 +31,11 @@ function savedResultsIn(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Why a call stopped early: what the model would read, and the person sees on stderr. */
+function stoppedError(signal: StopSignal): Error {
+  return new Error(signal === "SIGINT" ? "Interrupted (Ctrl-C)" : `Stopped by ${signal}`);
 }
 
 export function exitCodeFor(result: ResultEvent): number {
@@ -62,7 +68,8 @@ export function register(program: Command, runtime: CliRuntime): void {
     .option("--verbose", "print progress and hook messages on stderr")
     .addHelpText(
       "after",
-      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give.\n" +
+      "\nExit codes: 0 done, 1 the tool returned an error, 2 usage error, 3 refused or needs an approval nobody can give;\n" +
+        "130 / 143 / 129 stopped by SIGINT (Ctrl-C) / SIGTERM / SIGHUP (the call's processes, hooks included, end with it).\n" +
         "With --jsonl: the code of the first call that failed (0 when none did).\n" +
         "Read, Grep, Glob and LS with their input as an argument and no terminal to ask on are run by the\n" +
         "decision server after the first call (see keel daemon --help).\n\n" +
@@ -81,8 +88,11 @@ export function register(program: Command, runtime: CliRuntime): void {
             throw new CliError("--jsonl reads the calls from stdin; do not also name a tool.");
           await offerTrust(options);
           const session = await connectSessionMcp(await openSession(options), options);
-          const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
-          process.once("SIGINT", onSignal);
+          const unwatch = onStopSignal((signal) => {
+            session.context.abortController.abort(stoppedError(signal));
+            // No more calls: the lines still coming are not read.
+            process.stdin.destroy();
+          });
           try {
             const { runJsonLines } = await import("./toolLines.ts");
             runtime.setExitCode(
@@ -94,7 +104,7 @@ export function register(program: Command, runtime: CliRuntime): void {
               }),
             );
           } finally {
-            process.off("SIGINT", onSignal);
+            unwatch();
             session.close();
           }
           return;
@@ -103,15 +113,14 @@ export function register(program: Command, runtime: CliRuntime): void {
           throw new CliError(
             "Name a tool (`keel tools` lists them), or pass --jsonl to read calls from stdin.",
           );
-        const input = readJsonInput(inputArg, runtime.io);
+        const input = await readJsonInput(inputArg, runtime.io);
         preferQuickStart();
         await offerTrust(options);
         const session = await connectSessionMcp(
           await openSession(options, { terminalPrompter: true, forTool: name }),
           options,
         );
-        const onSignal = () => session.context.abortController.abort(new Error("Interrupted (Ctrl-C)"));
-        process.once("SIGINT", onSignal);
+        const unwatch = onStopSignal((signal) => session.context.abortController.abort(stoppedError(signal)));
         let result: ResultEvent | undefined;
         let saved = false;
         try {
@@ -128,7 +137,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           }
           saved = savedResultsIn(session.context.options.toolResultsDir);
         } finally {
-          process.off("SIGINT", onSignal);
+          unwatch();
           session.close();
         }
         if (!result) throw new Error("the pipeline ended without a result");

@@ -10,6 +10,7 @@
 import { appendFileSync, chmodSync, renameSync, statSync, truncateSync, unlinkSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { errorMessage } from "../../tool/errors.ts";
+import { installStopSignals, onStopSignal, signalExitCode } from "../../tool/stopSignals.ts";
 import { buildId, logPathOf, startLockOf } from "./address.ts";
 import {
   ALIVE_EVERY_MS,
@@ -55,20 +56,24 @@ export async function serveDecisions(options: ServeOptions): Promise<void> {
   let running = 0;
   let inode: number | undefined;
 
-  const stop = () => {
+  const stop = (code = 0) => {
     server.close();
     if (inode !== undefined && socketInode(options.socket) === inode) {
       try {
         unlinkSync(options.socket);
       } catch {}
     }
-    process.exit(0);
+    // A request's processes (its hooks) are killed on the way out (tool/ownedProcesses.ts).
+    process.exit(code);
   };
+  // SIGTERM, SIGINT, SIGHUP: gone at once, its socket with it, as a signalled process ends.
+  installStopSignals();
+  onStopSignal((signal) => stop(signalExitCode(signal)));
   // Only decisions keep the server alive: status and stop requests (keel daemon, keel doctor) do not.
-  let idle = setTimeout(stop, idleMs);
+  let idle = setTimeout(() => stop(), idleMs);
   const decided = () => {
     clearTimeout(idle);
-    idle = setTimeout(stop, idleMs);
+    idle = setTimeout(() => stop(), idleMs);
   };
 
   const server = createServer({ allowHalfOpen: true }, (socket) => {

@@ -1,8 +1,8 @@
 // The analyzer's entry point: text checks, one parse, syntax checks, per-command checks, path
 // validation, then read-only classification. Anything not fully understood asks.
 
-import { listRules } from "../../permissions/matchers.ts";
 import { withPathResolutionCache } from "../../permissions/paths.ts";
+import { contentRulesNaming, rulesNaming } from "../../permissions/ruleIndex.ts";
 import type { PermissionRule, RuleSuggestion } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
 import { canConfine } from "../sandbox/confinementAvailability.ts";
@@ -179,7 +179,7 @@ function safetyScan(
   return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true, assignedElsewhere })];
 }
 
-const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
+const PATH_RULE_NAMES = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /**
  * Deny or ask rules a command the analysis cannot fully read could slip past: Bash content rules
@@ -187,12 +187,10 @@ const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "Notebook
  * see). With any of them, what is too complex to check against them asks in every mode.
  */
 function hasRestrictingRules(context: ToolPermissionContext, bashOnly = false): boolean {
-  return (["deny", "ask"] as const).some((behavior) =>
-    listRules(context, behavior).some(
-      (rule) =>
-        (rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined) ||
-        (!bashOnly && PATH_RULE_NAMES.has(rule.value.toolName)),
-    ),
+  return (["deny", "ask"] as const).some(
+    (behavior) =>
+      contentRulesNaming(context, behavior, ["Bash"]).length > 0 ||
+      (!bashOnly && rulesNaming(context, behavior, PATH_RULE_NAMES).length > 0),
   );
 }
 

@@ -1,8 +1,8 @@
 // What path validation carries through one command line: where the shell may be, what it found, the
 // permission rules that speak about paths, and what the disk answered (asked once per analysis).
 
-import { listRules } from "../../permissions/matchers.ts";
 import { isInWorkingDirectories, protectedPathReason, remembered } from "../../permissions/paths.ts";
+import { rulesNaming } from "../../permissions/ruleIndex.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
 import type { ExpandOptions } from "./expand.ts";
@@ -63,8 +63,7 @@ export interface Scope {
 }
 
 function rulesNamed(context: ToolPermissionContext, names: readonly string[]): PathRules {
-  const named = (rule: PermissionRule) => names.includes(rule.value.toolName);
-  return { deny: listRules(context, "deny").filter(named), ask: listRules(context, "ask").filter(named) };
+  return { deny: rulesNaming(context, "deny", names), ask: rulesNaming(context, "ask", names) };
 }
 
 export function createScope(

@@ -1,7 +1,8 @@
 // The Bash content-rule matcher. Deny and ask rules match if ANY command the string can run matches
 // (nested, wrapped, obfuscated); allow rules match only a fully understood command whose every part
 // is covered by some allow rule or is read-only.
-import { listRules, type RuleContentMatcher } from "../../permissions/matchers.ts";
+import type { RuleContentMatcher } from "../../permissions/matchers.ts";
+import { contentRulesNaming } from "../../permissions/ruleIndex.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
 import { isReadOnlyPart } from "./analyze.ts";
@@ -110,9 +111,7 @@ export function allowRuleMatches(command: string, content: string, allContents: 
 }
 
 function allowContents(context: ToolPermissionContext): string[] {
-  return listRules(context, "allow")
-    .filter((rule) => rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined)
-    .map((rule) => rule.value.ruleContent as string);
+  return contentRulesNaming(context, "allow", ["Bash"]).map((rule) => rule.value.ruleContent as string);
 }
 
 export async function bashRuleMatches(

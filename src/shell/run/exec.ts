@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ownProcessGroup } from "../../tool/ownedProcesses.ts";
 import { RESULT_FILE_MODE } from "../../tool/resultsFolder.ts";
 import { openAnonymousFile } from "./anonymousFile.ts";
 import { pathWithRipgrep } from "./bundledRipgrep.ts";
@@ -211,18 +212,6 @@ function readCwdReport(fd: number): string | undefined {
   return reported ? reported.split("\n").at(-1) : undefined;
 }
 
-/** Commands still running, killed if this process exits (commands die with their caller). */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const pgid of liveGroups) signalGroup(pgid, "SIGKILL");
-  });
-}
-
 function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
@@ -331,8 +320,8 @@ export async function startShellCommand(options: ShellCommandOptions): Promise<S
     );
     throw error instanceof Error ? error : new Error(String(error));
   }
-  installExitHook();
-  liveGroups.add(pid);
+  // Killed if this process ends while the command runs (commands die with their caller).
+  const disown = ownProcessGroup(pid);
 
   let interrupted: InterruptReason | undefined;
   let killing: Promise<void> | undefined;
@@ -353,7 +342,7 @@ export async function startShellCommand(options: ShellCommandOptions): Promise<S
     options.signal?.removeEventListener("abort", onAbort);
     if (killing) await killing;
     // Left-over daemons of a command that exited normally keep running on purpose (`server &`).
-    liveGroups.delete(pid);
+    disown();
     options.launcher?.release?.();
     const finalCwd = cwdFd === undefined ? undefined : readCwdReport(cwdFd);
     return {

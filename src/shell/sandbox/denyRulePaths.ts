@@ -2,13 +2,13 @@
 // cannot see into (or a hard link, which no path check can tell) still cannot reach them. Shared by
 // the OS sandbox (sandbox.ts) and the confinement (confinementLayout.ts).
 import { join, resolve } from "node:path";
-import { listRules } from "../../permissions/matchers.ts";
 import {
   type CompiledPathRule,
   compilePathRule,
   validatePathRuleContent,
 } from "../../permissions/pathRules.ts";
 import { resolveSymlinks } from "../../permissions/paths.ts";
+import { contentRulesNaming } from "../../permissions/ruleIndex.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
 
 const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
@@ -29,11 +29,13 @@ export function compiledDenyRules(
   access: "read" | "write",
 ): CompiledPathRule[] {
   const compiled: CompiledPathRule[] = [];
-  for (const rule of listRules(context, "deny")) {
-    const name = rule.value.toolName;
+  for (const rule of contentRulesNaming(
+    context,
+    "deny",
+    access === "read" ? ["Read"] : [...EDIT_RULE_NAMES],
+  )) {
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) continue;
-    if (access === "read" ? name !== "Read" : !EDIT_RULE_NAMES.has(name)) continue;
     compiled.push(compilePathRule(content, rule.source, context));
   }
   return compiled;

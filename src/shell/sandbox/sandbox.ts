@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
-import { listRules } from "../../permissions/matchers.ts";
+import { contentRulesNaming } from "../../permissions/ruleIndex.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { CommandLauncher } from "../run/exec.ts";
@@ -58,9 +58,9 @@ export interface SandboxPolicy {
 /** Network access follows the session's `WebFetch(domain:host)` rules. */
 function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "deny"): string[] {
   const domains = new Set<string>();
-  for (const rule of listRules(context, behavior)) {
+  for (const rule of contentRulesNaming(context, behavior, ["WebFetch"])) {
     const content = rule.value.ruleContent;
-    if (rule.value.toolName === "WebFetch" && content?.startsWith("domain:")) {
+    if (content?.startsWith("domain:")) {
       const host = content.slice("domain:".length).trim();
       if (host) domains.add(host);
     }

@@ -66,3 +66,5 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   }
 });
 await server.connect(new StdioServerTransport());
+// --linger: keeps running after its input closes, as some servers do (only a kill ends it).
+if (process.argv.includes("--linger")) setInterval(() => {}, 1_000);
