@@ -172,6 +172,7 @@ describe("summarizeAudit's memory bound", () => {
         denied: 0,
         leftToPerson: count - 2,
         noOpinion: 0,
+        promptsSaved: 0,
       },
     ]);
   });

@@ -113,9 +113,11 @@ describe("a settings file over the size bound", () => {
       cwd: w.project,
     };
     const hook = await runKeel(["hook", "claude-code"], w, JSON.stringify({ session_id: "s", ...event }));
-    // No opinion (Claude Code asks as usual), with the reason on stderr; never exit 2 (block).
+    // A policy Keel cannot read refuses every call, saying where and why (the agent shows the reason).
     expect(hook.code).toBe(0);
-    expect(hook.stdout).toBe("");
-    expect(hook.stderr).toContain(`${file}:1:1: the file is`);
+    const answer = JSON.parse(hook.stdout).hookSpecificOutput;
+    expect(answer.permissionDecision).toBe("deny");
+    expect(answer.permissionDecisionReason).toContain(`${file}:1:1 cannot be read: the file is`);
+    expect(hook.stderr).toContain(`${file}:1:1`);
   });
 });
