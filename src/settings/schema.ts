@@ -68,6 +68,13 @@ export const SettingsFileSchema = z.looseObject({
   worktree: z.looseObject({ directory: z.string().min(1).optional() }).optional(),
   /** Sub-agents beyond this machine: `agents.remote` (remote/config.ts). */
   agents: z.looseObject({ remote: RemoteAgentsSettingsSchema.optional() }).optional(),
+  /** The agent's model (agent/config.ts): `model` is Claude Code's key too (`sonnet`, `opus` or a full name). */
+  model: z.string().optional(),
+  /** `anthropic` or `openai` (any OpenAI-compatible server). */
+  provider: z.string().optional(),
+  baseUrl: z.string().optional(),
+  contextWindow: z.number().int().positive().optional(),
+  classifierModel: z.string().optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -1,6 +1,7 @@
 // The analyzer's entry point: text checks, one parse, syntax checks, per-command checks, path
 // validation, then read-only classification. Anything not fully understood asks.
 import { listRules } from "../../permissions/matchers.ts";
+import { PATH_RULE_NAMES } from "../../permissions/pathRules.ts";
 import { withPathResolutionCache } from "../../permissions/paths.ts";
 import type { PermissionRule, RuleSuggestion } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
@@ -116,8 +117,6 @@ function safetyScan(
   return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true })];
 }
 
-const PATH_RULE_NAMES = new Set(["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
 /**
  * Deny or ask rules a command the analysis cannot fully read could slip past: Bash content rules
  * (matched against the commands it can see) and Read/Edit rules (matched against the paths it can
@@ -128,7 +127,7 @@ function hasRestrictingRules(context: ToolPermissionContext): boolean {
     listRules(context, behavior).some(
       (rule) =>
         (rule.value.toolName === "Bash" && rule.value.ruleContent !== undefined) ||
-        PATH_RULE_NAMES.has(rule.value.toolName),
+        PATH_RULE_NAMES.includes(rule.value.toolName),
     ),
   );
 }

@@ -2,6 +2,7 @@
 // permission rules that speak about paths, and what the disk answered (asked once per analysis).
 
 import { listRules } from "../../permissions/matchers.ts";
+import { PATH_RULE_NAMES_BY_ACCESS } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, protectedPathReason, remembered } from "../../permissions/paths.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
 import type { ToolPermissionContext } from "../../tool/context.ts";
@@ -17,10 +18,6 @@ export interface Finding {
 }
 
 export type PathAccess = "read" | "write" | "cd";
-
-/** Rule names whose rules speak about reads, and about writes (Edit rules cover every editing tool). */
-const READ_RULE_NAMES = ["Read"];
-const WRITE_RULE_NAMES = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 export interface PathRules {
   deny: readonly PermissionRule[];
@@ -77,7 +74,10 @@ export function createScope(
     writing: [],
     findings: [],
     checked: new Set(),
-    rules: { read: rulesNamed(context, READ_RULE_NAMES), write: rulesNamed(context, WRITE_RULE_NAMES) },
+    rules: {
+      read: rulesNamed(context, PATH_RULE_NAMES_BY_ACCESS.read),
+      write: rulesNamed(context, PATH_RULE_NAMES_BY_ACCESS.write),
+    },
     inside: new Map(),
     protectedReason: new Map(),
     gitStarts: new Map(),

@@ -6,7 +6,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { listRules } from "../../permissions/matchers.ts";
-import { compilePathRule, validatePathRuleContent } from "../../permissions/pathRules.ts";
+import {
+  compilePathRule,
+  PATH_RULE_NAMES_BY_ACCESS,
+  validatePathRuleContent,
+} from "../../permissions/pathRules.ts";
 import { resolveSymlinks } from "../../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -77,8 +81,6 @@ function domainsFromRules(context: ToolPermissionContext, behavior: "allow" | "d
   return [...domains].sort();
 }
 
-const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
 /**
  * The session's Read deny rules (`names` Read) or Edit deny rules as sandbox paths, so a program the
  * analyzer cannot see into (or a hard link, which no path check can tell) still cannot reach them.
@@ -91,7 +93,7 @@ function pathsFromDenyRules(context: ToolPermissionContext, access: "read" | "wr
     const name = rule.value.toolName;
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) continue;
-    if (access === "read" ? name !== "Read" : !EDIT_RULE_NAMES.has(name)) continue;
+    if (!PATH_RULE_NAMES_BY_ACCESS[access].includes(name)) continue;
     const compiled = compilePathRule(content, rule.source, context);
     const body = compiled.pattern.replace(/^\//, "").replace(/\/$/, "");
     const roots = compiled.anyDepth ? [compiled.root, ...workingDirectories(context)] : [compiled.root];

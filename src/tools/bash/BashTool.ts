@@ -21,6 +21,7 @@ import { groupThousands } from "../../tool/format.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, safeFlag } from "../../tool/Tool.ts";
 import { checkBashPermissions, UNSANDBOXED_REFUSED } from "./bashPermissions.ts";
+import { bashToolMeta } from "./meta.ts";
 
 const inputSchema = z.object({
   command: z.string().min(1).describe("The bash command to run"),
@@ -191,14 +192,13 @@ function withFullInput(
 }
 
 export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
-  name: "Bash",
+  ...bashToolMeta,
   ruleMatcher: bashRuleMatcher,
   searchHint: "run shell commands, build, test, git",
   inputSchema,
   maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,
   prompt: () => renderPrompt(),
   description: (input) => input.description?.trim() || `Run ${input.command.slice(0, 80)}`,
-  userFacingName: () => "Bash",
   isReadOnly: readOnly,
   isConcurrencySafe: readOnly,
   interruptBehavior: () => "cancel",

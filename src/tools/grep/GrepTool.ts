@@ -7,6 +7,7 @@ import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { paginationNote } from "../search-shared/pagination.ts";
 import { checkSearchPermission, resolveSearchRoot, validateSearchPath } from "../search-shared/searchRoot.ts";
 import { lenientBoolean, lenientInteger } from "../shared/lenientSchema.ts";
+import { grepToolMeta } from "./meta.ts";
 import { type GrepInput, type GrepOutput, searchContents } from "./searchContents.ts";
 
 export type { GrepInput, GrepOutput } from "./searchContents.ts";
@@ -73,11 +74,10 @@ export function formatGrepOutput(output: GrepOutput): string {
 }
 
 export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOutput>({
-  name: "Grep",
+  ...grepToolMeta,
   searchHint: "search file contents with a regular expression (ripgrep)",
   inputSchema: grepInputSchema,
   maxResultSizeChars: GREP_MAX_RESULT_CHARS,
-  permissionRuleNames: ["Read"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
