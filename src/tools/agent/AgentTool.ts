@@ -343,7 +343,7 @@ export function createAgentTool(
     mapToolResultToToolResultBlockParam(output, toolUseId): ToolResultBlock {
       return { type: "tool_result", tool_use_id: toolUseId, content: resultText(output) };
     },
-    userFacingName: (input) => (input?.subagent_type ? `Agent(${input.subagent_type})` : "Agent"),
+    userFacingName: (input) => (input?.subagent_type ? `Agent(${input.subagent_type})` : agentToolMeta.name),
     renderToolUse: (input) => ({
       kind: "text",
       text: `Agent(${input.subagent_type ?? DEFAULT_AGENT_TYPE}${input.run_in_background || input.isolation === "remote" ? ", background" : ""}${input.isolation ? `, ${input.isolation}` : ""}): ${input.description}`,

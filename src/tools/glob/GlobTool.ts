@@ -105,7 +105,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
   title: "Find files by name",
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   validateInput: (input, context) =>
-    validateSearchPath(globTarget(input).path, context, { directoryOnly: true, toolName: "Glob" }),
+    validateSearchPath(globTarget(input).path, context, { directoryOnly: true, toolName: globToolMeta.name }),
   checkPermissions: (input, context) =>
     checkSearchPermission(GlobTool, globTarget(input).path, input, context),
   async call(input, context) {

@@ -88,7 +88,7 @@ export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOu
   userFacingName: () => "Search",
   title: "Search file contents",
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
-  validateInput: (input, context) => validateSearchPath(input.path, context, { toolName: "Grep" }),
+  validateInput: (input, context) => validateSearchPath(input.path, context, { toolName: grepToolMeta.name }),
   checkPermissions: (input, context) => checkSearchPermission(GrepTool, input.path, input, context),
   async call(input, context) {
     const root = await resolveSearchRoot(GrepTool, input, input.path, context);

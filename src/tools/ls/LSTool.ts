@@ -84,7 +84,7 @@ export const LSTool: Tool<LSInput, LSOutput> = buildTool<LSInput, LSOutput>({
   userFacingName: () => "List",
   toAutoClassifierInput: (input) => input.path ?? ".",
   validateInput: (input, context) =>
-    validateSearchPath(input.path, context, { directoryOnly: true, toolName: "LS" }),
+    validateSearchPath(input.path, context, { directoryOnly: true, toolName: lsToolMeta.name }),
   checkPermissions: (input, context) => checkSearchPermission(LSTool, input.path, input, context),
   async call(input, context) {
     const root = await resolveSearchRoot(LSTool, input, input.path, context);

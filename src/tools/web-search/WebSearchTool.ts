@@ -87,7 +87,7 @@ export function createWebSearchTool(
       behavior: "passthrough",
       updatedInput: input,
       message: `WebSearch wants to search the web for "${input.query}"`,
-      suggestions: [{ behavior: "allow", rule: "WebSearch", destination: "local" }],
+      suggestions: [{ behavior: "allow", rule: webSearchToolMeta.name, destination: "local" }],
     }),
 
     validateInput(input) {
