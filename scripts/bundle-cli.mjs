@@ -146,16 +146,20 @@ const fsWithoutFacade = {
 /**
  * esbuild gives each module that the start chunk shares with only some tool chunks a file of its own:
  * every tool's meta.js (the facts tools/index.js registers, ~200 bytes) would be one more file each start
- * loads (~34 files, ~10 ms). A tool's `./meta.js` is read through one module that re-exports them all, so
- * every meta has the same importers and they share one chunk.
+ * loads (~34 files, ~10 ms). Every import of a meta is read through one module that re-exports them all,
+ * so the metas have the same importers and share one chunk.
  */
 const toolsDir = join(dist, "tools");
 let toolMetaRedirects = 0;
 const toolMetasTogether = {
   name: "tool-metas-together",
   setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^\.\/meta\.js$/ }, (args) => {
-      if (dirname(dirname(args.importer)) !== toolsDir) return undefined;
+    // A tool's `./meta.js`, and tools/index.js's `./<tool>/meta.js`: the start chunk reads the same module.
+    pluginBuild.onResolve({ filter: /^\.\/([\w-]+\/)?meta\.js$/ }, (args) => {
+      const from = args.path.startsWith("./meta.js")
+        ? dirname(dirname(args.importer))
+        : dirname(args.importer);
+      if (from !== toolsDir || args.namespace === "tool-metas") return undefined;
       toolMetaRedirects++;
       return { path: join(toolsDir, "all-metas"), namespace: "tool-metas" };
     });

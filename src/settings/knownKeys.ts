@@ -8,8 +8,14 @@ import { closestName } from "../tool/didYouMean.ts";
 import { keyPositionOf, type ParsedJson } from "./jsonPositions.ts";
 import { SettingsFileSchema } from "./schema.ts";
 
+/** The keys an object of the settings may hold, by its JSON path. */
+export interface KnownKeys {
+  path: readonly string[];
+  keys: readonly string[];
+}
+
 /** Claude Code settings Keel does not use, by the JSON path of the object holding them: kept without a warning. */
-export const CLAUDE_CODE_ONLY_KEYS: ReadonlyArray<{ path: readonly string[]; keys: readonly string[] }> = [
+export const CLAUDE_CODE_ONLY_KEYS: readonly KnownKeys[] = [
   {
     path: [],
     keys: [
@@ -70,11 +76,6 @@ export const CLAUDE_CODE_ONLY_KEYS: ReadonlyArray<{ path: readonly string[]; key
   },
   { path: ["sandbox", "filesystem"], keys: ["allowRead", "denyRead"] },
 ];
-
-export interface KnownKeys {
-  path: readonly string[];
-  keys: readonly string[];
-}
 
 /**
  * The objects of a schema whose keys are settings, by JSON path: every object reached through object
