@@ -22,7 +22,7 @@ import { serveHttp } from "../src/mcp/serveHttp.ts";
 import { createMcpSessionContext } from "../src/mcp/sessionContext.ts";
 import { buildPermissionContext } from "../src/tool/createContext.ts";
 import type { Tool } from "../src/tool/Tool.ts";
-import { builtinTools } from "../src/tools/index.ts";
+import { builtinTools } from "../src/tools/builtinTools.ts";
 import { printTable, ratio, summarize } from "./stats.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;

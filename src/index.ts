@@ -28,4 +28,4 @@ export * from "./tool/messages.ts";
 export * from "./tool/registry.ts";
 export * from "./tool/schema.ts";
 export * from "./tool/Tool.ts";
-export { builtinTools } from "./tools/index.ts";
+export { builtinTools } from "./tools/builtinTools.ts";

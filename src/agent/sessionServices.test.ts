@@ -9,7 +9,7 @@ import { afterEach, expect, it } from "vitest";
 import { until } from "../pipeline/testing/tools.ts";
 import { loadSettings } from "../settings/load.ts";
 import { updatePermissionContext } from "../tool/context.ts";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import { ManualClock } from "../tools/schedule-shared/clock.ts";
 import { createAgentSession } from "./createAgent.ts";
 import { runPrintMode } from "./printMode.ts";

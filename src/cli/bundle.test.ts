@@ -87,6 +87,11 @@ describe("the bundled CLI", () => {
       const code = readFileSync(join(build, "dist/cli-bundle", chunk), "utf8");
       expect(code).not.toMatch(/new URL\(["'`]\.\/[^)]*import\.meta\.url\)/);
     }
+    // Every tool's meta (tools/<name>/meta.ts) is read at each start: all of them in one chunk, not a file each.
+    const withMetas = chunks.filter((chunk) =>
+      /ToolMeta=\{name:/.test(readFileSync(join(build, "dist/cli-bundle", chunk), "utf8")),
+    );
+    expect(withMetas).toHaveLength(1);
   });
 
   it("serves MCP with every tool's prompt from its file", async () => {

@@ -175,12 +175,10 @@ function schemaProblems(error: z.ZodError): string {
     .join("; ");
 }
 
-/** Keel's own search tools leave out what Read deny rules cover while they run; the agent's do not. */
-const SEARCH_TOOLS: ReadonlySet<string> = new Set(["Grep", "Glob", "LS"]);
-
 /**
  * For a search Keel allows, whether the folder searched holds paths a Read deny rule covers. Keel's tool
- * would skip them; the agent's own search (which is what runs) may return them, so Keel cannot allow it.
+ * (`searchesFolder`) would skip them; the agent's own search (which is what runs) may return them, so
+ * Keel cannot allow it.
  */
 function searchReachesDeniedPaths(
   tool: Tool,
@@ -188,7 +186,7 @@ function searchReachesDeniedPaths(
   cwd: string,
   permissionContext: ToolPermissionContext,
 ): string | undefined {
-  if (!SEARCH_TOOLS.has(tool.name)) return undefined;
+  if (!tool.searchesFolder) return undefined;
   const path = (input as { path?: unknown }).path;
   const root = toAbsolutePath(
     typeof path === "string" && path.trim() !== "" ? path : ".",

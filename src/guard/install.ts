@@ -15,14 +15,14 @@ import {
   type KeelHookSpec,
   removeKeelHooks,
 } from "./hookEntries.ts";
+import { JUDGED_TOOLS } from "./keelTools.ts";
 import type { AgentName } from "./types.ts";
 
 export const SCOPES = ["user", "project", "local"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Claude Code's tools Keel judges; its matcher is a regular expression when not a plain name list. */
-const CLAUDE_CODE_MATCHER =
-  "^(Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS|WebFetch|WebSearch|mcp__.*)$";
+const CLAUDE_CODE_MATCHER = `^(${[...JUDGED_TOOLS, "mcp__.*"].join("|")})$`;
 
 interface AgentPlace {
   /** Settings file per scope (relative to the home folder or the project; `env` for the agents' own homes). */

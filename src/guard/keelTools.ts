@@ -2,22 +2,10 @@
 // call, so it imports that tool's module (its rule matcher is a member of the tool) and nothing else.
 import { parseMcpToolName } from "../mcp/names.ts";
 import type { Tool } from "../tool/Tool.ts";
-import { catalogEntry } from "../tools/catalog.ts";
+import { builtinToolNames, catalogEntry } from "../tools/catalog.ts";
 
-/** Keel's built-in tools that judge calls of other agents, by Keel's name. */
-export const JUDGED_TOOLS: readonly string[] = [
-  "Bash",
-  "Read",
-  "Write",
-  "Edit",
-  "MultiEdit",
-  "NotebookEdit",
-  "Glob",
-  "Grep",
-  "LS",
-  "WebFetch",
-  "WebSearch",
-];
+/** Keel's built-in tools that judge calls of other agents, by Keel's name (their metas say so). */
+export const JUDGED_TOOLS: readonly string[] = builtinToolNames((meta) => meta.judgesAgentCalls === true);
 
 export function isJudgedTool(name: string): boolean {
   return JUDGED_TOOLS.includes(name) || parseMcpToolName(name)?.tool !== undefined;

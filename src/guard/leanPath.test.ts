@@ -50,7 +50,7 @@ const NEVER = [
   /^src\/mcp\/(?!names\.ts$)/,
   /^src\/pipeline\/(?!input\.ts$|services\.ts$)/,
   /^src\/hooks\/(?!config\.ts$)/,
-  /^src\/tools\/index\.ts$/,
+  /^src\/tools\/builtinTools\.ts$/,
   /^src\/cli\/session\.ts$/,
 ];
 

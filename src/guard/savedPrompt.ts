@@ -2,6 +2,7 @@
 // asked, and did not because Keel proved the call safe. `keel audit --summary` counts these as "prompts
 // saved", so the count errs low: anything the agent might have run without asking is not counted.
 import { understoodCommands } from "../shell/analyze/grammar/frontEnd.ts";
+import { builtinToolNames } from "../tools/catalog.ts";
 import type { AgentCall, Verdict } from "./types.ts";
 
 /**
@@ -33,9 +34,12 @@ const ASKED_WITHOUT_KEEL: ReadonlySet<string> = new Set([
   "whoami",
 ]);
 
-/** Claude Code's tools that never prompt inside the project (reads and searches). */
-const NEVER_PROMPTING_TOOLS = new Set(["Read", "Glob", "Grep", "LS", "WebSearch"]);
-const EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+/** Claude Code's tools that Keel judges (tools/<name>/meta.ts) and that read, or write, paths. */
+const judged = (access: "read" | "write") =>
+  new Set(builtinToolNames((meta) => meta.judgesAgentCalls === true && meta.pathAccess === access));
+/** Claude Code's tools that never prompt inside the project: reads and searches, and WebSearch. */
+const NEVER_PROMPTING_TOOLS = new Set([...judged("read"), "WebSearch"]);
+const EDIT_TOOLS = judged("write");
 
 export function savedAPrompt(call: AgentCall, verdict: Verdict): boolean {
   if (verdict.behavior !== "allow") return false;

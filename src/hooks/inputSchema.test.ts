@@ -19,7 +19,7 @@ import { collectRun, TEST_KEY } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
 import { loadSettings } from "../settings/load.ts";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import { HOOK_EVENTS, type HookEvent } from "./config.ts";
 import { HookRunner } from "./runner.ts";
 

@@ -2,7 +2,7 @@
 // tell tools apart, and descriptions that promise only what works over MCP.
 import { describe, expect, it } from "vitest";
 import type { Tool } from "../tool/Tool.ts";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import { toMcpToolDefinition, toolAnnotations } from "./toolListing.ts";
 
 const tools = builtinTools() as readonly Tool[];

@@ -5,16 +5,13 @@
 import type { ToolPermissionContext, ToolUseContext } from "../tool/context.ts";
 import { didYouMean } from "../tool/didYouMean.ts";
 import type { Tool, Tools } from "../tool/Tool.ts";
+import { ruleNamesOf, ruleToolNames } from "../tool/toolMeta.ts";
 import { contentRulesNaming, mergePositions, ruleIndex } from "./ruleIndex.ts";
 import { parseRuleCached, RuleParseError } from "./rules.ts";
 import { type PermissionRule, RULE_SOURCES, type RuleBehavior, type RuleSource } from "./types.ts";
 
 export type { RuleContentMatcher, RuleMatchArgs } from "../tool/Tool.ts";
-
-/** The rule names that cover a tool: its own name and its families (Edit rules cover Write...). */
-export function ruleNamesOf(tool: Tool): readonly string[] {
-  return tool.permissionRuleNames ?? [tool.name];
-}
+export { ruleNamesOf } from "../tool/toolMeta.ts";
 
 /** Does a blanket rule's tool name cover this tool? `*`, name, alias or family, `mcp__server`, `prefix*`. */
 export function ruleNameMatchesTool(ruleToolName: string, tool: Tool): boolean {
@@ -115,17 +112,6 @@ export function toolForRuleName(tools: Tools, ruleToolName: string): Tool | unde
 /** Why a rule's specifier is malformed for the tool it names, or undefined (also for unknown tools). */
 export function ruleContentProblem(tools: Tools, ruleToolName: string, content: string): string | undefined {
   return toolForRuleName(tools, ruleToolName)?.ruleMatcher?.validate?.(content);
-}
-
-/** Every name a rule may use for these tools: names, aliases and rule families. */
-function ruleToolNames(tools: Tools): Set<string> {
-  const names = new Set<string>();
-  for (const tool of tools) {
-    names.add(tool.name);
-    for (const alias of tool.aliases ?? []) names.add(alias);
-    for (const family of ruleNamesOf(tool)) names.add(family);
-  }
-  return names;
 }
 
 /**

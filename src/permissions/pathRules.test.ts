@@ -5,12 +5,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ToolPermissionContext } from "../tool/context.ts";
 import { addRules, getEmptyToolPermissionContext, updatePermissionContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import { ReadTool } from "../tools/read/ReadTool.ts";
 import { findDenyRule } from "./engine.ts";
 import {
   compilePathRule,
   PATH_RULE_NAMES,
+  PATH_RULE_NAMES_BY_ACCESS,
   pathRuleMatcher,
   pathRuleMatches,
   readDenyGlobs,
@@ -134,14 +135,40 @@ describe("validation and registration", () => {
   });
   it("every built-in tool in a path rule family declares the path matcher", () => {
     const pathTools = builtinTools().filter((tool) =>
-      (tool.permissionRuleNames ?? [tool.name]).some((name) =>
-        (PATH_RULE_NAMES as readonly string[]).includes(name),
-      ),
+      (tool.permissionRuleNames ?? [tool.name]).some((name) => PATH_RULE_NAMES.includes(name)),
     );
     expect(pathTools.map((tool) => tool.name)).toEqual(
       expect.arrayContaining(["Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS"]),
     );
     for (const tool of pathTools) expect(tool.ruleMatcher, tool.name).toBe(pathRuleMatcher);
+  });
+
+  it("the path rule families are the rule names of the tools with path access, and only those", () => {
+    for (const tool of builtinTools()) {
+      const names = tool.permissionRuleNames ?? [tool.name];
+      if (tool.pathAccess)
+        for (const name of names) expect(PATH_RULE_NAMES_BY_ACCESS[tool.pathAccess]).toContain(name);
+      else for (const name of names) expect(PATH_RULE_NAMES, tool.name).not.toContain(name);
+    }
+  });
+
+  it.each([
+    ["Read", "read"],
+    ["Edit", "write"],
+    ["Write", "write"],
+    ["MultiEdit", "write"],
+    ["NotebookEdit", "write"],
+    ["Glob", undefined],
+    ["Grep", undefined],
+    ["LS", undefined],
+    ["LSP", undefined],
+    ["Bash", undefined],
+    ["WebFetch", undefined],
+    ["Agent", undefined],
+  ] as const)("%s rules are path rules for: %s", (name, access) => {
+    expect(PATH_RULE_NAMES.includes(name)).toBe(access !== undefined);
+    expect(PATH_RULE_NAMES_BY_ACCESS.read.includes(name)).toBe(access === "read");
+    expect(PATH_RULE_NAMES_BY_ACCESS.write.includes(name)).toBe(access === "write");
   });
 });
 

@@ -5,13 +5,27 @@ import { join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import picomatch from "picomatch";
 import type { ToolPermissionContext } from "../tool/context.ts";
+import { builtinRuleNamesWhere } from "../tools/catalog.ts";
 import type { RuleContentMatcher, RuleMatchArgs } from "./matchers.ts";
 import { isPathWithin, lstatOrUndefined, pathForms, toAbsolutePath } from "./paths.ts";
 import { rulesNaming } from "./ruleIndex.ts";
 import type { PermissionRule, RuleBehavior, RuleSource } from "./types.ts";
 
-/** Rule families whose specifiers are paths. Edit rules cover every editing tool (tools list "Edit" among their names). */
-export const PATH_RULE_NAMES = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"] as const;
+/**
+ * Rule families whose specifiers are paths, by what a call does with the path: the rule names of the
+ * built-in tools whose metas declare `pathAccess` (Read; Edit, Write, MultiEdit, NotebookEdit: Edit rules
+ * cover every editing tool, which list "Edit" among their rule names).
+ */
+export const PATH_RULE_NAMES_BY_ACCESS: Readonly<Record<"read" | "write", readonly string[]>> = {
+  read: builtinRuleNamesWhere((meta) => meta.pathAccess === "read"),
+  write: builtinRuleNamesWhere((meta) => meta.pathAccess === "write"),
+};
+
+/** Every rule family whose specifiers are paths. */
+export const PATH_RULE_NAMES: readonly string[] = [
+  ...PATH_RULE_NAMES_BY_ACCESS.read,
+  ...PATH_RULE_NAMES_BY_ACCESS.write,
+];
 
 /** A specifier made concrete: a gitignore pattern and the folder it is relative to. */
 export interface CompiledPathRule {
@@ -215,7 +229,7 @@ function ruleGlobsBelow(
  */
 export function readDenyGlobs(permissionContext: ToolPermissionContext, searchRoot: string): string[] {
   const globs = new Set<string>();
-  for (const rule of rulesNaming(permissionContext, "deny", ["Read"])) {
+  for (const rule of rulesNaming(permissionContext, "deny", PATH_RULE_NAMES_BY_ACCESS.read)) {
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) return ["**"];
     for (const glob of ruleGlobsBelow(rule, searchRoot, permissionContext)) globs.add(glob);

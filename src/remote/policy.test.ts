@@ -10,7 +10,7 @@ import type { PermissionMode } from "../permissions/types.ts";
 import { initBashParser } from "../shell/analyze/grammar/parse.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import type { Tool } from "../tool/Tool.ts";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import type { JobPolicy } from "./job.ts";
 import {
   mergeRemotePolicy,

@@ -1,112 +1,71 @@
-// The settings keys Keel reads, and those Claude Code reads that Keel leaves alone (one file serves both
-// programs). A key in neither is most likely a typo (`permisions`): it gets a warning with where it is
-// and the nearest known key, instead of silently doing nothing.
+// The settings keys Keel reads (its schema's, found in the schema itself), and those Claude Code reads that
+// Keel leaves alone (one file serves both programs). A key in neither is most likely a typo
+// (`permisions`): it gets a warning with where it is and the nearest known key, instead of silently doing
+// nothing.
+import { z } from "zod";
 import { HOOK_EVENTS, isHookEvent } from "../hooks/config.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { keyPositionOf, type ParsedJson } from "./jsonPositions.ts";
+import { SettingsFileSchema } from "./schema.ts";
 
-const KEEL_TOP_LEVEL = [
-  "permissions",
-  "hooks",
-  "env",
-  "sandbox",
-  "allowManagedPermissionRulesOnly",
-  "allowManagedHooksOnly",
-  "disableAllHooks",
-  "mcpServers",
-  "enableAllProjectMcpServers",
-  "enabledMcpjsonServers",
-  "disabledMcpjsonServers",
-  "apiKeyHelper",
-  "lspServers",
-  "worktree",
-  "agents",
-  "telemetry",
-  "audit",
-  // The agent's model settings (src/agent/config.ts).
-  "model",
-  "provider",
-  "baseUrl",
-  "contextWindow",
-  "classifierModel",
-];
+/** The keys an object of the settings may hold, by its JSON path. */
+export interface KnownKeys {
+  path: readonly string[];
+  keys: readonly string[];
+}
 
-/** Claude Code settings Keel does not use: kept without a warning. */
-const CLAUDE_CODE_TOP_LEVEL = [
-  "$schema",
-  "agent",
-  "allowedMcpServers",
-  "allowManagedMcpServersOnly",
-  "alwaysThinkingEnabled",
-  "attribution",
-  "autoConnectIde",
-  "autoInstallIdeExtension",
-  "autoMemoryDirectory",
-  "autoUpdatesChannel",
-  "availableModels",
-  "awsAuthRefresh",
-  "awsCredentialExport",
-  "cleanupPeriodDays",
-  "companyAnnouncements",
-  "deniedMcpServers",
-  "disableBypassPermissionsMode",
-  "effortLevel",
-  "enabledPlugins",
-  "extraKnownMarketplaces",
-  "fileSuggestion",
-  "forceLoginMethod",
-  "forceLoginOrgUUID",
-  "includeCoAuthoredBy",
-  "includeGitInstructions",
-  "language",
-  "otelHeadersHelper",
-  "outputStyle",
-  "plansDirectory",
-  "prefersReducedMotion",
-  "respectGitignore",
-  "showTurnDuration",
-  "spinnerTipsEnabled",
-  "spinnerTipsOverride",
-  "spinnerVerbs",
-  "statusLine",
-  "strictKnownMarketplaces",
-  "teammateMode",
-  "terminalProgressBarEnabled",
-  "theme",
-];
-
-/** Objects whose keys are checked, by JSON path, with the keys each may hold. */
-const KNOWN_KEYS: ReadonlyArray<{ path: readonly string[]; keys: readonly string[] }> = [
-  { path: [], keys: [...KEEL_TOP_LEVEL, ...CLAUDE_CODE_TOP_LEVEL] },
+/** Claude Code settings Keel does not use, by the JSON path of the object holding them: kept without a warning. */
+export const CLAUDE_CODE_ONLY_KEYS: readonly KnownKeys[] = [
   {
-    path: ["permissions"],
+    path: [],
     keys: [
-      "allow",
-      "deny",
-      "ask",
-      "defaultMode",
-      "additionalDirectories",
+      "$schema",
+      "agent",
+      "allowedMcpServers",
+      "allowManagedMcpServersOnly",
+      "alwaysThinkingEnabled",
+      "attribution",
+      "autoConnectIde",
+      "autoInstallIdeExtension",
+      "autoMemoryDirectory",
+      "autoUpdatesChannel",
+      "availableModels",
+      "awsAuthRefresh",
+      "awsCredentialExport",
+      "cleanupPeriodDays",
+      "companyAnnouncements",
+      "deniedMcpServers",
       "disableBypassPermissionsMode",
-      "disableAutoMode",
+      "effortLevel",
+      "enabledPlugins",
+      "extraKnownMarketplaces",
+      "fileSuggestion",
+      "forceLoginMethod",
+      "forceLoginOrgUUID",
+      "includeCoAuthoredBy",
+      "includeGitInstructions",
+      "language",
+      "otelHeadersHelper",
+      "outputStyle",
+      "plansDirectory",
+      "prefersReducedMotion",
+      "respectGitignore",
+      "showTurnDuration",
+      "spinnerTipsEnabled",
+      "spinnerTipsOverride",
+      "spinnerVerbs",
+      "statusLine",
+      "strictKnownMarketplaces",
+      "teammateMode",
+      "terminalProgressBarEnabled",
+      "theme",
     ],
   },
-  {
-    path: ["sandbox"],
-    keys: [
-      "enabled",
-      "autoAllowBashIfSandboxed",
-      "excludedCommands",
-      "allowUnsandboxedCommands",
-      "network",
-      "filesystem",
-      "enableWeakerNestedSandbox",
-      "ignoreViolations",
-    ],
-  },
+  { path: ["permissions"], keys: ["disableAutoMode"] },
+  { path: ["sandbox"], keys: ["enableWeakerNestedSandbox", "ignoreViolations"] },
   {
     path: ["sandbox", "network"],
     keys: [
-      "allowedDomains",
       "deniedDomains",
       "allowUnixSockets",
       "allowAllUnixSockets",
@@ -115,14 +74,47 @@ const KNOWN_KEYS: ReadonlyArray<{ path: readonly string[]; keys: readonly string
       "socksProxyPort",
     ],
   },
-  { path: ["sandbox", "filesystem"], keys: ["allowWrite", "denyWrite", "allowRead", "denyRead"] },
-  { path: ["worktree"], keys: ["directory"] },
-  { path: ["agents"], keys: ["remote"] },
-  { path: ["agents", "remote"], keys: ["queue", "claimTimeoutSeconds", "gitRemote"] },
-  { path: ["agents", "remote", "queue"], keys: ["url", "name"] },
-  { path: ["telemetry"], keys: ["enabled", "logToolDetails"] },
-  { path: ["audit"], keys: ["maxSizeMB", "maxAgeDays"] },
+  { path: ["sandbox", "filesystem"], keys: ["allowRead", "denyRead"] },
 ];
+
+/**
+ * The objects of a schema whose keys are settings, by JSON path: every object reached through object
+ * keys, optional values and union members. Records (`hooks`, `env`, `mcpServers`, `lspServers`) are not
+ * entered: their keys are names the person chooses.
+ */
+export function schemaObjectKeys(schema: z.ZodType, path: readonly string[] = []): KnownKeys[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable)
+    return schemaObjectKeys(schema.unwrap() as z.ZodType, path);
+  if (schema instanceof z.ZodUnion)
+    return (schema.options as readonly z.ZodType[]).flatMap((option) => schemaObjectKeys(option, path));
+  if (!(schema instanceof z.ZodObject)) return [];
+  const shape = schema.shape as Record<string, z.ZodType>;
+  return [
+    { path, keys: Object.keys(shape) },
+    ...Object.entries(shape).flatMap(([key, value]) => schemaObjectKeys(value, [...path, key])),
+  ];
+}
+
+/** The settings schema's keys and Claude Code's own, merged by path (the schema's objects only). */
+function knownSettingsKeys(): KnownKeys[] {
+  const byPath = new Map<string, { path: readonly string[]; keys: Set<string> }>();
+  for (const { path, keys } of schemaObjectKeys(SettingsFileSchema)) {
+    const entry = byPath.get(path.join(".")) ?? { path, keys: new Set<string>() };
+    for (const key of keys) entry.keys.add(key);
+    byPath.set(path.join("."), entry);
+  }
+  for (const { path, keys } of CLAUDE_CODE_ONLY_KEYS)
+    for (const key of keys) byPath.get(path.join("."))?.keys.add(key);
+  return [...byPath.values()].map(({ path, keys }) => ({ path, keys: [...keys] }));
+}
+
+let known: KnownKeys[] | undefined;
+
+/** Objects whose keys are checked, by JSON path, with the keys each may hold. */
+export function knownKeys(): readonly KnownKeys[] {
+  known ??= knownSettingsKeys();
+  return known;
+}
 
 function objectAt(value: unknown, path: readonly string[]): Record<string, unknown> | undefined {
   let current = value;
@@ -138,7 +130,7 @@ function objectAt(value: unknown, path: readonly string[]): Record<string, unkno
 /** `file:line:col: unknown setting "permisions" (ignored); did you mean "permissions"?` for each stray key. */
 export function unknownKeyWarnings(parsed: ParsedJson, file: string): string[] {
   const warnings: string[] = [];
-  for (const { path, keys } of KNOWN_KEYS) {
+  for (const { path, keys } of knownKeys()) {
     const object = objectAt(parsed.value, path);
     if (!object) continue;
     for (const key of Object.keys(object)) {

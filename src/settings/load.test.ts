@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import { CliRuleError, loadSettings } from "./load.ts";
 import { MAX_SETTINGS_FILE_BYTES, SettingsError } from "./readSettingsFile.ts";
 import { createTestWorld, type TestWorld } from "./testWorld.ts";

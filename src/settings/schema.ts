@@ -82,6 +82,13 @@ export const SettingsFileSchema = z.looseObject({
       maxAgeDays: z.number().min(1).max(36_500).optional(),
     })
     .optional(),
+  /** The agent's model (agent/config.ts): `model` is Claude Code's key too (`sonnet`, `opus` or a full name). */
+  model: z.string().optional(),
+  /** `anthropic` or `openai` (any OpenAI-compatible server). */
+  provider: z.string().optional(),
+  baseUrl: z.string().optional(),
+  contextWindow: z.number().int().positive().optional(),
+  classifierModel: z.string().optional(),
 });
 
 export type SettingsFile = z.infer<typeof SettingsFileSchema>;

@@ -3,7 +3,7 @@
 // and Claude Code, so keys Claude Code reads are never flagged).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { closestName, editDistance } from "../tool/didYouMean.ts";
-import { builtinTools } from "../tools/index.ts";
+import { builtinTools } from "../tools/builtinTools.ts";
 import { loadSettings } from "./load.ts";
 import { createTestWorld, type TestWorld } from "./testWorld.ts";
 

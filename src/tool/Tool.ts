@@ -4,6 +4,7 @@ import type { PermissionResult, PermissionRule } from "../permissions/types.ts";
 import type { ToolPermissionContext, ToolUseContext } from "./context.ts";
 import { ToolDefinitionError, type ToolErrorCode } from "./errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "./messages.ts";
+import type { ToolMeta } from "./toolMeta.ts";
 
 export type JSONSchema = Record<string, unknown>;
 
@@ -72,10 +73,8 @@ export type CanUseTool = (
 
 export type Flag<Input> = boolean | ((input: Input) => boolean);
 
-/** A tool as the pipeline sees it: every member present. */
-export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
-  readonly name: string;
-  readonly aliases?: readonly string[];
+/** A tool as the pipeline sees it: every member present (its facts, name first, are its ToolMeta). */
+export interface Tool<Input = unknown, Output = unknown, Progress = unknown> extends ToolMeta {
   readonly searchHint?: string;
   readonly inputSchema: AnyZodSchema;
   /** Raw JSON Schema given to the model instead of the zod conversion (MCP tools). */
@@ -91,8 +90,6 @@ export interface Tool<Input = unknown, Output = unknown, Progress = unknown> {
   readonly requiresAgentLoop?: boolean;
   /** An error of this tool in a parallel batch cancels its running siblings (Bash: later commands often depend on it). */
   readonly errorCancelsSiblings?: boolean;
-  /** Rule names whose rules apply to this tool (Edit rules cover Write, MultiEdit...). Default: [name]. */
-  readonly permissionRuleNames?: readonly string[];
   /**
    * How this tool's content rules (`Name(specifier)`) read a call. Without one, deny and ask content
    * rules cover every call (fail closed) and allow content rules none.

@@ -3,7 +3,7 @@
 // on...), 0 when there are only warnings.
 import type { Command } from "commander";
 import { lspOptionsFromSettings } from "../../lsp/servers.ts";
-import { builtinTools } from "../../tools/index.ts";
+import { builtinTools } from "../../tools/builtinTools.ts";
 import {
   checkConfinement,
   checkDecisionServer,

@@ -36,7 +36,7 @@ import {
   type Route,
   routedScript,
 } from "../../tools/agent/testing.ts";
-import { builtinTools } from "../../tools/index.ts";
+import { builtinTools } from "../../tools/builtinTools.ts";
 import { ENTRY, type KeelResult, keelWorld, runKeel, runScript } from "../testing/keelProcess.ts";
 
 const missing = redisServerMissing();

@@ -1,6 +1,6 @@
 // The analyzer's entry point: text checks, one parse, syntax checks, per-command checks, path
 // validation, then read-only classification. Anything not fully understood asks.
-
+import { PATH_RULE_NAMES } from "../../permissions/pathRules.ts";
 import { withPathResolutionCache } from "../../permissions/paths.ts";
 import { contentRulesNaming, rulesNaming } from "../../permissions/ruleIndex.ts";
 import type { PermissionRule, RuleSuggestion } from "../../permissions/types.ts";
@@ -178,8 +178,6 @@ function safetyScan(
   const findings = parts.flatMap((part) => part.findings.filter((finding) => finding.safety));
   return [...findings, ...validatePaths(parts, cwd, context, { safetyOnly: true, assignedElsewhere })];
 }
-
-const PATH_RULE_NAMES = ["Read", "Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 /**
  * Deny or ask rules a command the analysis cannot fully read could slip past: Bash content rules

@@ -1,6 +1,7 @@
 // What path validation carries through one command line: where the shell may be, what it found, the
 // permission rules that speak about paths, and what the disk answered (asked once per analysis).
 
+import { PATH_RULE_NAMES_BY_ACCESS } from "../../permissions/pathRules.ts";
 import { isInWorkingDirectories, protectedPathReason, remembered } from "../../permissions/paths.ts";
 import { rulesNaming } from "../../permissions/ruleIndex.ts";
 import type { PermissionRule } from "../../permissions/types.ts";
@@ -18,10 +19,6 @@ export interface Finding {
 }
 
 export type PathAccess = "read" | "write" | "cd";
-
-/** Rule names whose rules speak about reads, and about writes (Edit rules cover every editing tool). */
-const READ_RULE_NAMES = ["Read"];
-const WRITE_RULE_NAMES = ["Edit", "Write", "MultiEdit", "NotebookEdit"];
 
 export interface PathRules {
   deny: readonly PermissionRule[];
@@ -82,7 +79,10 @@ export function createScope(
     writing: [],
     findings: [],
     checked: new Set(),
-    rules: { read: rulesNamed(context, READ_RULE_NAMES), write: rulesNamed(context, WRITE_RULE_NAMES) },
+    rules: {
+      read: rulesNamed(context, PATH_RULE_NAMES_BY_ACCESS.read),
+      write: rulesNamed(context, PATH_RULE_NAMES_BY_ACCESS.write),
+    },
     inside: new Map(),
     protectedReason: new Map(),
     gitStarts: new Map(),

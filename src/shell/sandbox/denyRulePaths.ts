@@ -5,13 +5,12 @@ import { join, resolve } from "node:path";
 import {
   type CompiledPathRule,
   compilePathRule,
+  PATH_RULE_NAMES_BY_ACCESS,
   validatePathRuleContent,
 } from "../../permissions/pathRules.ts";
 import { resolveSymlinks } from "../../permissions/paths.ts";
 import { contentRulesNaming } from "../../permissions/ruleIndex.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
-
-const EDIT_RULE_NAMES = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 /** A path as configured and with its symlinks resolved (each once). */
 export function withResolvedForms(paths: readonly string[]): string[] {
@@ -29,11 +28,7 @@ export function compiledDenyRules(
   access: "read" | "write",
 ): CompiledPathRule[] {
   const compiled: CompiledPathRule[] = [];
-  for (const rule of contentRulesNaming(
-    context,
-    "deny",
-    access === "read" ? ["Read"] : [...EDIT_RULE_NAMES],
-  )) {
+  for (const rule of contentRulesNaming(context, "deny", PATH_RULE_NAMES_BY_ACCESS[access])) {
     const content = rule.value.ruleContent;
     if (content === undefined || validatePathRuleContent(content) !== undefined) continue;
     compiled.push(compilePathRule(content, rule.source, context));

@@ -20,6 +20,7 @@ import {
   loadAgentTypes,
 } from "./agentTypes.ts";
 import { type AgentToolInput, launchAgent, newAgentId } from "./launch.ts";
+import { agentToolMeta } from "./meta.ts";
 import {
   type AgentUsageSummary,
   progressLine,
@@ -32,7 +33,6 @@ import {
 } from "./run.ts";
 import { getAgent, nameInUse, registerAgent, setAgentStatus } from "./runningAgents.ts";
 import { type AgentRuntime, agentRuntimeOf, MAX_AGENT_DEPTH } from "./runtime.ts";
-import { AGENT_TOOL_NAME } from "./toolsForAgent.ts";
 import { finishWorktree, type WorktreeResult } from "./worktree.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -175,13 +175,11 @@ export function createAgentTool(
       .types;
 
   return buildTool<AgentToolInput, AgentToolOutput, AgentProgress>({
-    name: AGENT_TOOL_NAME,
-    aliases: ["Task"],
+    ...agentToolMeta,
     searchHint: "start a sub-agent for a task (foreground, background, fork, worktree)",
     inputSchema,
     maxResultSizeChars: 50_000,
     requiresAgentLoop: true,
-    permissionRuleNames: ["Agent", "Task"],
     ruleMatcher: agentRuleMatcher,
     async prompt() {
       const { types } = await loadAgentTypes(agentTypeRoots(config.projectRoot ?? process.cwd(), env()));
@@ -345,7 +343,7 @@ export function createAgentTool(
     mapToolResultToToolResultBlockParam(output, toolUseId): ToolResultBlock {
       return { type: "tool_result", tool_use_id: toolUseId, content: resultText(output) };
     },
-    userFacingName: (input) => (input?.subagent_type ? `Agent(${input.subagent_type})` : "Agent"),
+    userFacingName: (input) => (input?.subagent_type ? `Agent(${input.subagent_type})` : agentToolMeta.name),
     renderToolUse: (input) => ({
       kind: "text",
       text: `Agent(${input.subagent_type ?? DEFAULT_AGENT_TYPE}${input.run_in_background || input.isolation === "remote" ? ", background" : ""}${input.isolation ? `, ${input.isolation}` : ""}): ${input.description}`,

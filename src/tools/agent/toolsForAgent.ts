@@ -4,19 +4,15 @@
 import { toolMatchesName } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import type { AgentType } from "./agentTypes.ts";
+import { agentToolMeta } from "./meta.ts";
 import { MAX_AGENT_DEPTH } from "./runtime.ts";
-
-export const AGENT_TOOL_NAME = "Agent";
-
-/** Entering and leaving plan mode changes the session's mode: the main conversation's call, not a sub-agent's. */
-const MAIN_CONVERSATION_ONLY = ["EnterPlanMode", "ExitPlanMode"];
 
 export function toolsForAgent(parentTools: readonly Tool[], type: AgentType, childDepth: number): Tool[] {
   const listed = (tool: Tool, names: readonly string[]) => names.some((name) => toolMatchesName(tool, name));
   return parentTools.filter((tool) => {
     if (type.tools !== "*" && !listed(tool, type.tools)) return false;
-    if (listed(tool, type.disallowedTools) || listed(tool, MAIN_CONVERSATION_ONLY)) return false;
-    if (tool.name === AGENT_TOOL_NAME && childDepth >= MAX_AGENT_DEPTH) return false;
+    if (listed(tool, type.disallowedTools) || tool.mainConversationOnly) return false;
+    if (tool.name === agentToolMeta.name && childDepth >= MAX_AGENT_DEPTH) return false;
     return true;
   });
 }

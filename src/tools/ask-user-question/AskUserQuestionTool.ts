@@ -5,6 +5,7 @@ import { z } from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { askUserQuestionToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -65,7 +66,7 @@ export const AskUserQuestionTool: Tool<AskUserQuestionInput, AskUserQuestionOutp
   AskUserQuestionInput,
   AskUserQuestionOutput
 >({
-  name: "AskUserQuestion",
+  ...askUserQuestionToolMeta,
   searchHint: "ask the user multiple-choice questions",
   inputSchema,
   maxResultSizeChars: 20_000,

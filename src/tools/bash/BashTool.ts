@@ -23,6 +23,7 @@ import { groupThousands } from "../../tool/format.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, safeFlag } from "../../tool/Tool.ts";
 import { checkBashPermissions, UNSANDBOXED_REFUSED } from "./bashPermissions.ts";
+import { bashToolMeta } from "./meta.ts";
 
 const inputSchema = z.object({
   command: z.string().min(1).describe("The bash command to run"),
@@ -225,14 +226,13 @@ function withFullInput(
 }
 
 export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
-  name: "Bash",
+  ...bashToolMeta,
   ruleMatcher: bashRuleMatcher,
   searchHint: "run shell commands, build, test, git",
   inputSchema,
   maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,
   prompt: () => renderPrompt(),
   description: (input) => input.description?.trim() || `Run ${input.command.slice(0, 80)}`,
-  userFacingName: () => "Bash",
   // The grammar, so isReadOnly and isConcurrencySafe judge the command instead of saying "no" while it loads.
   prepare: () => initBashParser().catch(() => {}),
   isReadOnly: readOnly,

@@ -7,6 +7,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { checkCron } from "../schedule-shared/cron.ts";
 import { localTime, requireScheduler, schedulerCall } from "../schedule-shared/format.ts";
+import { cronCreateToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -60,7 +61,7 @@ function resultText(output: CronCreateOutput): string {
 }
 
 export const CronCreateTool = buildTool<CronCreateInput, CronCreateOutput>({
-  name: "CronCreate",
+  ...cronCreateToolMeta,
   searchHint: "schedule a prompt on a cron schedule (recurring or one-shot)",
   inputSchema,
   maxResultSizeChars: 5_000,

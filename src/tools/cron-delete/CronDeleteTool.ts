@@ -6,6 +6,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { jobLine, requireScheduler, schedulerCall } from "../schedule-shared/format.ts";
 import type { CronJob } from "../schedule-shared/scheduler.ts";
+import { cronDeleteToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -20,7 +21,7 @@ export interface CronDeleteOutput {
 }
 
 export const CronDeleteTool = buildTool<CronDeleteInput, CronDeleteOutput>({
-  name: "CronDelete",
+  ...cronDeleteToolMeta,
   searchHint: "delete a scheduled cron job",
   inputSchema,
   maxResultSizeChars: 5_000,

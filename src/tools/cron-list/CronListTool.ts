@@ -5,6 +5,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { jobLine, localTime, requireScheduler } from "../schedule-shared/format.ts";
 import type { CronJob, Wakeup } from "../schedule-shared/scheduler.ts";
+import { cronListToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -25,7 +26,7 @@ function resultText(output: CronListOutput): string {
 }
 
 export const CronListTool = buildTool<CronListInput, CronListOutput>({
-  name: "CronList",
+  ...cronListToolMeta,
   searchHint: "list scheduled cron jobs",
   inputSchema,
   maxResultSizeChars: 20_000,

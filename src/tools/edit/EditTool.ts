@@ -25,6 +25,7 @@ import { checkWritePermission } from "../shared/filePermissions.ts";
 import { lenientBoolean } from "../shared/lenientSchema.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 import { applyEdit, type EditSite } from "./applyEdit.ts";
+import { editToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -140,11 +141,10 @@ async function editLocked(
 }
 
 export const EditTool: Tool<EditInput, FileChange> = buildTool<EditInput, FileChange>({
-  name: "Edit",
+  ...editToolMeta,
   searchHint: "modify a file by replacing exact text",
   inputSchema: editInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Edit"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isConcurrencySafe: false,

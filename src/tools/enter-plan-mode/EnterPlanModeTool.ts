@@ -6,6 +6,7 @@ import type { PermissionMode } from "../../permissions/types.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
+import { enterPlanModeToolMeta } from "./meta.ts";
 import { currentMode, switchMode } from "./planModeState.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -28,7 +29,7 @@ export const EnterPlanModeTool: Tool<EnterPlanModeInput, EnterPlanModeOutput> = 
   EnterPlanModeInput,
   EnterPlanModeOutput
 >({
-  name: "EnterPlanMode",
+  ...enterPlanModeToolMeta,
   searchHint: "switch to plan mode (read-only) before implementing",
   inputSchema,
   maxResultSizeChars: 5_000,

@@ -12,6 +12,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { runGit } from "../shared/git.ts";
 import { activeWorktree, enterWorktreeSession, type WorktreeSession } from "../shared/worktreeSession.ts";
+import { enterWorktreeToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -62,7 +63,7 @@ function render(output: EnterWorktreeOutput): string {
 }
 
 export const EnterWorktreeTool = buildTool<EnterWorktreeInput, EnterWorktreeOutput>({
-  name: "EnterWorktree",
+  ...enterWorktreeToolMeta,
   searchHint: "work in an isolated git worktree on a new branch",
   inputSchema,
   maxResultSizeChars: 5_000,

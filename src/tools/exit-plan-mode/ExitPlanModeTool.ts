@@ -5,6 +5,7 @@ import type { PermissionMode } from "../../permissions/types.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { currentMode, modeBeforePlan, switchMode } from "../enter-plan-mode/planModeState.ts";
+import { exitPlanModeToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -21,7 +22,7 @@ export const ExitPlanModeTool: Tool<ExitPlanModeInput, ExitPlanModeOutput> = bui
   ExitPlanModeInput,
   ExitPlanModeOutput
 >({
-  name: "ExitPlanMode",
+  ...exitPlanModeToolMeta,
   searchHint: "present the plan for approval and leave plan mode",
   inputSchema,
   maxResultSizeChars: 50_000,

@@ -7,6 +7,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { runGit, worktreeChanges } from "../shared/git.ts";
 import { activeWorktree, leaveWorktreeSession } from "../shared/worktreeSession.ts";
+import { exitWorktreeToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 const LISTED_FILES = 20;
@@ -56,7 +57,7 @@ function render(output: ExitWorktreeOutput): string {
 }
 
 export const ExitWorktreeTool = buildTool<ExitWorktreeInput, ExitWorktreeOutput>({
-  name: "ExitWorktree",
+  ...exitWorktreeToolMeta,
   searchHint: "leave the git worktree entered with EnterWorktree (keep or remove it)",
   inputSchema,
   maxResultSizeChars: 5_000,

@@ -19,6 +19,7 @@ import {
 import { STAT_WORKERS } from "../search-shared/statPool.ts";
 import { globTarget, matchesEveryFile, patternMatcher, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
 import { bufferingArgs, rememberListingSize } from "./listingSize.ts";
+import { globToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -89,11 +90,10 @@ export function formatGlobOutput(output: GlobOutput): string {
 }
 
 export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOutput>({
-  name: "Glob",
+  ...globToolMeta,
   searchHint: "find files by name pattern",
   inputSchema: globInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Read"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
@@ -105,7 +105,7 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
   title: "Find files by name",
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
   validateInput: (input, context) =>
-    validateSearchPath(globTarget(input).path, context, { directoryOnly: true, toolName: "Glob" }),
+    validateSearchPath(globTarget(input).path, context, { directoryOnly: true, toolName: globToolMeta.name }),
   checkPermissions: (input, context) =>
     checkSearchPermission(GlobTool, globTarget(input).path, input, context),
   async call(input, context) {

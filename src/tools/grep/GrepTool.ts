@@ -7,6 +7,7 @@ import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { paginationNote } from "../search-shared/pagination.ts";
 import { checkSearchPermission, resolveSearchRoot, validateSearchPath } from "../search-shared/searchRoot.ts";
 import { lenientBoolean, lenientInteger } from "../shared/lenientSchema.ts";
+import { grepToolMeta } from "./meta.ts";
 import { type GrepInput, type GrepOutput, searchContents } from "./searchContents.ts";
 
 export type { GrepInput, GrepOutput } from "./searchContents.ts";
@@ -73,11 +74,10 @@ export function formatGrepOutput(output: GrepOutput): string {
 }
 
 export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOutput>({
-  name: "Grep",
+  ...grepToolMeta,
   searchHint: "search file contents with a regular expression (ripgrep)",
   inputSchema: grepInputSchema,
   maxResultSizeChars: GREP_MAX_RESULT_CHARS,
-  permissionRuleNames: ["Read"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
@@ -88,7 +88,7 @@ export const GrepTool: Tool<GrepInput, GrepOutput> = buildTool<GrepInput, GrepOu
   userFacingName: () => "Search",
   title: "Search file contents",
   toAutoClassifierInput: (input) => (input.path ? `${input.pattern} in ${input.path}` : input.pattern),
-  validateInput: (input, context) => validateSearchPath(input.path, context, { toolName: "Grep" }),
+  validateInput: (input, context) => validateSearchPath(input.path, context, { toolName: grepToolMeta.name }),
   checkPermissions: (input, context) => checkSearchPermission(GrepTool, input.path, input, context),
   async call(input, context) {
     const root = await resolveSearchRoot(GrepTool, input, input.path, context);

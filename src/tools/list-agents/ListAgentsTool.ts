@@ -7,6 +7,7 @@ import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { listAgents } from "../agent/runningAgents.ts";
+import { listAgentsToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -67,7 +68,7 @@ function line(entry: AgentEntry | SessionEntry): string {
 }
 
 export const ListAgentsTool = buildTool<ListAgentsInput, ListAgentsOutput>({
-  name: "ListAgents",
+  ...listAgentsToolMeta,
   searchHint: "list this session's sub-agents and other Keel sessions on this machine",
   inputSchema,
   maxResultSizeChars: 30_000,

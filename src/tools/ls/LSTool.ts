@@ -6,6 +6,7 @@ import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { checkSearchPermission, resolveSearchRoot, validateSearchPath } from "../search-shared/searchRoot.ts";
+import { lsToolMeta } from "./meta.ts";
 import { type TreeEntry, walkTree } from "./walkTree.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -69,11 +70,10 @@ export function formatTree(output: LSOutput): string {
 }
 
 export const LSTool: Tool<LSInput, LSOutput> = buildTool<LSInput, LSOutput>({
-  name: "LS",
+  ...lsToolMeta,
   searchHint: "list a folder as a tree",
   inputSchema: lsInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Read"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
@@ -84,7 +84,7 @@ export const LSTool: Tool<LSInput, LSOutput> = buildTool<LSInput, LSOutput>({
   userFacingName: () => "List",
   toAutoClassifierInput: (input) => input.path ?? ".",
   validateInput: (input, context) =>
-    validateSearchPath(input.path, context, { directoryOnly: true, toolName: "LS" }),
+    validateSearchPath(input.path, context, { directoryOnly: true, toolName: lsToolMeta.name }),
   checkPermissions: (input, context) => checkSearchPermission(LSTool, input.path, input, context),
   async call(input, context) {
     const root = await resolveSearchRoot(LSTool, input, input.path, context);

@@ -12,6 +12,7 @@ import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { checkReadPermission, denyRuleError } from "../shared/filePermissions.ts";
 import { formatResult, MAX_LISTED } from "./formatResults.ts";
+import { lspToolMeta } from "./meta.ts";
 import {
   LSP_OPERATIONS,
   type LspOperation,
@@ -153,11 +154,10 @@ async function runLsp(
 }
 
 export const LspTool: Tool<LspInput, LspOutput, LspProgress> = buildTool<LspInput, LspOutput, LspProgress>({
-  name: "LSP",
+  ...lspToolMeta,
   searchHint: "code intelligence: go to definition, find references, hover, symbols, call hierarchy",
   inputSchema: lspInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Read"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,

@@ -7,6 +7,7 @@ import { type MonitorMatch, type MonitorStop, monitorTaskOutput } from "../../sh
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { unknownTaskError } from "../task-output/TaskOutputTool.ts";
+import { monitorToolMeta } from "./meta.ts";
 
 const DEFAULT_WAIT_MS = 60_000;
 const MAX_WAIT_MS = 600_000;
@@ -77,7 +78,7 @@ function resultText(output: MonitorOutput): string {
 }
 
 export const MonitorTool = buildTool<MonitorInput, MonitorOutput>({
-  name: "Monitor",
+  ...monitorToolMeta,
   searchHint: "wait until a background task prints a line matching a pattern, or exits",
   inputSchema,
   maxResultSizeChars: 20_000,

@@ -25,6 +25,7 @@ import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission } from "../shared/filePermissions.ts";
 import { lenientBoolean } from "../shared/lenientSchema.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
+import { multiEditToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -156,11 +157,10 @@ async function multiEditLocked(
 }
 
 export const MultiEditTool: Tool<MultiEditInput, FileChange> = buildTool<MultiEditInput, FileChange>({
-  name: "MultiEdit",
+  ...multiEditToolMeta,
   searchHint: "several find-and-replace edits in one file at once",
   inputSchema: multiEditInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Edit", "MultiEdit"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isConcurrencySafe: false,

@@ -18,6 +18,7 @@ import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission, denyRuleError } from "../shared/filePermissions.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
 import { applyCellEdit, type CellEdit } from "./cellEdit.ts";
+import { notebookEditToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -126,11 +127,10 @@ export const NotebookEditTool: Tool<NotebookEditInput, NotebookEditOutput> = bui
   NotebookEditInput,
   NotebookEditOutput
 >({
-  name: "NotebookEdit",
+  ...notebookEditToolMeta,
   searchHint: "edit, insert or delete a cell in a Jupyter notebook",
   inputSchema: notebookEditInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Edit", "NotebookEdit"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isDestructive: (input) => input.edit_mode === "delete",

@@ -13,6 +13,7 @@ import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { checkReadPermission, denyRuleError } from "../shared/filePermissions.ts";
 import { getReadRecord, recordFileState } from "../shared/readState.ts";
 import { didYouMean } from "../shared/similarNames.ts";
+import { readToolMeta } from "./meta.ts";
 import { mapReadResult, type ReadOutput, readResultChars, readResultContent } from "./output.ts";
 import { IMAGE_EXTENSIONS, readImage } from "./readImage.ts";
 import { readNotebook } from "./readNotebook.ts";
@@ -181,11 +182,10 @@ async function readFileAt(
 }
 
 export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOutput>({
-  name: "Read",
+  ...readToolMeta,
   searchHint: "read a file: text with line numbers, images, PDFs, notebooks",
   inputSchema: readInputSchema,
   maxResultSizeChars: Number.POSITIVE_INFINITY,
-  permissionRuleNames: ["Read"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: true,
   isConcurrencySafe: true,
@@ -193,7 +193,6 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
   getPath: (input) => input.file_path,
   description: (input) => `Read ${input?.file_path ?? "a file"}`,
   prompt: (options) => (options?.conversationless ? CONVERSATIONLESS_PROMPT : PROMPT),
-  userFacingName: () => "Read",
   toAutoClassifierInput: (input) => input.file_path,
   inputsEquivalent: (a, b) =>
     a.file_path === b.file_path && a.offset === b.offset && a.limit === b.limit && a.pages === b.pages,

@@ -8,6 +8,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { localTime, requireScheduler } from "../schedule-shared/format.ts";
 import { WAKEUP_MAX_SECONDS, WAKEUP_MIN_SECONDS } from "../schedule-shared/scheduler.ts";
+import { scheduleWakeupToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -42,7 +43,7 @@ function resultText(output: ScheduleWakeupOutput): string {
 }
 
 export const ScheduleWakeupTool = buildTool<ScheduleWakeupInput, ScheduleWakeupOutput>({
-  name: "ScheduleWakeup",
+  ...scheduleWakeupToolMeta,
   searchHint: "wake this session up later with a prompt",
   inputSchema,
   maxResultSizeChars: 5_000,

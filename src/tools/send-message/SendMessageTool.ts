@@ -16,6 +16,7 @@ import { buildTool } from "../../tool/Tool.ts";
 import { resumeAgent } from "../agent/resume.ts";
 import { findAgent, listAgents, type RegisteredAgent } from "../agent/runningAgents.ts";
 import { agentRuntimeOf } from "../agent/runtime.ts";
+import { sendMessageToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -113,7 +114,7 @@ function resultText(output: SendMessageOutput): string {
 }
 
 export const SendMessageTool = buildTool<SendMessageInput, SendMessageOutput>({
-  name: "SendMessage",
+  ...sendMessageToolMeta,
   searchHint: "send a message to a sub-agent, the main agent, or another session on this machine",
   inputSchema,
   maxResultSizeChars: 10_000,

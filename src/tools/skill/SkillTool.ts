@@ -11,6 +11,7 @@ import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { commandRoots, discoverCommands } from "./commands/discoverCommands.ts";
 import { expandCommand } from "./commands/expandCommand.ts";
 import { discoverSkills, loadSkillBody, type SkillInfo, skillRoots } from "./discoverSkills.ts";
+import { skillToolMeta } from "./meta.ts";
 import { skillRuleMatcher } from "./skillRuleMatcher.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -118,7 +119,7 @@ export function createSkillTool(config: SkillToolConfig = {}): Tool<SkillInput, 
     };
   }
   return buildTool<SkillInput, SkillOutput>({
-    name: "Skill",
+    ...skillToolMeta,
     ruleMatcher: skillRuleMatcher,
     searchHint: "run a user-defined skill (SKILL.md instructions)",
     inputSchema,

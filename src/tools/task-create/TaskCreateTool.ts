@@ -5,6 +5,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import type { Task } from "../tasks-shared/taskModel.ts";
 import { updateTaskFile } from "../tasks-shared/taskStore.ts";
+import { taskCreateToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -29,7 +30,7 @@ export const TaskCreateTool: Tool<TaskCreateInput, TaskCreateOutput> = buildTool
   TaskCreateInput,
   TaskCreateOutput
 >({
-  name: "TaskCreate",
+  ...taskCreateToolMeta,
   searchHint: "create a task in the session task list (plan and track work)",
   inputSchema,
   maxResultSizeChars: 10_000,

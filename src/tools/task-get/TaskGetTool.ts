@@ -5,6 +5,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { openBlockers, type Task } from "../tasks-shared/taskModel.ts";
 import { readTaskFile, requireTask } from "../tasks-shared/taskStore.ts";
+import { taskGetToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -36,7 +37,7 @@ function render(output: TaskGetOutput): string {
 }
 
 export const TaskGetTool: Tool<TaskGetInput, TaskGetOutput> = buildTool<TaskGetInput, TaskGetOutput>({
-  name: "TaskGet",
+  ...taskGetToolMeta,
   searchHint: "read one task of the session task list",
   inputSchema,
   maxResultSizeChars: 20_000,

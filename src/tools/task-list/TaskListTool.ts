@@ -5,6 +5,7 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { openBlockers, type TaskStatus, taskLine } from "../tasks-shared/taskModel.ts";
 import { readTaskFile } from "../tasks-shared/taskStore.ts";
+import { taskListToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -24,7 +25,7 @@ export interface TaskListOutput {
 }
 
 export const TaskListTool: Tool<TaskListInput, TaskListOutput> = buildTool<TaskListInput, TaskListOutput>({
-  name: "TaskList",
+  ...taskListToolMeta,
   searchHint: "list the tasks of the session task list",
   inputSchema,
   maxResultSizeChars: 50_000,

@@ -6,6 +6,7 @@ import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
+import { taskOutputToolMeta } from "./meta.ts";
 
 const DEFAULT_WAIT_MS = 30_000;
 const MAX_WAIT_MS = 600_000;
@@ -75,7 +76,7 @@ function resultText(output: TaskOutputOutput): string {
 }
 
 export const TaskOutputTool = buildTool<TaskOutputInput, TaskOutputOutput>({
-  name: "TaskOutput",
+  ...taskOutputToolMeta,
   searchHint: "read output of a background shell task or sub-agent",
   inputSchema,
   maxResultSizeChars: BASH_MAX_OUTPUT_CHARS,

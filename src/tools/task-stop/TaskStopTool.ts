@@ -9,6 +9,7 @@ import {
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { unknownTaskError } from "../task-output/TaskOutputTool.ts";
+import { taskStopToolMeta } from "./meta.ts";
 
 const inputSchema = z.object({
   task_id: z.string().min(1).describe("The id of the background task to stop"),
@@ -34,7 +35,7 @@ function resultText(output: TaskStopOutput): string {
 }
 
 export const TaskStopTool = buildTool<TaskStopInput, TaskStopOutput>({
-  name: "TaskStop",
+  ...taskStopToolMeta,
   searchHint: "stop a background shell task or sub-agent",
   inputSchema,
   maxResultSizeChars: 10_000,

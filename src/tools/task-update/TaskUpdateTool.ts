@@ -6,6 +6,7 @@ import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { TASK_STATUSES, type Task } from "../tasks-shared/taskModel.ts";
 import { updateTaskFile } from "../tasks-shared/taskStore.ts";
 import { applyTaskUpdate } from "./applyTaskUpdate.ts";
+import { taskUpdateToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -45,7 +46,7 @@ export const TaskUpdateTool: Tool<TaskUpdateInput, TaskUpdateOutput> = buildTool
   TaskUpdateInput,
   TaskUpdateOutput
 >({
-  name: "TaskUpdate",
+  ...taskUpdateToolMeta,
   searchHint: "update a task: status, owner, dependencies",
   inputSchema,
   maxResultSizeChars: 10_000,

@@ -11,6 +11,7 @@ import {
   writeSessionJson,
 } from "../tasks-shared/sessionData.ts";
 import { isVerificationText, UNVERIFIED_TASKS_BEFORE_NUDGE } from "../tasks-shared/verification.ts";
+import { todoWriteToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -63,7 +64,7 @@ export const TodoWriteTool: Tool<TodoWriteInput, TodoWriteOutput> = buildTool<
   TodoWriteInput,
   TodoWriteOutput
 >({
-  name: "TodoWrite",
+  ...todoWriteToolMeta,
   searchHint: "write the session todo checklist",
   inputSchema,
   maxResultSizeChars: 10_000,

@@ -6,12 +6,8 @@ import type { ToolResultBlock } from "../../tool/messages.ts";
 import { isDeferredTool } from "../../tool/registry.ts";
 import { toolInputJSONSchema } from "../../tool/schema.ts";
 import { allowedByTool, buildTool, type PromptOptions, type Tool } from "../../tool/Tool.ts";
-import {
-  LOADED_TOOLS_PREFIX,
-  listDeferredTools,
-  TOOL_SEARCH_NAME,
-  withLoadedTools,
-} from "./deferredTools.ts";
+import { LOADED_TOOLS_PREFIX, listDeferredTools, withLoadedTools } from "./deferredTools.ts";
+import { toolSearchToolMeta } from "./meta.ts";
 import { keywordSearch, parseSelect, selectTools } from "./searchTools.ts";
 
 export {
@@ -89,7 +85,7 @@ export const ToolSearchTool: Tool<ToolSearchInput, ToolSearchOutput> = buildTool
   ToolSearchInput,
   ToolSearchOutput
 >({
-  name: TOOL_SEARCH_NAME,
+  ...toolSearchToolMeta,
   searchHint: "find and load deferred tools",
   inputSchema,
   maxResultSizeChars: 50_000,

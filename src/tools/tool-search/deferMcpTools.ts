@@ -4,6 +4,7 @@
 // sets it: `auto` (default), `auto:<percent>`, `true` (always defer) or `false` (never).
 import { toolInputJSONSchema } from "../../tool/schema.ts";
 import type { Tool } from "../../tool/Tool.ts";
+import { toolSearchToolMeta } from "./meta.ts";
 
 export type ToolSearchMode = { kind: "auto"; percent: number } | { kind: "always" } | { kind: "never" };
 
@@ -55,7 +56,7 @@ export async function deferMcpTools(
 ): Promise<DeferDecision> {
   const tokens = await mcpToolTokens(tools);
   const hasMcp = tools.some((tool) => tool.isMcp);
-  const hasToolSearch = tools.some((tool) => tool.name === "ToolSearch");
+  const hasToolSearch = tools.some((tool) => tool.name === toolSearchToolMeta.name);
   const { mode } = options;
   const threshold =
     mode.kind === "auto" ? Math.floor((options.contextWindow * mode.percent) / 100) : undefined;

@@ -5,6 +5,7 @@ import type { ToolUseContext } from "../../tool/context.ts";
 import type { Message } from "../../tool/messages.ts";
 import { isDeferredTool } from "../../tool/registry.ts";
 import type { Tool, Tools } from "../../tool/Tool.ts";
+import { toolSearchToolMeta } from "./meta.ts";
 
 /** What ToolSearch reads from and writes to `context.options`, beyond ToolUseOptions. */
 export interface DeferredToolOptions {
@@ -14,7 +15,6 @@ export interface DeferredToolOptions {
   loadedDeferredTools?: readonly string[];
 }
 
-export const TOOL_SEARCH_NAME = "ToolSearch";
 /** The first line of every ToolSearch result that loaded something; the loop can read it back. */
 export const LOADED_TOOLS_PREFIX = "Loaded tools: ";
 
@@ -60,7 +60,7 @@ export function loadedToolNamesFromMessages(messages: readonly Message[]): Set<s
   for (const message of messages) {
     if (typeof message.content === "string") continue;
     for (const block of message.content) {
-      if (block.type === "tool_use" && block.name === TOOL_SEARCH_NAME) searchIds.add(block.id);
+      if (block.type === "tool_use" && block.name === toolSearchToolMeta.name) searchIds.add(block.id);
       if (block.type !== "tool_result" || !searchIds.has(block.tool_use_id) || block.is_error) continue;
       const text =
         typeof block.content === "string"

@@ -12,6 +12,7 @@ import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { bareHost, fetchPage, privateAddressRefusal, upgradeToHttps } from "./fetchPage.ts";
 import { PrivateAddressError } from "./guardedLookup.ts";
 import { ResponseTooLargeError } from "./httpGet.ts";
+import { webFetchToolMeta } from "./meta.ts";
 import { type CachedPage, PageCache } from "./pageCache.ts";
 import { bodyToMarkdown } from "./pageContent.ts";
 import { isPrivateHostLiteral } from "./privateAddress.ts";
@@ -241,7 +242,7 @@ export function createWebFetchTool(
   }
 
   const tool: Tool<WebFetchInput, WebFetchOutput> = buildTool<WebFetchInput, WebFetchOutput>({
-    name: "WebFetch",
+    ...webFetchToolMeta,
     ruleMatcher: webFetchRuleMatcher,
     searchHint: "fetch a web page (URL) and read it as markdown",
     inputSchema,

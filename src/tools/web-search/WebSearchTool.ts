@@ -6,6 +6,7 @@ import { errorMessage, ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { filterHits, normalizeDomain } from "./domainFilter.ts";
+import { webSearchToolMeta } from "./meta.ts";
 import type { SearchHit } from "./providers/types.ts";
 import { resolveSearchProvider, type WebSearchSettings } from "./searchConfig.ts";
 
@@ -71,7 +72,7 @@ export function createWebSearchTool(
 ): Tool<WebSearchInput, WebSearchOutput> {
   const config: WebSearchConfig = { ...DEFAULTS, ...overrides };
   return buildTool<WebSearchInput, WebSearchOutput>({
-    name: "WebSearch",
+    ...webSearchToolMeta,
     searchHint: "search the web for current information",
     inputSchema,
     maxResultSizeChars: 50_000,
@@ -86,7 +87,7 @@ export function createWebSearchTool(
       behavior: "passthrough",
       updatedInput: input,
       message: `WebSearch wants to search the web for "${input.query}"`,
-      suggestions: [{ behavior: "allow", rule: "WebSearch", destination: "local" }],
+      suggestions: [{ behavior: "allow", rule: webSearchToolMeta.name, destination: "local" }],
     }),
 
     validateInput(input) {

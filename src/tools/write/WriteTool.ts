@@ -21,6 +21,7 @@ import { DEFAULT_TEXT_FORMAT } from "../shared/encoding.ts";
 import { withFileLock } from "../shared/fileLock.ts";
 import { checkWritePermission } from "../shared/filePermissions.ts";
 import { assertReadAndUnchanged, checkReadRecordByStat } from "../shared/readState.ts";
+import { writeToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
 
@@ -96,11 +97,10 @@ async function performWrite(input: WriteInput, context: ToolUseContext): Promise
 }
 
 export const WriteTool: Tool<WriteInput, FileChange> = buildTool<WriteInput, FileChange>({
-  name: "Write",
+  ...writeToolMeta,
   searchHint: "create or overwrite a file",
   inputSchema: writeInputSchema,
   maxResultSizeChars: 100_000,
-  permissionRuleNames: ["Edit", "Write"],
   ruleMatcher: pathRuleMatcher,
   isReadOnly: false,
   isDestructive: true,

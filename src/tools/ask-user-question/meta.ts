@@ -1,0 +1,3 @@
+import type { ToolMeta } from "../../tool/toolMeta.ts";
+
+export const askUserQuestionToolMeta: ToolMeta = { name: "AskUserQuestion" };

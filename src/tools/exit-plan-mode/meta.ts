@@ -1,0 +1,3 @@
+import type { ToolMeta } from "../../tool/toolMeta.ts";
+
+export const exitPlanModeToolMeta: ToolMeta = { name: "ExitPlanMode", mainConversationOnly: true };

@@ -1,0 +1,3 @@
+import type { ToolMeta } from "../../tool/toolMeta.ts";
+
+export const taskGetToolMeta: ToolMeta = { name: "TaskGet" };

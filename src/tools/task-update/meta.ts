@@ -1,0 +1,3 @@
+import type { ToolMeta } from "../../tool/toolMeta.ts";
+
+export const taskUpdateToolMeta: ToolMeta = { name: "TaskUpdate" };
