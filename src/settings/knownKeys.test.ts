@@ -18,10 +18,12 @@ describe("the known settings keys", () => {
       "sandbox",
       "sandbox.network",
       "sandbox.filesystem",
+      "telemetry",
       "worktree",
       "agents",
       "agents.remote",
       "agents.remote.queue",
+      "audit",
     ]);
   });
 

@@ -4,7 +4,7 @@
 // number (130, 143, 129), as shells report a process a signal stopped. It exits at the latest
 // STOP_GRACE_MS after the signal, or at once on a second signal; whatever child still runs is killed on
 // the way out (ownedProcesses.ts). A command may take SIGINT as an interrupt instead (`keel run`: the
-// first Ctrl-C stops the turn, not the program). Only the command line installs these handlers: a
+// first Ctrl-C stops the turn, not the program; `keel worker`: it lets the running jobs finish). Only the command line installs these handlers: a
 // library host keeps its own.
 import { constants } from "node:os";
 import { endOwnedProcesses, killOwnedProcesses } from "./ownedProcesses.ts";

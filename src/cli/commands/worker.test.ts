@@ -534,66 +534,126 @@ describe.skipIf(missing !== undefined)(
       }
     }, 60_000);
 
-    it("a worker shut down mid-job (Ctrl-C twice) stops its job and the parent is told", async () => {
-      let victim: WorkerProcess | undefined;
-      routes.push(
-        {
-          name: "parent-shutdown",
-          match: byPrompt("PARENT: worker shuts down"),
-          turns: [
-            {
-              blocks: [
-                toolUse("Agent", {
-                  description: "Shutdown",
-                  prompt: "REMOTE TASK: until shutdown",
-                  isolation: "remote",
-                }),
-              ],
-            },
-            (request) => ({
-              blocks: [toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 120_000 })],
-            }),
-            { blocks: [text("PARENT SAW THE SHUTDOWN")] },
-          ],
-        },
-        {
-          name: "worker-shutdown",
-          match: byPrompt("REMOTE TASK: until shutdown"),
-          turns: Array.from({ length: 600 }, (_, index) => (request: RecordedRequest) => {
-            if (index === 0) {
-              victim = workers.find((candidate) => worktreeOf(request).startsWith(`${candidate.dir}/`));
-              victim?.child.kill("SIGINT");
-              setTimeout(() => victim?.child.kill("SIGINT"), 300);
-            }
-            return {
-              blocks: [toolUse("Read", { file_path: join(worktreeOf(request), "README.md") })],
-              spreadMs: 100,
-            };
-          }),
-        },
-      );
-      const result = await parentRun("PARENT: worker shuts down", ["--allow", "Agent"]);
-      expect(result.code).toBe(0);
-      expect(victim).toBeDefined();
-      expect(await victim!.exited).toBe(0);
-      const requests = script.requestsOf("parent-shutdown");
-      const agentId = agentIdOf(requests[1]!);
-      const seen = conversationText(requests[2]!);
-      expect(seen).toContain("Stopping: the worker was shut down");
-      expect(seen).toContain("The agent did not finish (it was stopped: the worker was shut down).");
-      expect(seen).toContain(`Task ${agentId} was stopped.`);
-      expect(seen).toContain(`Remote agent ${agentId} ("Shutdown") stopped on worker ${victim!.name}.`);
-      expect(victim!.output()).toContain("stopping: waiting for 1 running job(s) to finish");
-      // Back to two workers for what follows.
+    /** A worker started again under the name of one that ended, so the tests after it have two. */
+    async function replaceWorker(gone: WorkerProcess): Promise<WorkerProcess> {
+      await gone.stop();
       const again = startWorkerProcess(world.root, {
-        name: victim!.name,
+        name: gone.name,
         queueUrl: redis.url,
         queueName: QUEUE,
         modelUrl: server.url,
       });
-      workers = [...workers.filter((candidate) => candidate !== victim), again];
+      workers = [...workers.filter((candidate) => candidate !== gone), again];
       await again.ready;
-    }, 180_000);
+      return again;
+    }
+
+    // A worker stopped mid-job exits as a process that signal stopped (130, 143, 129), whether it let its
+    // job finish (the first Ctrl-C) or stopped it (a second Ctrl-C, SIGTERM, SIGHUP).
+    it.each([
+      {
+        signals: ["SIGINT"] as const,
+        exit: 130,
+        logged: "stopping: waiting for 1 running job(s) to finish",
+        finishes: true,
+      },
+      {
+        signals: ["SIGINT", "SIGINT"] as const,
+        exit: 130,
+        logged: "stopping 1 running job(s) now (SIGINT)",
+        finishes: false,
+      },
+      {
+        signals: ["SIGTERM"] as const,
+        exit: 143,
+        logged: "stopping 1 running job(s) now (SIGTERM)",
+        finishes: false,
+      },
+      {
+        signals: ["SIGHUP"] as const,
+        exit: 129,
+        logged: "stopping 1 running job(s) now (SIGHUP)",
+        finishes: false,
+      },
+    ])(
+      "a worker sent $signals mid-job exits $exit; its job finishes: $finishes; the parent is told",
+      async ({ signals, exit, logged, finishes }) => {
+        // Bracketed: one case's prompt is never part of another's ([SIGINT] in [SIGINT SIGINT]).
+        const key = `[${signals.join(" ")}]`;
+        let victim: WorkerProcess | undefined;
+        routes.push(
+          {
+            name: `parent-shutdown-${key}`,
+            match: byPrompt(`PARENT: worker gets ${key}`),
+            turns: [
+              {
+                blocks: [
+                  toolUse("Agent", {
+                    description: "Shutdown",
+                    prompt: `REMOTE TASK: until ${key}`,
+                    isolation: "remote",
+                  }),
+                ],
+              },
+              (request) => ({
+                blocks: [
+                  toolUse("TaskOutput", { task_id: agentIdOf(request), block: true, timeout: 120_000 }),
+                ],
+              }),
+              { blocks: [text("PARENT SAW THE SHUTDOWN")] },
+            ],
+          },
+          {
+            name: `worker-shutdown-${key}`,
+            match: byPrompt(`REMOTE TASK: until ${key}`),
+            turns: Array.from({ length: 600 }, (_, index) => (request: RecordedRequest) => {
+              if (index === 0) {
+                victim = workers.find((candidate) => worktreeOf(request).startsWith(`${candidate.dir}/`));
+                signals.forEach((signal, order) => {
+                  setTimeout(() => victim?.child.kill(signal), order * 300);
+                });
+              }
+              // Let a draining worker's job go on until its log says it waits for it, then finish it.
+              if (finishes && index > 0 && victim?.output().includes(logged))
+                return { blocks: [text(`REPORT: finished after ${key}`)] };
+              return {
+                blocks: [toolUse("Read", { file_path: join(worktreeOf(request), "README.md") })],
+                spreadMs: 100,
+              };
+            }),
+          },
+        );
+        try {
+          const result = await parentRun(`PARENT: worker gets ${key}`, ["--allow", "Agent"]);
+          expect(result.code).toBe(0);
+          expect(victim).toBeDefined();
+          expect(await victim!.exited).toBe(exit);
+          expect(victim!.output()).toContain(logged);
+          const requests = script.requestsOf(`parent-shutdown-${key}`);
+          const agentId = agentIdOf(requests[1]!);
+          const seen = conversationText(requests[2]!);
+          if (finishes) {
+            expect(seen).toContain(`REPORT: finished after ${key}`);
+            expect(seen).toContain(`Task ${agentId} (sub-agent) completed.`);
+            expect(seen).toContain(
+              `Remote agent ${agentId} ("Shutdown") completed on worker ${victim!.name}.`,
+            );
+          } else {
+            expect(seen).toContain("Stopping: the worker was shut down");
+            expect(seen).toContain("The agent did not finish (it was stopped: the worker was shut down).");
+            expect(seen).toContain(`Task ${agentId} was stopped.`);
+            expect(seen).toContain(`Remote agent ${agentId} ("Shutdown") stopped on worker ${victim!.name}.`);
+          }
+          // The job ran once, on the victim: nobody took it over.
+          expect(seen).not.toContain("taken over");
+          expect(readdirSync(join(victim!.dir, "jobs"))).toEqual([]);
+        } finally {
+          // Back to two workers for what follows, whatever happened here.
+          if (victim) await replaceWorker(victim);
+        }
+      },
+      180_000,
+    );
 
     // Last: these kill workers.
     it("a worker killed mid-job (kill -9): the queue's stalled-job check hands the job to the other worker", async () => {
@@ -634,29 +694,28 @@ describe.skipIf(missing !== undefined)(
           ],
         },
       );
-      const result = await parentRun("PARENT: survive a crash", ["--allow", "Agent"]);
-      expect(result.code).toBe(0);
-      expect(victim).toBeDefined();
-      const survivor = workers.find((candidate) => candidate !== victim)!;
-      const requests = script.requestsOf("parent-crash");
-      const agentId = agentIdOf(requests[1]!);
-      const seen = conversationText(requests[2]!);
-      expect(seen).toContain(`Worker ${victim!.name} took the job (attempt 1).`);
-      expect(seen).toContain(`taken over by worker ${survivor.name} (attempt 2)`);
-      expect(seen).toContain(`SURVIVED on ${survivor.name}`);
-      expect(seen).toContain(`Task ${agentId} (sub-agent) completed.`);
-      // The killed worker left its job folder; started again, it removes it.
-      expect(readdirSync(join(victim!.dir, "jobs")).length).toBe(1);
-      const again = startWorkerProcess(world.root, {
-        name: victim!.name,
-        queueUrl: redis.url,
-        queueName: QUEUE,
-        modelUrl: server.url,
-      });
-      workers = [survivor, again];
-      await again.ready;
-      expect(again.output()).toContain("removed 1 job folder(s) left by an earlier run");
-      expect(readdirSync(join(again.dir, "jobs"))).toEqual([]);
+      let replaced = false;
+      try {
+        const result = await parentRun("PARENT: survive a crash", ["--allow", "Agent"]);
+        expect(result.code).toBe(0);
+        expect(victim).toBeDefined();
+        const survivor = workers.find((candidate) => candidate !== victim)!;
+        const requests = script.requestsOf("parent-crash");
+        const agentId = agentIdOf(requests[1]!);
+        const seen = conversationText(requests[2]!);
+        expect(seen).toContain(`Worker ${victim!.name} took the job (attempt 1).`);
+        expect(seen).toContain(`taken over by worker ${survivor.name} (attempt 2)`);
+        expect(seen).toContain(`SURVIVED on ${survivor.name}`);
+        expect(seen).toContain(`Task ${agentId} (sub-agent) completed.`);
+        // The killed worker left its job folder; started again, it removes it.
+        expect(readdirSync(join(victim!.dir, "jobs")).length).toBe(1);
+        const again = await replaceWorker(victim!);
+        replaced = true;
+        expect(again.output()).toContain("removed 1 job folder(s) left by an earlier run");
+        expect(readdirSync(join(again.dir, "jobs"))).toEqual([]);
+      } finally {
+        if (victim && !replaced) await replaceWorker(victim);
+      }
     }, 240_000);
 
     it("a job whose worker is killed twice fails, and the parent reports the queue's reason", async () => {

@@ -166,26 +166,33 @@ export function register(program: Command, runtime: CliRuntime): void {
       log(
         `taking agent jobs from queue "${config.name}" at ${config.displayUrl}, up to ${flags.concurrency} at once; worktrees in ${dir}`,
       );
+      // The first Ctrl-C drains: no more jobs, the running ones finish however long they take. A second
+      // Ctrl-C, SIGTERM or SIGHUP stops the running jobs now (their parents are told); the process then
+      // exits as the signal says within the stop grace period (tool/stopSignals.ts).
+      const { onInterruptSignal, onStopSignal, signalExitCode } = await import("../../tool/stopSignals.ts");
+      let draining = false;
       const stopped = new Promise<void>((resolveStopped) => {
-        let signals = 0;
-        const onSignal = () => {
-          signals++;
-          if (signals === 1) {
-            log(
-              worker.activeJobs > 0
-                ? `stopping: waiting for ${worker.activeJobs} running job(s) to finish (signal again to stop them now)`
-                : "stopping",
-            );
-            void worker.close(false).then(resolveStopped);
-          } else {
-            if (worker.activeJobs > 0) log(`stopping ${worker.activeJobs} running job(s) now`);
-            void worker.close(true).then(resolveStopped);
-          }
-        };
-        process.on("SIGINT", onSignal);
-        process.on("SIGTERM", onSignal);
+        const unwatchInterrupt = onInterruptSignal(() => {
+          if (draining) return false;
+          draining = true;
+          log(
+            worker.activeJobs > 0
+              ? `stopping: waiting for ${worker.activeJobs} running job(s) to finish (Ctrl-C again to stop them now)`
+              : "stopping",
+          );
+          void worker.close(false).then(resolveStopped);
+          return true;
+        });
+        const unwatchStop = onStopSignal((signal) => {
+          unwatchInterrupt();
+          unwatchStop();
+          if (worker.activeJobs > 0) log(`stopping ${worker.activeJobs} running job(s) now (${signal})`);
+          else log(`stopping (${signal})`);
+          void worker.close(true).then(resolveStopped);
+        });
       });
       await stopped;
-      runtime.setExitCode(0);
+      // Stopped by a person (Ctrl-C) or a signal: ends as shells report a process a signal stopped.
+      runtime.setExitCode(signalExitCode("SIGINT"));
     });
 }
