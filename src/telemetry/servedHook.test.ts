@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listServers, stopServers, waitForServer } from "../cli/decisionServer/control.ts";
+import { listServers, type ServerStatus, stopServers, waitForServer } from "../cli/decisionServer/control.ts";
 import { runScript } from "../cli/testing/keelProcess.ts";
 import { runningFlusher } from "./flusher.ts";
 import { spoolCount, spoolRoot } from "./spool.ts";
@@ -69,19 +69,35 @@ describe("keel hook served by the decision server, telemetry on", () => {
     await eventually(() => collector.logs.length === 1);
     await eventually(() => runningFlusher(spoolRoot(env)) === undefined, 10_000);
 
-    const served = await hook("toolu_served");
-    expect(served.code).toBe(0);
-    expect(served.stdout).toContain('"permissionDecision":"allow"');
-    const [server] = await listServers(env);
-    expect(server?.requests).toBeGreaterThan(0);
+    // A client whose server is slow to take the call (a loaded machine: ACCEPT_TIMEOUT_MS) decides in
+    // its own process, as it should; the server's own sending is shown on a call it did serve.
+    let served: Awaited<ReturnType<typeof hook>> | undefined;
+    let server: ServerStatus | undefined;
+    let servedId = "";
+    for (let attempt = 0; attempt < 3 && !server; attempt++) {
+      const before = (await waitForServer(env)).requests;
+      servedId = `toolu_served${attempt}`;
+      served = await hook(servedId);
+      const [after] = await listServers(env);
+      if (after && after.requests > before) server = after;
+      else await eventually(() => runningFlusher(spoolRoot(env)) === undefined, 10_000);
+    }
+    expect(served?.code).toBe(0);
+    expect(served?.stdout).toContain('"permissionDecision":"allow"');
+    expect(server).toBeDefined();
     // Sent by the server itself: whoever holds the sender's lock meanwhile is the server.
     const holders = new Set<number>();
     await eventually(() => {
       const holder = runningFlusher(spoolRoot(env));
       if (holder !== undefined) holders.add(holder);
-      return collector.logs.length === 2 && spoolCount(spoolRoot(env)).events === 0;
+      return (
+        collector.logs.some((log) => log.attributes.tool_use_id === servedId) &&
+        spoolCount(spoolRoot(env)).events === 0
+      );
     });
     expect([...holders].filter((pid) => pid !== server?.pid)).toEqual([]);
-    expect(collector.logs[1]?.attributes).toMatchObject({ tool_use_id: "toolu_served", surface: "hook" });
+    expect(collector.logs.find((log) => log.attributes.tool_use_id === servedId)?.attributes).toMatchObject({
+      surface: "hook",
+    });
   });
 });

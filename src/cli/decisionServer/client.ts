@@ -146,7 +146,11 @@ function connectTo(path: string): Promise<Connection> {
  * whole `done` it acknowledges before using it. Undefined when no answer came whole and in time (the
  * socket is then closed, which cancels the request and drops its audit records).
  */
-export function exchange(socket: Socket, request: ServerRequest): Promise<ServerReply | undefined> {
+export function exchange(
+  socket: Socket,
+  request: ServerRequest,
+  acceptTimeoutMs = ACCEPT_TIMEOUT_MS,
+): Promise<ServerReply | undefined> {
   return new Promise((resolve) => {
     const reader = new LineReader();
     let settled = false;
@@ -158,7 +162,7 @@ export function exchange(socket: Socket, request: ServerRequest): Promise<Server
       else socket.destroy();
       resolve(reply);
     };
-    let timer = setTimeout(() => finish(undefined), ACCEPT_TIMEOUT_MS);
+    let timer = setTimeout(() => finish(undefined), acceptTimeoutMs);
     const onMessage = (message: unknown) => {
       const reply = message as ServerReply | undefined;
       if (reply?.type === "accepted" || reply?.type === "alive") {

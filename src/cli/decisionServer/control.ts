@@ -47,16 +47,33 @@ function sockets(env: NodeJS.ProcessEnv): string[] {
     .map(({ path }) => path);
 }
 
-/** One request to the server at `socket`: its reply, or undefined when none came. */
-export function askServer(socket: string, request: ServerRequest): Promise<ServerReply | undefined> {
+/**
+ * A person or a test waits for `status` and `stop`: a busy machine may take longer than a hook's
+ * ACCEPT_TIMEOUT_MS to schedule the server, and a slow answer must not count as a dead server.
+ */
+const CONTROL_TIMEOUT_MS = 5_000;
+
+/** What one request to a server's socket came to: its reply, no reply in time, or nobody listening. */
+type Asked = { reply: ServerReply } | { silent: true } | { gone: true };
+
+/** One request to the server at `socket`. */
+export function askServer(
+  socket: string,
+  request: ServerRequest,
+  timeoutMs = CONTROL_TIMEOUT_MS,
+): Promise<Asked> {
   return new Promise((resolve) => {
     const connection = connect(socket);
-    connection.once("connect", () => resolve(exchange(connection, request)));
-    connection.once("error", () => resolve(undefined));
+    connection.once("connect", () =>
+      resolve(
+        exchange(connection, request, timeoutMs).then((reply) => (reply ? { reply } : { silent: true })),
+      ),
+    );
+    connection.once("error", () => resolve({ gone: true }));
   });
 }
 
-function ask(socket: string, type: "status" | "stop"): Promise<ServerReply | undefined> {
+async function ask(socket: string, type: "status" | "stop"): Promise<Asked> {
   return askServer(socket, { type, version: PROTOCOL_VERSION });
 }
 
@@ -64,11 +81,12 @@ function ask(socket: string, type: "status" | "stop"): Promise<ServerReply | und
 export async function listServers(env: NodeJS.ProcessEnv = process.env): Promise<ServerStatus[]> {
   const found: ServerStatus[] = [];
   for (const socket of sockets(env)) {
-    const reply = await ask(socket, "status");
-    if (reply?.type === "status") {
-      const { type: _type, ...status } = reply;
+    const asked = await ask(socket, "status");
+    if ("reply" in asked && asked.reply.type === "status") {
+      const { type: _type, ...status } = asked.reply;
       found.push({ socket, ...status });
-    } else if (reply === undefined) {
+    } else if ("gone" in asked) {
+      // Nobody listens there: a server that died. A silent one (stopped, or a busy machine) keeps its socket.
       try {
         unlinkSync(socket);
       } catch {}
@@ -95,7 +113,10 @@ export async function stopServers(env: NodeJS.ProcessEnv = process.env): Promise
   for (let waited = 0; starting(env) && waited < START_LOCK_MS; waited += 100)
     await new Promise((resolve) => setTimeout(resolve, 100));
   let stopped = 0;
-  for (const socket of sockets(env)) if ((await ask(socket, "stop"))?.type === "stopping") stopped++;
+  for (const socket of sockets(env)) {
+    const asked = await ask(socket, "stop");
+    if ("reply" in asked && asked.reply.type === "stopping") stopped++;
+  }
   return stopped;
 }
 

@@ -284,6 +284,8 @@ describe("the decision server", () => {
 
   it("declines what a client would not send, and other builds (a stale server stops)", async () => {
     const server = await ensureServer();
+    const replyOf = (asked: Awaited<ReturnType<typeof askServer>>) =>
+      "reply" in asked ? asked.reply : undefined;
     const request = (change: Partial<Extract<ServerRequest, { type: "decide" }>>) =>
       askServer(server.socket, {
         type: "decide",
@@ -295,14 +297,14 @@ describe("the decision server", () => {
         env: { ...(env as Record<string, string>) },
         tty: { stdin: false, stdout: false, stderr: false },
         ...change,
-      });
+      }).then(replyOf);
     // Only decisions: never the agent, an MCP server or a tool call.
     for (const argv of [["run", "task"], ["mcp"], ["tool", "Read", "{}"], ["check", "Read", "-"]])
       expect(await request({ argv })).toEqual({ type: "declined", reason: "not a command a server runs" });
     expect(await request({ cwd: "relative" })).toEqual({ type: "declined", reason: "unreadable request" });
     const answered = await request({ env: { ...(env as Record<string, string>), EXTRA: "1" } });
     expect(answered?.type).toBe("done");
-    expect(await askServer(server.socket, { type: "status", version: 1 })).toEqual({
+    expect(replyOf(await askServer(server.socket, { type: "status", version: 1 }))).toEqual({
       type: "declined",
       reason: "another protocol version",
     });
