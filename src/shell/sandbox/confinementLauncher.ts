@@ -8,19 +8,33 @@ import { ToolError } from "../../tool/errors.ts";
 import type { CommandLauncher } from "../run/exec.ts";
 import { bwrapArgs, confinementAvailability } from "./confinementAvailability.ts";
 import { type ConfinementLayout, type ConfinementProfile, confinementLayout } from "./confinementLayout.ts";
-import { type HeldStandIns, holdStandIns } from "./placeholders.ts";
+import {
+  emptyFoldersAmong,
+  type HeldStandIns,
+  holdStandIns,
+  removeRemadeFolders,
+  type SeenEmptyFolder,
+} from "./placeholders.ts";
 
-/** bubblewrap's mount arguments for a layout whose stand-ins are held (`standing`). */
+/**
+ * bubblewrap's mount arguments for a layout whose stand-ins are held (`standing`). The `empty` folders
+ * (maybe another process's stand-ins, placeholders.ts) are covered by a read-only tmpfs, never bound:
+ * a bind of a folder removed before bubblewrap starts would fail the command.
+ */
 export function confinementMounts(
   layout: ConfinementLayout,
   held: Pick<HeldStandIns, "standing" | "taken">,
+  empty: readonly SeenEmptyFolder[] = [],
 ): string[] {
   const args: string[] = [];
   for (const pin of layout.pins) args.push("--bind", pin, pin);
+  const covered = new Set([...held.standing, ...empty.map((folder) => folder.path)]);
   // Deeper mounts after the folders holding them: a later mount of a parent would cover them.
   const mounts: Array<{ path: string; args: string[] }> = [
-    ...[...layout.readOnly, ...held.taken].map((path) => ({ path, args: ["--ro-bind", path, path] })),
-    ...held.standing.map((path) => ({ path, args: ["--tmpfs", path, "--remount-ro", path] })),
+    ...[...layout.readOnly, ...held.taken]
+      .filter((path) => !covered.has(path))
+      .map((path) => ({ path, args: ["--ro-bind", path, path] })),
+    ...[...covered].map((path) => ({ path, args: ["--tmpfs", path, "--remount-ro", path] })),
     ...layout.hidden.folders.map((path) => ({ path, args: ["--tmpfs", path, "--remount-ro", path] })),
     ...layout.hidden.files.map((path) => ({ path, args: ["--ro-bind", "/dev/null", path] })),
   ];
@@ -51,6 +65,7 @@ export function createConfinementLauncher(
   const availability = confinementAvailability(context.caller.env);
   if (!availability.available) throw unavailable(availability.reason);
   const held: HeldStandIns[] = [];
+  const seenEmpty: SeenEmptyFolder[][] = [];
   return {
     prepare: async (script, cwd) => {
       const layout = confinementLayout(context, {
@@ -60,9 +75,11 @@ export function createConfinementLauncher(
       });
       const standIns = holdStandIns(layout.absent);
       held.push(standIns);
+      const empty = emptyFoldersAmong([...layout.readOnly, ...standIns.taken]);
+      seenEmpty.push(empty);
       const argv = [
         availability.bwrap,
-        ...bwrapArgs(confinementMounts(layout, standIns)),
+        ...bwrapArgs(confinementMounts(layout, standIns, empty)),
         "--",
         "bash",
         "-c",
@@ -72,6 +89,7 @@ export function createConfinementLauncher(
     },
     release: () => {
       for (const standIns of held.splice(0)) standIns.release();
+      for (const empty of seenEmpty.splice(0)) removeRemadeFolders(empty);
     },
   };
 }

@@ -7,6 +7,11 @@
 // commands using it and removed when the last one ends, if it is still the empty folder made here;
 // what someone put into it meanwhile makes it theirs, and it stays. Stand-ins still there when the
 // process exits are removed then.
+//
+// Another Keel process's stand-in is an existing empty folder to this one, and may be removed before
+// this command's bubblewrap starts. So an empty folder at a protected name is never a mount's source:
+// a read-only tmpfs covers it (the same empty, read-only folder inside), and if bubblewrap had to make
+// the mount point again because the folder went meanwhile, that new folder is removed after the command.
 import { lstatSync, mkdirSync, readdirSync, rmdirSync } from "node:fs";
 
 interface StandIn {
@@ -37,6 +42,47 @@ function installExitHook(): void {
     for (const [path, standIn] of live) removeIfOurs(path, standIn);
     live.clear();
   });
+}
+
+/** An empty folder seen at a protected name when a command was laid out. */
+export interface SeenEmptyFolder {
+  path: string;
+  dev: number;
+  ino: number;
+}
+
+/** The empty folders among `paths` (a folder with entries, a file or a link is not one). */
+export function emptyFoldersAmong(paths: readonly string[]): SeenEmptyFolder[] {
+  const found: SeenEmptyFolder[] = [];
+  for (const path of paths) {
+    try {
+      const stats = lstatSync(path);
+      if (stats.isDirectory() && readdirSync(path).length === 0)
+        found.push({ path, dev: stats.dev, ino: stats.ino });
+    } catch {
+      // Gone already: bubblewrap makes the mount point, and removeRemadeFolders removes it.
+    }
+  }
+  return found;
+}
+
+/**
+ * After a command: each folder that stands where an empty one was seen, is empty, and is not the one
+ * seen (bubblewrap made it as a mount point once the other was removed) is removed, unless this process
+ * holds it as a stand-in now.
+ */
+export function removeRemadeFolders(seen: readonly SeenEmptyFolder[]): void {
+  for (const folder of seen) {
+    if (live.has(folder.path)) continue;
+    try {
+      const stats = lstatSync(folder.path);
+      if (!stats.isDirectory() || (stats.dev === folder.dev && stats.ino === folder.ino)) continue;
+      if (readdirSync(folder.path).length > 0) continue;
+      rmdirSync(folder.path);
+    } catch {
+      // Gone, or not ours to remove.
+    }
+  }
 }
 
 /** Whether `path` is a stand-in this process holds now (another command's, still running). */
