@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Most test time is waiting on child processes (Keel, git, servers), not computing: on a 2-core
+    // machine vitest's default (cores - 1 = one file at a time) leaves the CPU idle half the time.
+    maxWorkers: 3,
     // Keel processes the tests start decide in their own process; the decision server's own tests
     // turn it on (src/cli/decisionServer/).
     env: { KEEL_DECISION_SERVER: "off" },
