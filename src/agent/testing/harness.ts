@@ -3,6 +3,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import type { PipelineServices } from "../../pipeline/services.ts";
 import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
 import type { Tool } from "../../tool/Tool.ts";
@@ -102,4 +103,11 @@ export async function scriptedAgent(options: ScriptedAgentOptions): Promise<Scri
     run: (prompt) => collectRun(agent.submit(prompt)),
     close: () => server.close(),
   };
+}
+
+/** A scripted agent for the running test: its server is closed when the test has finished. */
+export async function scriptedAgentForTest(options: ScriptedAgentOptions): Promise<ScriptedAgent> {
+  const made = await scriptedAgent(options);
+  onTestFinished(() => made.close());
+  return made;
 }
