@@ -246,24 +246,6 @@ describe("keel run", () => {
     expect(noKey.stderr).toMatch(/set ANTHROPIC_API_KEY/);
   });
 
-  it("stops at --max-turns with exit 1", async () => {
-    const w = world();
-    const server = await serve([
-      { blocks: [toolUse("LS", { path: w.project })] },
-      { blocks: [text("never")] },
-    ]);
-    const result = await keel(
-      ["run", ...base(server), "--max-turns", "1", "--output-format", "json", "list"],
-      w,
-    );
-    expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      subtype: "error_max_turns",
-      num_turns: 2,
-      is_error: true,
-    });
-  });
-
   it("Ctrl-C (SIGINT) interrupts the run: exit 130, the partial answer printed", async () => {
     const w = world();
     const server = await serve([{ blocks: [text("Working on it"), text("never")], hangAfterBlocks: 1 }]);
