@@ -1,11 +1,11 @@
 // How a prompt's run ends, for the endings the session tests do not reach: an answer cut off, a hook
 // that stops the session, a budget the price of the model cannot enforce, messages that arrive late.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commandHookRunner } from "../hooks/testing.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import type { AgentEvent } from "./events.ts";
 import { scriptedAgentForTest } from "./testing/harness.ts";
 import { text, toolUse } from "./testing/script.ts";
@@ -30,7 +30,7 @@ describe("how a run ends", () => {
   });
 
   it("a PostToolUse hook with continue: false ends the run as hook_stopped, with its reason", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-endings-"));
+    const dir = tempFolderForTest("keel-endings-");
     const hook = join(dir, "post.sh");
     writeFileSync(hook, `#!/bin/bash\necho '{"continue": false, "stopReason": "enough echoes"}'\n`);
     chmodSync(hook, 0o755);

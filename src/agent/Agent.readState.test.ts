@@ -1,10 +1,10 @@
 // What the session remembers about read files follows what the model can still see: /clear forgets
 // every read, and compaction forgets the reads whose results it summarized away, so Read never answers
 // "unchanged since last read" about content the model no longer has.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { UNCHANGED_STUB } from "../tools/read/output.ts";
 import { ReadTool } from "../tools/read/ReadTool.ts";
 import { type ScriptedAgent, scriptedAgentForTest } from "./testing/harness.ts";
@@ -49,7 +49,7 @@ async function readingAgent(
 }
 
 function project(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "keel-reads-")));
+  return tempFolderForTest("keel-reads-");
 }
 
 describe("read state across /clear", () => {

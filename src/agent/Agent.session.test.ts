@@ -1,6 +1,5 @@
 // Session-level behaviour of the loop: compaction, transcripts and resume, limits, hooks, deferred tools.
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
@@ -9,6 +8,7 @@ import { commandHookRunner } from "../hooks/testing.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { ToolSearchTool } from "../tools/tool-search/ToolSearchTool.ts";
 import { Agent } from "./Agent.ts";
 import { SUMMARY_PREFIX } from "./compaction.ts";
@@ -109,7 +109,7 @@ describe("context too long", () => {
 
 describe("transcripts and resume", () => {
   it("saves the session as JSONL and resumes it with the same request prefix", async () => {
-    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const home = tempFolderForTest("keel-home-");
     const env = { KEEL_HOME: home };
     const dir = transcriptDir(process.cwd(), env);
     let server: ScriptedServer = await startServer("openai", [
@@ -176,7 +176,7 @@ describe("transcripts and resume", () => {
   });
 
   it("finds sessions by id prefix and explains a missing one", async () => {
-    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const home = tempFolderForTest("keel-home-");
     const dir = transcriptDir("/some/project", { KEEL_HOME: home });
     new Transcript(dir, "abc-123").message({ role: "user", content: "x" });
     expect(findSession(dir, "abc")).toMatchObject({ sessionId: "abc-123" });
@@ -225,7 +225,7 @@ describe("hooks", () => {
   }
 
   it("UserPromptSubmit adds context or blocks; Stop makes the model go on once", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-hooks-"));
+    const dir = tempFolderForTest("keel-hooks-");
     const marker = join(dir, "stopped-once");
     const prompt = hookScript(
       dir,
@@ -280,7 +280,7 @@ describe("hooks", () => {
 
 describe("PreCompact hook", () => {
   it("can stop a compaction; without it /compact summarizes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-precompact-"));
+    const dir = tempFolderForTest("keel-precompact-");
     const script = join(dir, "precompact.sh");
     writeFileSync(
       script,
@@ -361,7 +361,7 @@ describe("deferred tools", () => {
   });
 
   it("offers what the real ToolSearch loads, and remembers it on resume", async () => {
-    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const home = tempFolderForTest("keel-home-");
     const dir = transcriptDir(process.cwd(), { KEEL_HOME: home });
     const rare = rareTool();
     const { run, server, agent } = await scriptedAgentForTest({
