@@ -1,32 +1,21 @@
 // How a prompt's run ends, for the endings the session tests do not reach: an answer cut off, a hook
 // that stops the session, a budget the price of the model cannot enforce, messages that arrive late.
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { HookRunner } from "../hooks/runner.ts";
+import { describe, expect, it } from "vitest";
+import { commandHookRunner } from "../hooks/testing.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import type { AgentEvent } from "./events.ts";
-import { type ScriptedAgent, scriptedAgent } from "./testing/harness.ts";
+import { scriptedAgentForTest } from "./testing/harness.ts";
 import { text, toolUse } from "./testing/script.ts";
-
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((close) => close()));
-});
-
-async function make(options: Parameters<typeof scriptedAgent>[0]): Promise<ScriptedAgent> {
-  const made = await scriptedAgent(options);
-  cleanup.push(made.close);
-  return made;
-}
 
 const warnings = (events: AgentEvent[]) =>
   events.flatMap((event) => (event.type === "notice" && event.level === "warning" ? [event.text] : []));
 
 describe("how a run ends", () => {
   it("an answer cut off at max_tokens ends the run as max_tokens, with what was said", async () => {
-    const { run, server } = await make({
+    const { run, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       script: [{ blocks: [text("the first half")], stopReason: "max_tokens" }],
     });
@@ -41,22 +30,12 @@ describe("how a run ends", () => {
   });
 
   it("a PostToolUse hook with continue: false ends the run as hook_stopped, with its reason", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-endings-"));
+    const dir = tempFolderForTest("keel-endings-");
     const hook = join(dir, "post.sh");
     writeFileSync(hook, `#!/bin/bash\necho '{"continue": false, "stopReason": "enough echoes"}'\n`);
     chmodSync(hook, 0o755);
-    const runner = new HookRunner({
-      projectDir: dir,
-      hooks: [
-        {
-          event: "PostToolUse",
-          matcher: "Echo",
-          handler: { type: "command", command: hook },
-          source: "project",
-        },
-      ],
-    });
-    const { run, server } = await make({
+    const runner = commandHookRunner(dir, "PostToolUse", "Echo", hook);
+    const { run, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       tools: [echoTool()],
       session: { allow: ["Echo"] },
@@ -69,7 +48,7 @@ describe("how a run ends", () => {
   });
 
   it("a budget with a model of unknown price is warned about once and does not stop the run", async () => {
-    const { agent, run } = await make({
+    const { agent, run } = await scriptedAgentForTest({
       protocol: "anthropic",
       script: (_request, index) => ({
         blocks: [text(`answer ${index}`)],

@@ -1,19 +1,14 @@
 // What the session remembers about read files follows what the model can still see: /clear forgets
 // every read, and compaction forgets the reads whose results it summarized away, so Read never answers
 // "unchanged since last read" about content the model no longer has.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { UNCHANGED_STUB } from "../tools/read/output.ts";
 import { ReadTool } from "../tools/read/ReadTool.ts";
-import { type ScriptedAgent, scriptedAgent } from "./testing/harness.ts";
+import { type ScriptedAgent, scriptedAgentForTest } from "./testing/harness.ts";
 import { type ScriptTurn, text, toolUse } from "./testing/script.ts";
-
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((close) => close()));
-});
 
 interface Block {
   type: string;
@@ -43,7 +38,7 @@ async function readingAgent(
   contextWindow = 200_000,
 ): Promise<ScriptedAgent> {
   let played = 0;
-  const made = await scriptedAgent({
+  return scriptedAgentForTest({
     protocol: "anthropic",
     tools: [ReadTool],
     session: { cwd },
@@ -51,12 +46,10 @@ async function readingAgent(
       isSummaryRequest(request.body) ? { blocks: [text("SUMMARY of the earlier reads")] } : turns[played++]!,
     agent: { modelInfo: { contextWindow, maxOutputTokens: 1000 } },
   });
-  cleanup.push(made.close);
-  return made;
 }
 
 function project(): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), "keel-reads-")));
+  return tempFolderForTest("keel-reads-");
 }
 
 describe("read state across /clear", () => {

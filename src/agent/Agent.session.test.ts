@@ -1,40 +1,23 @@
 // Session-level behaviour of the loop: compaction, transcripts and resume, limits, hooks, deferred tools.
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { z } from "zod";
 import { HookRunner } from "../hooks/runner.ts";
+import { commandHookRunner } from "../hooks/testing.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { ToolSearchTool } from "../tools/tool-search/ToolSearchTool.ts";
 import { Agent } from "./Agent.ts";
 import { SUMMARY_PREFIX } from "./compaction.ts";
 import { hooksFromRunner } from "./loopHooks.ts";
 import { modelInfo } from "./models.ts";
-import {
-  collectRun,
-  FAST_RETRY,
-  providerFor,
-  type ScriptedAgent,
-  scriptedAgent,
-  startServer,
-} from "./testing/harness.ts";
+import { collectRun, FAST_RETRY, providerFor, scriptedAgentForTest, startServer } from "./testing/harness.ts";
 import { type ScriptTurn, text, toolUse } from "./testing/script.ts";
 import type { ScriptedServer } from "./testing/server.ts";
 import { findSession, readTranscript, Transcript, transcriptDir } from "./transcript.ts";
-
-const cleanup: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(cleanup.splice(0).map((close) => close()));
-});
-
-async function make(options: Parameters<typeof scriptedAgent>[0]): Promise<ScriptedAgent> {
-  const made = await scriptedAgent(options);
-  cleanup.push(made.close);
-  return made;
-}
 
 function isSummaryRequest(body: Record<string, unknown>): boolean {
   return JSON.stringify(body.system).includes("summarize the earlier part");
@@ -62,7 +45,7 @@ describe("compaction", () => {
     let played = 0;
     const script = (body: Record<string, unknown>): ScriptTurn =>
       isSummaryRequest(body) ? { blocks: [text("SUMMARY: the user wants three echoes.")] } : turns[played++]!;
-    const { run, server, agent } = await make({
+    const { run, server, agent } = await scriptedAgentForTest({
       protocol: "anthropic",
       tools: [echoTool(), todo],
       session: { allow: ["Echo"] },
@@ -108,7 +91,7 @@ describe("context too long", () => {
       { blocks: [text("second answer")] },
     ];
     let played = 0;
-    const { agent, server } = await make({
+    const { agent, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       script: (request) =>
         isSummaryRequest(request.body) ? { blocks: [text("SUMMARY")] } : turns[played++]!,
@@ -126,14 +109,14 @@ describe("context too long", () => {
 
 describe("transcripts and resume", () => {
   it("saves the session as JSONL and resumes it with the same request prefix", async () => {
-    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const home = tempFolderForTest("keel-home-");
     const env = { KEEL_HOME: home };
     const dir = transcriptDir(process.cwd(), env);
     let server: ScriptedServer = await startServer("openai", [
       { blocks: [toolUse("Echo", { text: "remember me" })], usage: { input_tokens: 100, output_tokens: 10 } },
       { blocks: [text("Noted.")], usage: { input_tokens: 120, output_tokens: 5 } },
     ]);
-    cleanup.push(() => server.close());
+    onTestFinished(() => server.close());
     const tools = [echoTool()];
     const context = createToolUseContext({ tools, cwd: process.cwd(), allow: ["Echo"] });
     const first = new Agent({
@@ -193,7 +176,7 @@ describe("transcripts and resume", () => {
   });
 
   it("finds sessions by id prefix and explains a missing one", async () => {
-    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const home = tempFolderForTest("keel-home-");
     const dir = transcriptDir("/some/project", { KEEL_HOME: home });
     new Transcript(dir, "abc-123").message({ role: "user", content: "x" });
     expect(findSession(dir, "abc")).toMatchObject({ sessionId: "abc-123" });
@@ -204,7 +187,7 @@ describe("transcripts and resume", () => {
 
 describe("limits", () => {
   it("stops at --max-turns", async () => {
-    const { run } = await make({
+    const { run } = await scriptedAgentForTest({
       protocol: "anthropic",
       tools: [echoTool()],
       session: { allow: ["Echo"] },
@@ -217,7 +200,7 @@ describe("limits", () => {
   });
 
   it("stops when the budget is spent", async () => {
-    const { run, server } = await make({
+    const { run, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       tools: [echoTool()],
       session: { allow: ["Echo"] },
@@ -242,7 +225,7 @@ describe("hooks", () => {
   }
 
   it("UserPromptSubmit adds context or blocks; Stop makes the model go on once", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-hooks-"));
+    const dir = tempFolderForTest("keel-hooks-");
     const marker = join(dir, "stopped-once");
     const prompt = hookScript(
       dir,
@@ -266,7 +249,7 @@ describe("hooks", () => {
         { event: "Stop", matcher: "", handler: { type: "command", command: stop }, source: "project" },
       ],
     });
-    const { agent, server } = await make({
+    const { agent, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       script: [{ blocks: [text("first answer")] }, { blocks: [text("tests run")] }],
     });
@@ -297,25 +280,15 @@ describe("hooks", () => {
 
 describe("PreCompact hook", () => {
   it("can stop a compaction; without it /compact summarizes", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-precompact-"));
+    const dir = tempFolderForTest("keel-precompact-");
     const script = join(dir, "precompact.sh");
     writeFileSync(
       script,
       `#!/bin/bash\ninput=$(cat)\nif echo "$input" | grep -q '"custom_instructions":"keep"'; then echo "not now" >&2; exit 2; fi\nexit 0\n`,
     );
     chmodSync(script, 0o755);
-    const runner = new HookRunner({
-      projectDir: dir,
-      hooks: [
-        {
-          event: "PreCompact",
-          matcher: "manual",
-          handler: { type: "command", command: script },
-          source: "project",
-        },
-      ],
-    });
-    const { agent, server } = await make({
+    const runner = commandHookRunner(dir, "PreCompact", "manual", script);
+    const { agent, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       script: (request) =>
         isSummaryRequest(request.body) ? { blocks: [text("SUMMARY")] } : { blocks: [text("answer")] },
@@ -343,18 +316,23 @@ describe("PreCompact hook", () => {
   });
 });
 
+/** A deferred tool: offered only once something loads it. */
+function rareTool() {
+  return buildTool<{ q: string }, string>({
+    name: "Rare",
+    inputSchema: z.object({ q: z.string() }),
+    maxResultSizeChars: 1000,
+    description: () => "rare",
+    prompt: () => "A rarely needed tool.",
+    shouldDefer: true,
+    checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
+    call: async (input) => ({ data: `rare ${input.q}` }),
+  });
+}
+
 describe("deferred tools", () => {
   it("offers a deferred tool once a tool result loads it", async () => {
-    const deferred = buildTool<{ q: string }, string>({
-      name: "Rare",
-      inputSchema: z.object({ q: z.string() }),
-      maxResultSizeChars: 1000,
-      description: () => "rare",
-      prompt: () => "A rarely needed tool.",
-      shouldDefer: true,
-      checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
-      call: async (input) => ({ data: `rare ${input.q}` }),
-    });
+    const deferred = rareTool();
     const loader = buildTool<{ query: string }, { loadedTools: string[] }>({
       name: "Loader",
       inputSchema: z.object({ query: z.string() }),
@@ -364,7 +342,7 @@ describe("deferred tools", () => {
       checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
       call: async () => ({ data: { loadedTools: ["Rare"] } }),
     });
-    const { run, server } = await make({
+    const { run, server } = await scriptedAgentForTest({
       protocol: "anthropic",
       tools: [loader, deferred],
       script: [
@@ -383,19 +361,10 @@ describe("deferred tools", () => {
   });
 
   it("offers what the real ToolSearch loads, and remembers it on resume", async () => {
-    const home = mkdtempSync(join(tmpdir(), "keel-home-"));
+    const home = tempFolderForTest("keel-home-");
     const dir = transcriptDir(process.cwd(), { KEEL_HOME: home });
-    const rare = buildTool<{ q: string }, string>({
-      name: "Rare",
-      inputSchema: z.object({ q: z.string() }),
-      maxResultSizeChars: 1000,
-      description: () => "rare",
-      prompt: () => "A rarely needed tool.",
-      shouldDefer: true,
-      checkPermissions: async (input) => ({ behavior: "allow", updatedInput: input }),
-      call: async (input) => ({ data: `rare ${input.q}` }),
-    });
-    const { run, server, agent } = await make({
+    const rare = rareTool();
+    const { run, server, agent } = await scriptedAgentForTest({
       protocol: "openai",
       tools: [ToolSearchTool as unknown as Tool, rare],
       script: [{ blocks: [toolUse("ToolSearch", { query: "select:Rare" })] }, { blocks: [text("loaded")] }],

@@ -1,21 +1,10 @@
 // The loop against scripted servers speaking each provider's real streaming protocol.
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { echoTool, gatedTool, Latch, until } from "../pipeline/testing/tools.ts";
 import { buildTool } from "../tool/Tool.ts";
-import { PROTOCOLS, type ScriptedAgent, scriptedAgent } from "./testing/harness.ts";
+import { PROTOCOLS, scriptedAgentForTest } from "./testing/harness.ts";
 import { text, toolUse } from "./testing/script.ts";
-
-const open: ScriptedAgent[] = [];
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((entry) => entry.close()));
-});
-
-async function make(options: Parameters<typeof scriptedAgent>[0]): Promise<ScriptedAgent> {
-  const made = await scriptedAgent(options);
-  open.push(made);
-  return made;
-}
 
 /** The tool_result blocks a request sent, in order, whatever the protocol. */
 function toolResultsSent(
@@ -44,7 +33,7 @@ function toolResultsSent(
 
 describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   it("runs multi-turn tool use until the model stops", async () => {
-    const { run, server, agent } = await make({
+    const { run, server, agent } = await scriptedAgentForTest({
       protocol,
       tools: [echoTool()],
       session: { allow: ["Echo"] },
@@ -78,7 +67,7 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   it("runs parallel calls together and returns results in call order", async () => {
     const gated = gatedTool("Probe", { safe: true });
     const released = new Latch();
-    const { run, server } = await make({
+    const { run, server } = await scriptedAgentForTest({
       protocol,
       tools: [gated.tool],
       script: [
@@ -124,7 +113,7 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
         return { data: "started" };
       },
     });
-    const { run } = await make({
+    const { run } = await scriptedAgentForTest({
       protocol,
       tools: [tool],
       script: [
@@ -145,7 +134,7 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   });
 
   it("answers malformed tool arguments with an error the model can act on, and goes on", async () => {
-    const { run, server } = await make({
+    const { run, server } = await scriptedAgentForTest({
       protocol,
       tools: [echoTool()],
       session: { allow: ["Echo"] },
@@ -159,7 +148,7 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   });
 
   it("retries 429 and overloaded, then succeeds", async () => {
-    const { run, server } = await make({
+    const { run, server } = await scriptedAgentForTest({
       protocol,
       script: [
         { httpError: { status: 429 } },
@@ -181,7 +170,11 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   });
 
   it("stops with a clear error on a bad key, without retrying", async () => {
-    const { run, server } = await make({ protocol, apiKey: "wrong", script: [{ blocks: [text("never")] }] });
+    const { run, server } = await scriptedAgentForTest({
+      protocol,
+      apiKey: "wrong",
+      script: [{ blocks: [text("never")] }],
+    });
     const { outcome } = await run("hi");
     expect(outcome.reason).toBe("error");
     expect(outcome.error?.code).toBe("auth");
@@ -190,7 +183,7 @@ describe.each(PROTOCOLS)("the loop over %s", (protocol) => {
   });
 
   it("interrupts mid-stream: keeps what was said, and the next prompt works", async () => {
-    const { agent, server } = await make({
+    const { agent, server } = await scriptedAgentForTest({
       protocol,
       script: [
         { blocks: [text("I will now"), text("never")], hangAfterBlocks: 1 },
@@ -243,7 +236,7 @@ describe("interrupting running tools", () => {
         return { data: "finished anyway" };
       },
     });
-    const { agent } = await make({
+    const { agent } = await scriptedAgentForTest({
       protocol: "anthropic",
       tools: [cancellable.tool, blocking],
       script: [{ blocks: [toolUse("Cancellable", { id: "c" }), toolUse("Blocking", { x: 1 })] }],

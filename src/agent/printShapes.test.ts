@@ -2,7 +2,7 @@
 // scripted runs: every key and type of every record, record counts per kind, and the result's counts
 // (num_turns, subtype, stop_reason, permission_denials). Claude Code's output is the fixture recorded by
 // scripts/record-claude-code-output.ts; when that Claude Code is in the local cache, it is also run live.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cachedClaudeCode } from "../../scripts/claude-code/harness.ts";
@@ -131,7 +131,6 @@ async function keelPrintRun(scenario: PrintScenario): Promise<RecordedRun> {
     return { exitCode: run.code, records: outputRecords(withPlaceholders(run.stdout, folders)) };
   } finally {
     await server.close();
-    rmSync(world.root, { recursive: true, force: true });
   }
 }
 

@@ -3,8 +3,8 @@
 // when a later session starts in the project once the first has been inactive past the age.
 import { lstatSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type KeelWorld, keelWorld, removeWorld, runKeel } from "../cli/testing/keelProcess.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { keelWorld, runKeel } from "../cli/testing/keelProcess.ts";
 import { SAVED_RESULTS_MAX_AGE_DAYS } from "./savedResults.ts";
 import { cliProviderArgs, startServer } from "./testing/harness.ts";
 import { text, toolUse } from "./testing/script.ts";
@@ -18,19 +18,9 @@ afterEach(async () => {
 
 const modeOf = (path: string) => lstatSync(path).mode & 0o7777;
 
-/** Every world a test made, removed at the end (one holds a 150 MB file). */
-const worlds: KeelWorld[] = [];
-const track = (world: KeelWorld) => {
-  worlds.push(world);
-  return world;
-};
-afterAll(() => {
-  for (const world of worlds) removeWorld(world);
-});
-
 describe("keel run: saved results of a resumable session", () => {
   it("are kept after the run, private, and removed by a later session once inactive past the age", async () => {
-    const world = track(keelWorld());
+    const world = keelWorld();
     const lines = Array.from({ length: 300 }, (_, i) => `API_KEY=secret-${i} ${"x".repeat(100)}`);
     writeFileSync(join(world.project, "env.txt"), `${lines.join("\n")}\n`);
     const first = await startServer("anthropic", [

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../agent/testing/harness.ts";
 import { text } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
-import { type KeelWorld, keelWorld, runKeel } from "./testing/keelProcess.ts";
+import { type KeelWorld, removeWorld, runKeel, suiteKeelWorld } from "./testing/keelProcess.ts";
 
 let server: ScriptedServer;
 let w: KeelWorld;
 
 beforeAll(async () => {
   server = await startServer("anthropic", () => ({ blocks: [text("the model was asked")] }));
-  w = keelWorld();
+  w = suiteKeelWorld();
   writeFileSync(join(w.project, "notes.txt"), "alpha\n");
   writeFileSync(join(w.root, "broken.json"), '{"permissions": {"allow": ["Read",]}}');
   writeFileSync(join(w.root, "bad-mode.json"), '{"permissions": {"defaultMode": "yolo"}}');
@@ -22,6 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  if (w) removeWorld(w);
 });
 
 const notes = () => JSON.stringify({ file_path: join(w.project, "notes.txt") });

@@ -1,15 +1,5 @@
-// What `keel audit` shows of another agent's calls: its session id readable (the agents export it to hooks
-// in variables whose names look secret, like GEMINI_SESSION_ID), so `--session` finds the calls; the tool
-// under the agent's name with Keel's beside it (`run_shell_command (Bash)`, `apply_patch (Write)`), and
-// found by either. Real `keel hook` and `keel audit` processes; the hooks run nothing.
-import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { type KeelWorld, keelWorld, runKeel } from "../cli/testing/keelProcess.ts";
-
-const worlds: KeelWorld[] = [];
-afterEach(() => {
-  for (const world of worlds.splice(0)) rmSync(world.root, { recursive: true, force: true });
-});
+import { describe, expect, it } from "vitest";
+import { keelWorld, runKeel } from "../cli/testing/keelProcess.ts";
 
 const GEMINI_SESSION = "6f1c2a0e-5b7d-4c1e-9a8f-2d3e4f5a6b7c";
 const CODEX_SESSION = "019a2b3c-4d5e-7f60-8a9b-0c1d2e3f4a5b";
@@ -18,7 +8,6 @@ const SECRET = "not-a-real-token-1234567890";
 describe("keel audit of other agents' calls", () => {
   it("keeps their session ids readable, names tools both ways, and still redacts secrets", async () => {
     const w = keelWorld();
-    worlds.push(w);
     const world = {
       ...w,
       env: {

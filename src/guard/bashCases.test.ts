@@ -1,15 +1,9 @@
-// The shared bash cases (shared/security/bash-cases.jsonl; attack strings: only ever decided, never run)
-// through `keel hook claude-code` as Claude Code sends them, beside `keel check` for the same call in
-// the same project and settings: allow -> allow, deny -> deny, an ask from a rule or a safety check ->
-// Claude Code's ask, any other ask (no rule matched) -> no opinion. Every case goes
-// through the in-process handler against check's own decision path (openSession + decidePermission);
-// a handful also go through both real CLI processes, in parallel.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT_FOR_DECISION } from "../cli/commands/check.ts";
 import { openSession } from "../cli/session.ts";
+import { ENTRY, runScript } from "../cli/testing/keelProcess.ts";
 import { callInSession, decide, isHardAsk } from "../permissions/decide.ts";
 import { isPermissionMode } from "../permissions/modes.ts";
 import type { PermissionDecision } from "../permissions/types.ts";
@@ -27,7 +21,6 @@ import type { Tool } from "../tool/Tool.ts";
 import { BashTool } from "../tools/bash/BashTool.ts";
 import { handleHookEvent } from "./handle.ts";
 
-const ENTRY = join(import.meta.dirname, "..", "cli", "entry.ts");
 const sharedCases = loadBashCases(SHARED_CASES_FILE);
 
 let project: TestProject;
@@ -170,31 +163,8 @@ describe("bash cases through keel hook claude-code, beside keel check (in proces
   );
 });
 
-function run(
-  args: string[],
-  input: string,
-  cwd: string,
-  extraEnv: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd,
-      env: { ...env, ...extraEnv },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const run = (args: string[], input: string, cwd: string, extraEnv: NodeJS.ProcessEnv = {}) =>
+  runScript(ENTRY, args, { cwd, env: { ...env, ...extraEnv }, stdin: input });
 
 describe("bash cases through the real keel hook and keel check processes", () => {
   // One of each verdict, each in its own project with the case's rules in its Claude Code settings, so

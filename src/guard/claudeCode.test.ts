@@ -5,8 +5,8 @@
 // envelope with the tool input Claude Code documents (sdk-tools.d.ts of the package).
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { handleHookEvent } from "./handle.ts";
 import { type Answer, answerOf, eventMaker } from "./testing/claudeCodeAnswers.ts";
+import { expectHookRow, type HookRow } from "./testing/hookRows.ts";
 import {
   createHookWorld,
   type HookWorld,
@@ -38,15 +38,7 @@ afterAll(() => world.cleanup());
 
 const { pre, documented, permissionRequest } = eventMaker(() => events);
 
-interface Row {
-  name: string;
-  event: () => Record<string, unknown>;
-  strict?: boolean;
-  expected: Answer;
-  reason?: RegExp;
-  /** The one-line stderr note expected (input Keel cannot read); none when absent. */
-  note?: RegExp;
-}
+type Row = HookRow<Answer>;
 
 const P = () => world.project;
 
@@ -361,16 +353,7 @@ const ROWS: Row[] = [
 
 describe("keel hook claude-code: recorded events", () => {
   it.each(ROWS.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
-    const reply = await handleHookEvent(
-      "claude-code",
-      JSON.stringify(row.event()),
-      world.options({ strict: row.strict }),
-    );
-    const { answer, reason } = answerOf(reply.stdout);
-    expect(answer).toBe(row.expected);
-    if (row.note) expect(reply.note).toMatch(row.note);
-    else expect(reply.note).toBeUndefined();
-    if (row.reason) expect(reason).toMatch(row.reason);
+    await expectHookRow("claude-code", row, world, answerOf);
   });
 
   it("records every decision in the audit log with the agent, the event and who decided", () => {

@@ -3,22 +3,11 @@
 // a real Codex (KEEL_TEST_CODEX: the path of a `codex` binary, e.g. after
 // `npm install --prefix "$TMPDIR/keel-codex" @openai/codex`) and compares its verdict with `keel hook status`.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { keelWorld as newWorld, runKeel } from "../cli/testing/keelProcess.ts";
+import { keelWorld, runKeel } from "../cli/testing/keelProcess.ts";
 import { codexEventLabel, codexHookHash, codexTrust } from "./codexTrust.ts";
-
-const roots: string[] = [];
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-/** A temporary project and home, removed after the test. */
-function keelWorld() {
-  const world = newWorld();
-  roots.push(world.root);
-  return world;
-}
 
 describe("codexHookHash: Codex's own hash of a hook definition", () => {
   it.each([

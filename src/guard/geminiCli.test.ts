@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleHookEvent } from "./handle.ts";
+import { expectHookRow, type HookRow } from "./testing/hookRows.ts";
 import { createHookWorld, type HookWorld } from "./testing/world.ts";
 
 const KEEL_SETTINGS = {
@@ -53,15 +54,7 @@ function answerOf(stdout: string): { answer: Answer; reason: string } {
   return { answer: output.decision as Answer, reason: output.reason ?? "" };
 }
 
-interface Row {
-  name: string;
-  event: () => Record<string, unknown>;
-  strict?: boolean;
-  expected: Answer;
-  reason?: RegExp;
-  /** The one-line stderr note expected (input Keel cannot read); none when absent. */
-  note?: RegExp;
-}
+type Row = HookRow<Answer>;
 
 const p = (...parts: string[]) => join(world.project, ...parts);
 
@@ -309,16 +302,7 @@ const ROWS: Row[] = [
 describe("keel hook gemini-cli", () => {
   it.each(ROWS.map((row) => [row.name, row] as const))("%s", async (_name, row) => {
     const target = row.name.includes("acceptEdits") || row.name.includes(".git/config") ? acceptEdits : world;
-    const reply = await handleHookEvent(
-      "gemini-cli",
-      JSON.stringify(row.event()),
-      target.options({ strict: row.strict }),
-    );
-    const { answer, reason } = answerOf(reply.stdout);
-    expect(answer).toBe(row.expected);
-    if (row.note) expect(reply.note).toMatch(row.note);
-    else expect(reply.note).toBeUndefined();
-    if (row.reason) expect(reason).toMatch(row.reason);
+    await expectHookRow("gemini-cli", row, target, answerOf);
   });
 
   it("records decisions for gemini-cli with the tool as Gemini names it", () => {

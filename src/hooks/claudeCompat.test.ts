@@ -10,6 +10,7 @@ import { readAuditRecords } from "../audit/readAudit.ts";
 import { callbackPrompter } from "../permissions/prompters/index.ts";
 import { type ResultEvent, runToolUse } from "../pipeline/runToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";
+import { pipelineResult } from "../pipeline/testing/tools.ts";
 import { type LoadedSettings, loadSettings } from "../settings/load.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { resultText } from "../tool/messages.ts";
@@ -58,16 +59,7 @@ async function call(name: string, input: Record<string, unknown>): Promise<Resul
     sessionId: "compat",
     isNonInteractiveSession: false,
   });
-  let result: ResultEvent | undefined;
-  for await (const event of runToolUse(
-    { type: "tool_use", id: `c${counter++}`, name, input },
-    context,
-    services,
-  )) {
-    if (event.type === "result") result = event;
-  }
-  if (!result) throw new Error("no result");
-  return result;
+  return pipelineResult({ type: "tool_use", id: `c${counter++}`, name, input }, context, services);
 }
 
 const text = (result: ResultEvent) => resultText(result.block.content);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { ToolUseContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
-import { flattenHooks, type HooksConfig } from "./config.ts";
+import { flattenHooks, type HookEvent, type HooksConfig } from "./config.ts";
 import { HookRunner } from "./runner.ts";
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
@@ -72,6 +72,19 @@ export function createHookProject(tools: Tool[] = [scenarioTool()]): HookProject
     },
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** A runner with one project command hook: `command` for `event` when `matcher` matches. */
+export function commandHookRunner(
+  projectDir: string,
+  event: HookEvent,
+  matcher: string,
+  command: string,
+): HookRunner {
+  return new HookRunner({
+    projectDir,
+    hooks: [{ event, matcher, handler: { type: "command", command }, source: "project" }],
+  });
 }
 
 export function toolHooks(

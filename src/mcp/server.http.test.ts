@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAlive, makeWorld, TEST_ENTRY, waitFor } from "./testing/harness.ts";
+import { initializeRequest, postRaw } from "./testing/inProcessHttp.ts";
 
 interface Running {
   child: ChildProcess;
@@ -35,34 +36,6 @@ async function startHttp(args: string[], env: Record<string, string>): Promise<R
   const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
   const token = /token: (\S+)/.exec(stderr)![1]!;
   return { child, url, token, stderr: () => stderr };
-}
-
-const INIT = (protocolVersion: string) => ({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } },
-});
-
-async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  const data = /^data: (.*)$/m.exec(text)?.[1] ?? text;
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = JSON.parse(data) as Record<string, unknown>;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, json };
 }
 
 describe("keel mcp --http", () => {
@@ -104,7 +77,7 @@ describe("keel mcp --http", () => {
     ["a wrong token", { authorization: "Bearer not-the-token" }],
     ["another scheme", { authorization: `Basic ${Buffer.from("a:b").toString("base64")}` }],
   ])("refuses %s with 401", async (_name, headers) => {
-    const response = await post(server.url, INIT("2025-11-25"), headers);
+    const response = await postRaw(server.url, initializeRequest("2025-11-25"), headers);
     expect(response.status).toBe(401);
     expect(response.headers.get("www-authenticate")).toMatch(/^Bearer/);
   });
@@ -129,7 +102,7 @@ describe("keel mcp --http", () => {
         },
       );
       request.on("error", reject);
-      request.end(JSON.stringify(INIT("2025-11-25")));
+      request.end(JSON.stringify(initializeRequest("2025-11-25")));
     });
     expect(status).toBe(403);
   });
@@ -139,7 +112,7 @@ describe("keel mcp --http", () => {
     ["a request without a session", { jsonrpc: "2.0", id: 5, method: "tools/list" }, undefined, 400, -32000],
     ["an unknown session", { jsonrpc: "2.0", id: 5, method: "tools/list" }, "no-such-session", 404, -32001],
   ])("answers %s with a JSON-RPC error", async (_name, body, session, status, code) => {
-    const response = await post(server.url, body, {
+    const response = await postRaw(server.url, body, {
       authorization: `Bearer ${server.token}`,
       ...(session ? { "mcp-session-id": session } : {}),
     });
@@ -148,7 +121,9 @@ describe("keel mcp --http", () => {
   });
 
   it("negotiates an older protocol revision", async () => {
-    const response = await post(server.url, INIT("2025-03-26"), { authorization: `Bearer ${server.token}` });
+    const response = await postRaw(server.url, initializeRequest("2025-03-26"), {
+      authorization: `Bearer ${server.token}`,
+    });
     expect(response.status).toBe(200);
     expect(response.json?.result).toMatchObject({ protocolVersion: "2025-03-26" });
     expect(response.headers.get("mcp-session-id")).toBeTruthy();
@@ -210,7 +185,7 @@ describe("keel mcp --http with a given token", () => {
     });
     try {
       expect(server.stderr()).not.toContain("token-from-the-environment");
-      const ok = await post(server.url, INIT("2025-11-25"), {
+      const ok = await postRaw(server.url, initializeRequest("2025-11-25"), {
         authorization: "Bearer token-from-the-environment",
       });
       expect(ok.status).toBe(200);
@@ -250,7 +225,7 @@ describe("keel mcp --http --no-auth", () => {
       await waitFor(() => /warning: --no-auth/.test(stderr), "the --no-auth warning", 25_000);
       const url = /at (http:\/\/\S+\/mcp)/.exec(stderr)![1]!;
       expect(stderr).not.toMatch(/token: /);
-      const response = await post(url, INIT("2025-11-25"));
+      const response = await postRaw(url, initializeRequest("2025-11-25"));
       expect(response.status).toBe(200);
     } finally {
       child.kill();

@@ -2,7 +2,7 @@
 // `keel hook claude-code`, `keel tool`, `keel mcp` (a real MCP client) and the agent (`keel -p` against
 // the scripted model). The short-lived process only spools; the flusher it starts sends, also when the
 // collector comes up only later. Managed settings name the endpoint; a project's cannot change it.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -41,7 +41,6 @@ function telemetryWorld(url: string | undefined, extra: Record<string, string> =
         process.kill(pid, "SIGTERM"),
       );
     }
-    rmSync(world.root, { recursive: true, force: true });
   });
   return world;
 }

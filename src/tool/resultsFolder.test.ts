@@ -18,7 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type KeelWorld, keelWorld, removeWorld, startJsonlSession } from "../cli/testing/keelProcess.ts";
+import { type KeelWorld, keelWorld, startJsonlSession } from "../cli/testing/keelProcess.ts";
 import { PrivateFolderError } from "./privateFolder.ts";
 import {
   prepareResultsFolder,
@@ -35,16 +35,6 @@ const modeOf = (path: string) => lstatSync(path).mode & 0o7777;
 const base = mkdtempSync(join(tmpdir(), "keel-results-"));
 const savedTmp = process.env.TMPDIR;
 afterAll(() => rmSync(base, { recursive: true, force: true }));
-
-/** Every world a test made, removed at the end (one holds a 150 MB file). */
-const worlds: KeelWorld[] = [];
-const track = (world: KeelWorld) => {
-  worlds.push(world);
-  return world;
-};
-afterAll(() => {
-  for (const world of worlds) removeWorld(world);
-});
 
 describe("prepareResultsFolder (in this process)", () => {
   let tmp: string;
@@ -132,7 +122,7 @@ function contentText(result: Record<string, unknown>): string {
 
 /** A world whose keel processes keep their temporary files under its own tmp folder. */
 function worldWithTmp(): KeelWorld & { tmp: string } {
-  const world = track(keelWorld());
+  const world = keelWorld();
   const tmp = join(world.root, "tmp");
   mkdirSync(tmp);
   const lines = Array.from({ length: 300 }, (_, i) => `API_KEY=secret-${i} ${"x".repeat(100)}`);

@@ -2,7 +2,7 @@
 // process tree, a Bash call, a background shell, an MCP server; and it exits as a signalled process
 // does (130 / 143 / 129). Real `keel` processes, real hooks and sleeps, a scripted model server.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../agent/testing/harness.ts";
@@ -64,7 +64,6 @@ function newWorld(): KeelWorld {
   cleanups.push(() => {
     // Whatever a failing test left that names this world (its MCP server).
     for (const info of processesWithArg(world.root)) process.kill(info.pid, "SIGKILL");
-    rmSync(world.root, { recursive: true, force: true });
   });
   return world;
 }

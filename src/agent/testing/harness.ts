@@ -1,8 +1,9 @@
 // An Agent wired to a scripted provider server: for the loop's tests, and for anyone building on the
 // loop (sub-agents, web tools) who needs a model that says exactly what the test wants.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import type { PipelineServices } from "../../pipeline/services.ts";
 import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
 import type { Tool } from "../../tool/Tool.ts";
@@ -60,6 +61,7 @@ export interface ScriptedAgent {
   server: ScriptedServer;
   /** Runs a prompt to its end, collecting every event. */
   run(prompt: string): Promise<{ events: AgentEvent[]; outcome: RunOutcome }>;
+  /** Closes the server and removes the folder the agent's saved results went to. */
   close(): Promise<void>;
 }
 
@@ -79,10 +81,11 @@ export async function collectRun<Result = RunOutcome>(
 export async function scriptedAgent(options: ScriptedAgentOptions): Promise<ScriptedAgent> {
   const server = await startServer(options.protocol, options.script, TEST_KEY);
   const tools = options.tools ?? [];
+  const resultsRoot = mkdtempSync(join(tmpdir(), "keel-agent-"));
   const context = createToolUseContext({
     tools,
     cwd: process.cwd(),
-    toolResultsDir: join(mkdtempSync(join(tmpdir(), "keel-agent-")), "tool-results"),
+    toolResultsDir: join(resultsRoot, "tool-results"),
     ...options.session,
   });
   const agent = new Agent({
@@ -100,6 +103,16 @@ export async function scriptedAgent(options: ScriptedAgentOptions): Promise<Scri
     agent,
     server,
     run: (prompt) => collectRun(agent.submit(prompt)),
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      rmSync(resultsRoot, { recursive: true, force: true });
+    },
   };
+}
+
+/** A scripted agent for the running test: closed (server and results folder) when the test has finished. */
+export async function scriptedAgentForTest(options: ScriptedAgentOptions): Promise<ScriptedAgent> {
+  const made = await scriptedAgent(options);
+  onTestFinished(() => made.close());
+  return made;
 }

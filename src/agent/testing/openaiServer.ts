@@ -8,7 +8,7 @@ import {
   defaultStopReason,
   type ScriptBlock,
   type ScriptTurn,
-  type ScriptUsage,
+  usageOf,
 } from "./script.ts";
 import { type Frame, type Protocol, ScriptedServer, type ScriptedServerOptions } from "./server.ts";
 
@@ -25,15 +25,6 @@ function errorBody(message: string, type: string, code: string | null) {
 
 export function callId(turnIndex: number, blockIndex: number): string {
   return `call_${String(turnIndex).padStart(2, "0")}_${blockIndex}`;
-}
-
-function usageOf(turn: ScriptTurn): Required<ScriptUsage> {
-  return {
-    input_tokens: turn.usage?.input_tokens ?? 100,
-    output_tokens: turn.usage?.output_tokens ?? 20,
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: turn.usage?.cache_read_input_tokens ?? 0,
-  };
 }
 
 function openaiUsage(turn: ScriptTurn) {

@@ -78,6 +78,16 @@ export function argumentsText(input: unknown): string {
   return typeof input === "string" ? input : JSON.stringify(input ?? {});
 }
 
+/** The usage a turn reports: its own numbers, else 100 in and 20 out, nothing cached. */
+export function usageOf(turn: ScriptTurn): Required<ScriptUsage> {
+  return {
+    input_tokens: turn.usage?.input_tokens ?? 100,
+    output_tokens: turn.usage?.output_tokens ?? 20,
+    cache_creation_input_tokens: turn.usage?.cache_creation_input_tokens ?? 0,
+    cache_read_input_tokens: turn.usage?.cache_read_input_tokens ?? 0,
+  };
+}
+
 export function defaultStopReason(turn: ScriptTurn): NonNullable<ScriptTurn["stopReason"]> {
   if (turn.stopReason) return turn.stopReason;
   return (turn.blocks ?? []).some((block) => block.type === "tool_use") ? "tool_use" : "end_turn";

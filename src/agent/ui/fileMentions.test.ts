@@ -3,11 +3,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Key } from "ink";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeMention, mentionAtCursor, pathSuggestions } from "./fileMentions.ts";
 import { pickerKey } from "./picker.ts";
 import { editorWith } from "./prompt/editor.ts";
+import { NO_KEY } from "./testing/keys.ts";
 
 let root: string;
 let home: string;
@@ -75,29 +75,6 @@ describe("completeMention", () => {
   });
 });
 
-const KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
-
 describe("pickerKey", () => {
   const picker = { title: "t", items: [{ label: "a" }, { label: "b" }, { label: "c" }], selected: 1 };
   it.each([
@@ -111,6 +88,6 @@ describe("pickerKey", () => {
     ["Ctrl-C", "c", { ctrl: true }, { type: "cancel" }],
     ["a letter", "x", {}, undefined],
   ])("%s", (_name, input, key, expected) => {
-    expect(pickerKey(input, { ...KEY, ...key }, picker)).toEqual(expected);
+    expect(pickerKey(input, { ...NO_KEY, ...key }, picker)).toEqual(expected);
   });
 });

@@ -1,9 +1,9 @@
 // `keel audit` over real log folders, as a real process: records of the wrong shape are skipped and
 // counted (never a crash), --limit reads from the end, and a call's writer keeps the log within the
 // size and age the user's settings give it.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { segmentName } from "../../audit/segments.ts";
 import { type KeelWorld, keelWorld, runKeel } from "../testing/keelProcess.ts";
 
@@ -14,7 +14,6 @@ beforeEach(() => {
   auditDir = join(world.home, ".keel", "audit");
   mkdirSync(auditDir, { recursive: true });
 });
-afterEach(() => rmSync(world.root, { recursive: true, force: true }));
 
 function record(fields: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -1,7 +1,7 @@
 // `keel doctor` on real files and real programs: settings typos and broken files with file:line:col,
 // trust, the sandbox's programs, language servers and MCP servers, each problem with its fix, exit 1
 // only when something is broken.
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../remote/testing/redisServer.ts";
@@ -211,6 +211,5 @@ describe("keel doctor", () => {
       },
     ]);
     expect(result.stdout).not.toContain("hunter2-secret");
-    rmSync(w.root, { recursive: true, force: true });
   });
 });

@@ -1,6 +1,3 @@
-// `keel permissions`, `keel hooks`, `keel trust` and `keel audit` as real child processes, with home,
-// project and managed policy in temp folders.
-import { spawn } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -13,8 +10,7 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-
-const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+import { ENTRY, runScript } from "../testing/keelProcess.ts";
 
 let root: string;
 let project: string;
@@ -41,25 +37,7 @@ function write(path: string, value: unknown): void {
   writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value, null, 2));
 }
 
-function keel(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd: project,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const keel = (args: string[]) => runScript(ENTRY, args, { cwd: project, env });
 
 const projectSettings = {
   permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"], defaultMode: "acceptEdits" },

@@ -1,6 +1,6 @@
 // `keel hook` as real child processes: the event on stdin and the answer on stdout, exit codes that
 // never read as "block" (2), install / status / uninstall on real settings files, and audit --summary.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,8 +10,7 @@ import {
   recordedClaudeCodeEvents,
   recordedEvent,
 } from "../../guard/testing/world.ts";
-
-const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+import { ENTRY, runScript } from "../testing/keelProcess.ts";
 
 let world: HookWorld;
 beforeEach(() => {
@@ -19,28 +18,8 @@ beforeEach(() => {
 });
 afterEach(() => world.cleanup());
 
-function keel(args: string[], input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd: world.project,
-      env: world.env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    // A hook that stops reading early (a huge event) closes its stdin: not an error of the test.
-    child.stdin.on("error", () => {});
-    child.stdin.end(input);
-  });
-}
+const keel = (args: string[], input = "") =>
+  runScript(ENTRY, args, { cwd: world.project, env: world.env, stdin: input });
 
 function bashEvent(command: string): string {
   const event = recordedEvent(recordedClaudeCodeEvents(world), "PreToolUse", "Bash");

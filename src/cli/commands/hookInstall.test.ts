@@ -1,13 +1,12 @@
 // `keel hook install` into settings a team shares, and `uninstall` leaving things as they were. Real
 // `keel` processes on real files; the shared command is run by a real shell, once with a `keel` on PATH
 // (a launcher script in a temporary bin folder) and once on a machine without one.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHookWorld, type HookWorld } from "../../guard/testing/world.ts";
-
-const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+import { ENTRY, runScript } from "../testing/keelProcess.ts";
 
 let world: HookWorld;
 beforeEach(() => {
@@ -15,21 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => world.cleanup());
 
-function keel(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], { cwd: world.project, env: world.env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const keel = (args: string[]) => runScript(ENTRY, args, { cwd: world.project, env: world.env });
 
 /** A folder holding a `keel` that runs this Keel (as `npm i -g` would put one on PATH). */
 function binWithKeel(): string {

@@ -3,7 +3,7 @@
 // firing in a session, auto mode setting an interpreter rule aside, and the classifier's verdict
 // recorded in default mode.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer } from "../../agent/testing/harness.ts";
@@ -16,17 +16,14 @@ import { ENTRY, jsonLines, type KeelWorld, keelWorld, runKeel } from "../testing
 
 const servers: ScriptedServer[] = [];
 const children: ChildProcess[] = [];
-const folders: string[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
   await Promise.all(servers.splice(0).map((server) => server.close()));
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
 /** A world whose sessions keep their sockets in a private folder of its own. */
 function world(): KeelWorld {
   const made = keelWorld();
-  folders.push(made.root);
   const runtime = join(made.root, "runtime");
   mkdirSync(runtime, { mode: 0o700 });
   made.env.KEEL_DECISION_SERVER_DIR = runtime;

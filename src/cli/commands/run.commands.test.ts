@@ -1,28 +1,21 @@
-// `keel run "/name args"` as a real child process: a custom command from a real file is expanded
-// through the session's pipeline (its `!` line fires the hooks, which get the real transcript_path),
-// sent with the command's model; a line nobody may approve stops the run before any request.
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
+import { cliProviderArgs, startServer } from "../../agent/testing/harness.ts";
 import { text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
 import { firstUserText } from "../../tools/agent/testing.ts";
+import { type KeelWorld, removeWorld, runKeel, suiteKeelWorld } from "../testing/keelProcess.ts";
 
-const ENTRY = join(import.meta.dirname, "..", "entry.ts");
+let world: KeelWorld;
 let root: string;
 let project: string;
-let home: string;
 let server: ScriptedServer;
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-run-commands-")));
-  project = join(root, "project");
-  home = join(root, "home");
+  world = suiteKeelWorld();
+  ({ root, project } = world);
   mkdirSync(join(project, ".claude", "commands"), { recursive: true });
-  mkdirSync(home);
   writeFileSync(
     join(project, ".claude", "commands", "greet.md"),
     "---\ndescription: Greet someone\nmodel: claude-greet-model\n---\nSay hello to $1. The shell says: !`echo from-shell`",
@@ -50,34 +43,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.close();
+  if (world) removeWorld(world);
 });
 
-function keel(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        KEEL_DECISION_SERVER: "off",
-        HOME: home,
-        KEEL_HOME: home,
-        KEEL_MANAGED_SETTINGS: join(root, "none.json"),
-        ANTHROPIC_API_KEY: TEST_KEY,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const keel = (args: string[]) => runKeel(args, world);
 
 describe('keel run "/name args"', () => {
   it("sends the expanded command with its model; the `!` line went through the hooks with the real transcript_path", async () => {

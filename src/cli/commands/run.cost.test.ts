@@ -1,23 +1,8 @@
-// What a run costs, as `keel -p` reports it: a model with a published price is priced to the nano-dollar
-// (no float noise), any other model (a local one, a name Keel does not list) has no cost: null in JSON,
-// nothing in text. Real `keel` processes against the scripted model server.
-import { rmSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../agent/testing/harness.ts";
 import { text } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
-import { keelWorld as newWorld, runKeel } from "../testing/keelProcess.ts";
-
-const roots: string[] = [];
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-/** A temporary project and home, removed after the test. */
-function keelWorld() {
-  const world = newWorld();
-  roots.push(world.root);
-  return world;
-}
+import { keelWorld, runKeel } from "../testing/keelProcess.ts";
 
 const servers: ScriptedServer[] = [];
 afterEach(async () => {

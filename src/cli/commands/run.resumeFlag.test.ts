@@ -1,19 +1,5 @@
-// `-r` takes an optional session id, so in `keel -p -r "third"` the word is the id and the task is empty:
-// the error says which word went where and how to write it. A real `keel` process; no model is reached.
-import { rmSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { keelWorld as newWorld, runKeel } from "../testing/keelProcess.ts";
-
-const roots: string[] = [];
-afterEach(() => {
-  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-});
-/** A temporary project and home, removed after the test. */
-function keelWorld() {
-  const world = newWorld();
-  roots.push(world.root);
-  return world;
-}
+import { describe, expect, it } from "vitest";
+import { keelWorld, runKeel } from "../testing/keelProcess.ts";
 
 describe("keel -p -r <word> with no task", () => {
   it.each([[["-p", "-r", "third"]], [["-p", "--resume", "third"]], [["run", "-r", "third"]]])(

@@ -1,46 +1,25 @@
 // `keel run` as a real child process against scripted provider servers on 127.0.0.1.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
 import { type Script, text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
 import { sandboxUnavailableReason } from "../../shell/sandbox/sandbox.ts";
+import { ENTRY, type KeelWorld, keelWorld, runScript } from "../testing/keelProcess.ts";
 
-const ENTRY = join(import.meta.dirname, "..", "entry.ts");
 const servers: ScriptedServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-interface World {
-  project: string;
-  home: string;
-  env: NodeJS.ProcessEnv;
-}
-
-function world(): World {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-run-")));
-  const project = join(root, "project");
-  const home = join(root, "home");
-  mkdirSync(project);
-  mkdirSync(home);
-  return {
-    project,
-    home,
-    env: {
-      PATH: process.env.PATH,
-      KEEL_DECISION_SERVER: "off",
-      HOME: home,
-      KEEL_HOME: home,
-      KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),
-      ANTHROPIC_API_KEY: TEST_KEY,
-      OPENAI_API_KEY: TEST_KEY,
-    },
-  };
+/** A world for this test with a key for either protocol. */
+function world(): KeelWorld {
+  const made = keelWorld();
+  made.env.OPENAI_API_KEY = TEST_KEY;
+  return made;
 }
 
 async function serve(
@@ -53,33 +32,12 @@ async function serve(
 }
 
 /** `keel` in a child process; with `killAfterMs`, one still running then is killed (its code is null). */
-function keel(
-  args: string[],
-  w: World,
-  killAfterMs?: number,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd: w.project,
-      env: w.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    if (killAfterMs !== undefined) {
-      const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
-      child.on("close", () => clearTimeout(timer));
-    }
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+const keel = (args: string[], w: KeelWorld, killAfterMs?: number) =>
+  runScript(ENTRY, args, {
+    cwd: w.project,
+    env: w.env,
+    ...(killAfterMs === undefined ? {} : { killAfterMs }),
   });
-}
 
 async function closedPort(): Promise<number> {
   const probe = createServer();
@@ -286,24 +244,6 @@ describe("keel run", () => {
     const noKey = await keel(["run", "--provider", "anthropic", "hi"], w);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/set ANTHROPIC_API_KEY/);
-  });
-
-  it("stops at --max-turns with exit 1", async () => {
-    const w = world();
-    const server = await serve([
-      { blocks: [toolUse("LS", { path: w.project })] },
-      { blocks: [text("never")] },
-    ]);
-    const result = await keel(
-      ["run", ...base(server), "--max-turns", "1", "--output-format", "json", "list"],
-      w,
-    );
-    expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      subtype: "error_max_turns",
-      num_turns: 2,
-      is_error: true,
-    });
   });
 
   it("Ctrl-C (SIGINT) interrupts the run: exit 130, the partial answer printed", async () => {

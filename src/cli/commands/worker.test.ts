@@ -2,7 +2,7 @@
 // `keel worker` processes in folders and HOMEs of their own (two machines), a bare repository as the
 // shared remote, `keel run` as the parent, and one scripted model server playing the parent and every
 // worker's agent (each recognised by its prompt).
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Agent } from "../../agent/Agent.ts";
@@ -778,13 +778,8 @@ describe.skipIf(missing !== undefined)(
 );
 
 describe("keel worker: setup and mistakes", () => {
-  const roots: string[] = [];
-  afterAll(() => {
-    for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
-  });
   const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
     const world = keelWorld();
-    roots.push(world.root);
     return runKeel(["worker", ...args], { ...world, env: { ...world.env, ...env } });
   };
 

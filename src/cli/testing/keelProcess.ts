@@ -1,10 +1,12 @@
 // Test helper: `keel` as a real child process (from source, on this Node) in a temp project and home,
-// against the scripted model servers, with optional stdin.
+// against the scripted model servers, with optional stdin. A world lasts one test (keelWorld) or one
+// file (suiteKeelWorld, removed by its caller): none is left in the temp folder.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { onTestFinished } from "vitest";
 import { TEST_KEY } from "../../agent/testing/harness.ts";
 
 export const ENTRY = join(import.meta.dirname, "..", "entry.ts");
@@ -23,7 +25,31 @@ export interface KeelResult {
   stderr: string;
 }
 
+/**
+ * A temporary project and home for the running test (call it in the test or a beforeEach), removed when
+ * the test has finished: after its afterEach hooks, which end what the test started in it.
+ */
 export function keelWorld(): KeelWorld {
+  let world: KeelWorld | undefined;
+  try {
+    onTestFinished(() => {
+      if (world) removeWorld(world);
+    });
+  } catch {
+    throw new Error(
+      "keelWorld() belongs to one test: call it in a test or a beforeEach, or use suiteKeelWorld() in a beforeAll and removeWorld() in the afterAll",
+    );
+  }
+  world = makeWorld();
+  return world;
+}
+
+/** A world the tests of a file share (made in a beforeAll): its caller removes it with removeWorld. */
+export function suiteKeelWorld(): KeelWorld {
+  return makeWorld();
+}
+
+function makeWorld(): KeelWorld {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-cli-")));
   const project = join(root, "project");
   const home = join(root, "home");
@@ -44,9 +70,9 @@ export function keelWorld(): KeelWorld {
   };
 }
 
-/** Removes a world and everything its processes left in it. */
+/** Removes a world and everything its processes left in it (retried: one may still be writing as it ends). */
 export function removeWorld(world: KeelWorld): void {
-  rmSync(world.root, { recursive: true, force: true });
+  rmSync(world.root, { recursive: true, force: true, maxRetries: 5 });
 }
 
 /** Runs `keel args` in the world's project; `stdin` is written then closed (else stdin is empty). */
@@ -58,17 +84,21 @@ export function runKeel(args: readonly string[], world: KeelWorld, stdin?: strin
   });
 }
 
-/** Runs `script args` on this Node (the source entry, or bin/keel.js as users start it). */
+/**
+ * Runs `script args` on this Node (the source entry, or bin/keel.js as users start it). `stdin` is written
+ * then closed (else stdin is empty); with `killAfterMs`, a process still running then is killed (SIGKILL).
+ */
 export function runScript(
   script: string,
   args: readonly string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string },
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string; killAfterMs?: number },
 ): Promise<KeelResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
       cwd: options.cwd,
       env: options.env,
       stdio: ["pipe", "pipe", "pipe"],
+      ...(options.killAfterMs === undefined ? {} : { timeout: options.killAfterMs, killSignal: "SIGKILL" }),
     });
     let stdout = "";
     let stderr = "";

@@ -5,9 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type ResultEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import type { PipelineServices, Prompter } from "../../pipeline/services.ts";
-import { echoTool } from "../../pipeline/testing/tools.ts";
+import { echoTool, pipelineResult } from "../../pipeline/testing/tools.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import type { Tool } from "../../tool/Tool.ts";
@@ -46,16 +45,7 @@ async function run(
   input: Record<string, unknown> = { text: "hi" },
   tool: Tool = echo,
 ) {
-  let result: ResultEvent | undefined;
-  for await (const event of runToolUse(
-    { type: "tool_use", id: `t${counter++}`, name: tool.name, input },
-    context,
-    services,
-  )) {
-    if (event.type === "result") result = event;
-  }
-  if (!result) throw new Error("no result");
-  return result;
+  return pipelineResult({ type: "tool_use", id: `t${counter++}`, name: tool.name, input }, context, services);
 }
 
 function terminal(answers: string[], persist = true) {

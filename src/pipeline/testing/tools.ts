@@ -2,8 +2,10 @@
 import { z } from "zod";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
-import type { ToolUseBlock } from "../../tool/messages.ts";
+import { resultText, type ToolUseBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool, type ToolDef } from "../../tool/Tool.ts";
+import { type ResultEvent, runToolUse } from "../runToolUse.ts";
+import type { PipelineServices } from "../services.ts";
 
 export class Latch {
   #resolve!: () => void;
@@ -100,6 +102,27 @@ export function call(
   id = `${name}-${Math.random().toString(36).slice(2, 8)}`,
 ): ToolUseBlock {
   return { type: "tool_use", id, name, input };
+}
+
+/** Runs one call through the whole pipeline and returns its result event (an error when none came). */
+export async function pipelineResult(
+  use: ToolUseBlock,
+  context: ToolUseContext,
+  services: PipelineServices = {},
+): Promise<ResultEvent> {
+  let result: ResultEvent | undefined;
+  for await (const event of runToolUse(use, context, services)) if (event.type === "result") result = event;
+  if (!result) throw new Error(`no result for ${use.name}`);
+  return result;
+}
+
+/** What the model is told of a result: whether it failed, its text, and the error code if any. */
+export function resultSummary(result: ResultEvent): { isError: boolean; text: string; code?: string } {
+  return {
+    isError: result.isError,
+    text: resultText(result.block.content),
+    ...(result.errorCode ? { code: result.errorCode } : {}),
+  };
 }
 
 export function testContext(tools: Tool[], options: Omit<SessionOptions, "tools"> = {}): ToolUseContext {

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { isRunning } from "../../tool/testing/processes.ts";
 import { initBashParser } from "../analyze/grammar/parse.ts";
 import {
   getBackgroundTask,
@@ -31,16 +32,6 @@ afterEach(async () => {
 
 const start = (command: string, session = sessionId) =>
   startBackgroundTask(session, { command, cwd: dir, outputDir: join(dir, "results") });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 async function waitForFile(path: string): Promise<string> {
   for (let i = 0; i < 200; i++) {
@@ -118,11 +109,11 @@ describe("background tasks", () => {
     const pidFile = join(dir, "grandchild.pid");
     const task = await start(`echo hello; (sleep 60 & echo $! > ${pidFile}; wait) & wait`);
     const grandchild = Number(await waitForFile(pidFile));
-    expect(isAlive(grandchild)).toBe(true);
+    expect(isRunning(grandchild)).toBe(true);
 
     const stopped = await stopBackgroundTask(sessionId, task.id);
     expect(stopped?.status).toBe("killed");
-    expect(isAlive(grandchild)).toBe(false);
+    expect(isRunning(grandchild)).toBe(false);
     expect(await readFile(task.outputPath, "utf8")).toBe("hello\n");
     expect(getBackgroundTask(sessionId, task.id)?.status).toBe("killed");
   });

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PROTOCOLS, scriptedAgent } from "../../agent/testing/harness.ts";
-import { text, toolUse } from "../../agent/testing/script.ts";
-import { HookRunner } from "../../hooks/runner.ts";
+import { type ScriptTurn, text, toolUse } from "../../agent/testing/script.ts";
+import { commandHookRunner } from "../../hooks/testing.ts";
 import type { ApprovalRequest, AuditRecord, PipelineServices } from "../../pipeline/services.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { GlobTool } from "../glob/GlobTool.ts";
@@ -41,24 +41,28 @@ function project(): { root: string; home: string; tools: Tool[] } {
 const ask = (prompt: string, extra: Record<string, unknown> = {}) =>
   toolUse("Agent", { description: "a sub-task", prompt, ...extra });
 
+/** MAIN makes one Agent call (`call`, whose prompt names CHILD) then says "done"; CHILD plays `childTurns`. */
+function mainAsksChild(call: ReturnType<typeof ask>, childTurns: ScriptTurn[]) {
+  return routedScript([
+    { name: "main", match: byPrompt("MAIN"), turns: [{ blocks: [call] }, { blocks: [text("done")] }] },
+    { name: "child", match: byPrompt("CHILD"), turns: childTurns },
+  ]);
+}
+
+/** MAIN asks CHILD to write out.txt in `root`. */
+const childWritesScript = (root: string) =>
+  mainAsksChild(ask("CHILD write"), [
+    { blocks: [toolUse("Write", { file_path: join(root, "out.txt"), content: "x" })] },
+    { blocks: [text("refused")] },
+  ]);
+
 describe.each(PROTOCOLS)("Agent tool in the foreground (%s)", (protocol) => {
   it("runs the sub-agent's loop and returns its report with a usage summary; its calls carry its id", async () => {
     const { root, tools } = project();
     writeFileSync(join(root, "notes.txt"), "the answer is 42\n");
-    const script = routedScript([
-      {
-        name: "main",
-        match: byPrompt("MAIN"),
-        turns: [{ blocks: [ask("CHILD read notes.txt")] }, { blocks: [text("done")] }],
-      },
-      {
-        name: "child",
-        match: byPrompt("CHILD"),
-        turns: [
-          { blocks: [toolUse("Read", { file_path: join(root, "notes.txt") })] },
-          { blocks: [text("child report: 42")] },
-        ],
-      },
+    const script = mainAsksChild(ask("CHILD read notes.txt"), [
+      { blocks: [toolUse("Read", { file_path: join(root, "notes.txt") })] },
+      { blocks: [text("child report: 42")] },
     ]);
     const audit: AuditRecord[] = [];
     const run = await scriptedAgent({
@@ -98,14 +102,7 @@ describe("Agent tool: the sub-agent's model", () => {
     ["anthropic", undefined, "test-model"],
   ] as const)("%s, model %s -> %s", async (protocol, model, expected) => {
     const { root, tools } = project();
-    const script = routedScript([
-      {
-        name: "main",
-        match: byPrompt("MAIN"),
-        turns: [{ blocks: [ask("CHILD", model ? { model } : {})] }, { blocks: [text("done")] }],
-      },
-      { name: "child", match: byPrompt("CHILD"), turns: [{ blocks: [text("ok")] }] },
-    ]);
+    const script = mainAsksChild(ask("CHILD", model ? { model } : {}), [{ blocks: [text("ok")] }]);
     const run = await scriptedAgent({ protocol, script, tools, session: { cwd: root } });
     try {
       await run.run("MAIN task");
@@ -121,17 +118,7 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     "a %s deny rule stops the call in the pipeline",
     async (rule) => {
       const { root, tools } = project();
-      const script = routedScript([
-        {
-          name: "main",
-          match: byPrompt("MAIN"),
-          turns: [
-            { blocks: [ask("CHILD explore", { subagent_type: "Explore" })] },
-            { blocks: [text("done")] },
-          ],
-        },
-        { name: "child", match: byPrompt("CHILD"), turns: [] },
-      ]);
+      const script = mainAsksChild(ask("CHILD explore", { subagent_type: "Explore" }), []);
       const run = await scriptedAgent({
         protocol: "anthropic",
         script,
@@ -150,21 +137,7 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
 
   it("without a prompter, a sub-agent's call that needs approval is refused", async () => {
     const { root, tools } = project();
-    const script = routedScript([
-      {
-        name: "main",
-        match: byPrompt("MAIN"),
-        turns: [{ blocks: [ask("CHILD write")] }, { blocks: [text("done")] }],
-      },
-      {
-        name: "child",
-        match: byPrompt("CHILD"),
-        turns: [
-          { blocks: [toolUse("Write", { file_path: join(root, "out.txt"), content: "x" })] },
-          { blocks: [text("refused")] },
-        ],
-      },
-    ]);
+    const script = childWritesScript(root);
     const run = await scriptedAgent({ protocol: "anthropic", script, tools, session: { cwd: root } });
     try {
       await run.run("MAIN task");
@@ -189,21 +162,7 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
         },
       },
     };
-    const script = routedScript([
-      {
-        name: "main",
-        match: byPrompt("MAIN"),
-        turns: [{ blocks: [ask("CHILD write")] }, { blocks: [text("done")] }],
-      },
-      {
-        name: "child",
-        match: byPrompt("CHILD"),
-        turns: [
-          { blocks: [toolUse("Write", { file_path: join(root, "out.txt"), content: "x" })] },
-          { blocks: [text("refused")] },
-        ],
-      },
-    ]);
+    const script = childWritesScript(root);
     const run = await scriptedAgent({
       protocol: "anthropic",
       script,
@@ -332,24 +291,8 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     const { root, tools } = project();
     const log = join(root, "subagent-stop.log");
     const command = `input=$(cat); printf '%s\\n' "$input" >> '${log}'; case "$input" in *'"stop_hook_active":false'*) echo '{"decision":"block","reason":"MORE-PLEASE"}';; esac`;
-    const hooks = new HookRunner({
-      hooks: [
-        { event: "SubagentStop", matcher: "", handler: { type: "command", command }, source: "project" },
-      ],
-      projectDir: root,
-    });
-    const script = routedScript([
-      {
-        name: "main",
-        match: byPrompt("MAIN"),
-        turns: [{ blocks: [ask("CHILD")] }, { blocks: [text("done")] }],
-      },
-      {
-        name: "child",
-        match: byPrompt("CHILD"),
-        turns: [{ blocks: [text("first")] }, { blocks: [text("second")] }],
-      },
-    ]);
+    const hooks = commandHookRunner(root, "SubagentStop", "", command);
+    const script = mainAsksChild(ask("CHILD"), [{ blocks: [text("first")] }, { blocks: [text("second")] }]);
     const run = await scriptedAgent({
       protocol: "anthropic",
       script,
@@ -379,25 +322,8 @@ describe("Agent tool: permissions, types, depth, hooks", () => {
     const { root, tools } = project();
     const log = join(root, "subagent-start.log");
     const command = `cat >> '${log}'; echo; echo '{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"START-CONTEXT"}}'`;
-    const hooks = new HookRunner({
-      hooks: [
-        {
-          event: "SubagentStart",
-          matcher: "general-purpose",
-          handler: { type: "command", command },
-          source: "project",
-        },
-      ],
-      projectDir: root,
-    });
-    const script = routedScript([
-      {
-        name: "main",
-        match: byPrompt("MAIN"),
-        turns: [{ blocks: [ask("CHILD")] }, { blocks: [text("done")] }],
-      },
-      { name: "child", match: byPrompt("CHILD"), turns: [{ blocks: [text("child done")] }] },
-    ]);
+    const hooks = commandHookRunner(root, "SubagentStart", "general-purpose", command);
+    const script = mainAsksChild(ask("CHILD"), [{ blocks: [text("child done")] }]);
     const run = await scriptedAgent({
       protocol: "anthropic",
       script,

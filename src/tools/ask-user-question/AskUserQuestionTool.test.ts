@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ApprovalRequest, PipelineServices, Prompter } from "../../pipeline/services.ts";
+import { pipelineResult, resultSummary } from "../../pipeline/testing/tools.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
-import { resultText } from "../../tool/messages.ts";
 import { AskUserQuestionTool } from "./AskUserQuestionTool.ts";
 
 const QUESTION = {
@@ -21,19 +20,13 @@ async function ask(
   mode: "default" | "bypassPermissions" = "default",
 ) {
   const context = createToolUseContext({ tools: [AskUserQuestionTool], allow, mode });
-  let result: { isError: boolean; text: string; code?: string } | undefined;
-  for await (const event of runToolUse(
-    { type: "tool_use", id: "toolu_q", name: "AskUserQuestion", input },
-    context,
-    services,
-  ))
-    if (event.type === "result")
-      result = {
-        isError: event.isError,
-        text: resultText(event.block.content),
-        ...(event.errorCode ? { code: event.errorCode } : {}),
-      };
-  return result!;
+  return resultSummary(
+    await pipelineResult(
+      { type: "tool_use", id: "toolu_q", name: "AskUserQuestion", input },
+      context,
+      services,
+    ),
+  );
 }
 
 /** A person at a terminal, played by the test: picks the labels given per question. */

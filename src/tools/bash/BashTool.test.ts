@@ -1,42 +1,22 @@
 import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
+import { afterEach, describe, expect, it } from "vitest";
 import { sandboxUnavailableReason, stopSandbox } from "../../shell/sandbox/sandbox.ts";
 import { ToolError } from "../../tool/errors.ts";
+import { isRunning } from "../../tool/testing/processes.ts";
 import { BashTool } from "./BashTool.ts";
 import {
   APPROVED_BY_PERSON,
   callTool,
   createShellTestSession,
-  type ShellTestSession,
+  shellSessionForEachTest,
 } from "./testing/context.ts";
 
-let session: ShellTestSession;
-
-beforeAll(async () => {
-  await initBashParser();
-});
-beforeEach(async () => {
-  session = await createShellTestSession();
-});
-afterEach(async () => {
-  await session.cleanup();
-});
+const session = shellSessionForEachTest();
 
 const bash = (input: Record<string, unknown>, current = session) =>
   callTool(BashTool, input, current.context);
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 describe("Bash: running a command", () => {
   it("returns the output and no error for exit 0", async () => {
@@ -156,9 +136,9 @@ describe("Bash: timeout and abort", () => {
       if (!result.text.includes("begun") && timeout < 60_000) continue;
       expect(result.text).toContain("begun");
       const grandchild = Number(readFileSync(pidFile, "utf8"));
-      for (let i = 0; i < 500 && isAlive(grandchild); i++)
+      for (let i = 0; i < 500 && isRunning(grandchild); i++)
         await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(isAlive(grandchild)).toBe(false);
+      expect(isRunning(grandchild)).toBe(false);
       return;
     }
   });

@@ -3,15 +3,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { decidePermission } from "../../permissions/engine.ts";
-import type { PermissionMode } from "../../permissions/types.ts";
 import { isReadOnlyBashCommand } from "../../shell/analyze/analyze.ts";
 import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import { bashRuleMatcher } from "../../shell/analyze/ruleMatcher.ts";
 import { createTestProject, type TestProject } from "../../shell/analyze/testing/project.ts";
-import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { BashTool } from "./BashTool.ts";
 import { checkBashPermissions } from "./bashPermissions.ts";
+import { type RuleSetup, ruleContext } from "./testing/context.ts";
 
 const bash = buildTool<{ command: string }>({
   name: "Bash",
@@ -33,24 +32,12 @@ beforeAll(async () => {
 });
 afterAll(() => project.cleanup());
 
-interface Setup {
-  mode?: PermissionMode;
-  allow?: string[];
-  deny?: string[];
-  ask?: string[];
+interface Setup extends RuleSetup {
   cwd?: string;
 }
 
 function contextFor(setup: Setup) {
-  const context = createToolUseContext({
-    tools: [bash],
-    cwd: project.root,
-    mode: setup.mode ?? "default",
-    allow: setup.allow ?? [],
-    deny: setup.deny ?? [],
-    ask: setup.ask ?? [],
-    ruleSource: "project",
-  });
+  const context = ruleContext(bash, project.root, setup);
   if (setup.cwd) context.setAppState((state) => ({ ...state, cwd: setup.cwd as string }));
   return context;
 }

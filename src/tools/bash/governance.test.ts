@@ -7,12 +7,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
-import type { PermissionMode } from "../../permissions/types.ts";
 import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
 import { createCasesProject } from "../../shell/analyze/testing/casesProject.ts";
 import type { TestProject } from "../../shell/analyze/testing/project.ts";
-import { createToolUseContext } from "../../tool/createContext.ts";
 import { BashTool } from "./BashTool.ts";
+import { type RuleSetup, ruleContext } from "./testing/context.ts";
 
 let project: TestProject;
 
@@ -63,23 +62,10 @@ afterAll(() => project.cleanup());
 
 type Expected = "allow" | "ask" | "deny";
 
-interface Setup {
-  mode?: PermissionMode;
-  allow?: string[];
-  deny?: string[];
-  ask?: string[];
-}
+type Setup = RuleSetup;
 
 async function decide(command: string, setup: Setup = {}): Promise<Expected> {
-  const context = createToolUseContext({
-    tools: [BashTool],
-    cwd: project.root,
-    mode: setup.mode ?? "default",
-    allow: setup.allow ?? [],
-    deny: setup.deny ?? [],
-    ask: setup.ask ?? [],
-    ruleSource: "project",
-  });
+  const context = ruleContext(BashTool, project.root, setup);
   const resolved = command.split("/project").join(project.root).split("/outside").join(project.outside);
   return (await decidePermission(BashTool, { command: resolved }, context)).behavior;
 }

@@ -8,25 +8,15 @@ import {
   utimesSync,
   writeFileSync,
 } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { addRules } from "../../tool/context.ts";
 import { ReadTool } from "../read/ReadTool.ts";
 import { MAX_EDITABLE_BYTES } from "../shared/editableFile.ts";
-import {
-  createFileToolSession,
-  type FileToolSession,
-  runTool,
-  runToolText,
-  toolError,
-} from "../shared/testSession.ts";
+import { runTool, runToolText, sharedFileToolSession, toolError } from "../shared/testSession.ts";
 import { EditTool } from "./EditTool.ts";
 
-let s: FileToolSession;
-beforeAll(() => {
-  s = createFileToolSession();
-});
-afterAll(() => s.cleanup());
+const s = sharedFileToolSession();
 
 let counter = 0;
 function file(content: string | Buffer, name = `e${++counter}.txt`): string {

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { PermissionMode } from "../../permissions/types.ts";
-import { runToolUse } from "../../pipeline/runToolUse.ts";
 import type { PipelineServices, Prompter } from "../../pipeline/services.ts";
-import { echoTool } from "../../pipeline/testing/tools.ts";
+import { echoTool, pipelineResult, resultSummary } from "../../pipeline/testing/tools.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
-import { resultText } from "../../tool/messages.ts";
 import { EnterPlanModeTool } from "../enter-plan-mode/EnterPlanModeTool.ts";
 import { ExitPlanModeTool } from "./ExitPlanModeTool.ts";
 
@@ -13,19 +11,9 @@ const writer = echoTool({ name: "Writer", isReadOnly: false });
 const tools = [EnterPlanModeTool, ExitPlanModeTool, writer];
 
 async function call(context: ToolUseContext, name: string, input: unknown, services: PipelineServices = {}) {
-  let result: { isError: boolean; text: string; code?: string } | undefined;
-  for await (const event of runToolUse(
-    { type: "tool_use", id: `toolu_${name}`, name, input },
-    context,
-    services,
-  ))
-    if (event.type === "result")
-      result = {
-        isError: event.isError,
-        text: resultText(event.block.content),
-        ...(event.errorCode ? { code: event.errorCode } : {}),
-      };
-  return result!;
+  return resultSummary(
+    await pipelineResult({ type: "tool_use", id: `toolu_${name}`, name, input }, context, services),
+  );
 }
 
 const mode = (context: ToolUseContext) => context.getAppState().toolPermissionContext.mode;

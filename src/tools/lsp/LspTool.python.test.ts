@@ -1,31 +1,17 @@
 // The LSP tool against the real Python language server (pyright, bundled), on a small project made in
 // a temp folder. One server serves the whole file, as in a session.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LSP_ERROR } from "../../lsp/launch.ts";
-import { stopLanguageServers } from "../../lsp/sessionServers.ts";
 import { PYTHON_PROJECT, positionOf, writeProject } from "../../lsp/testing/fixtures.ts";
 import { EditTool } from "../edit/EditTool.ts";
 import { ReadTool } from "../read/ReadTool.ts";
-import {
-  createFileToolSession,
-  type FileToolSession,
-  runTool,
-  runToolText,
-  toolError,
-} from "../shared/testSession.ts";
+import { runTool, runToolText, sharedFileToolSession, toolError } from "../shared/testSession.ts";
 import { LspTool } from "./LspTool.ts";
 
-let s: FileToolSession;
-
-beforeAll(() => {
-  // A generous budget: the test is about which errors are reported, not how fast (the default is 2 s).
-  s = createFileToolSession({ lsp: { diagnosticsBudgetMs: 30_000 } });
-  writeProject(s.root, PYTHON_PROJECT);
-});
-afterAll(async () => {
-  await stopLanguageServers(s.context.options.sessionId);
-  s.cleanup();
-});
+// A generous budget: the test is about which errors are reported, not how fast (the default is 2 s).
+const s = sharedFileToolSession({ lsp: { diagnosticsBudgetMs: 30_000 } }, (session) =>
+  writeProject(session.root, PYTHON_PROJECT),
+);
 
 const file = (name: string) => s.path("app", name);
 const lsp = (input: Record<string, unknown>) => runToolText(LspTool, input, s.context);

@@ -1,17 +1,13 @@
-// Language servers end with the session, on the surfaces that run as processes: `keel run` with a
-// scripted model calling the LSP tool, and `keel mcp` with the official SDK client.
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
+import { cliProviderArgs, startServer } from "../../agent/testing/harness.ts";
 import { text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
+import { keelWorld, runKeel } from "../../cli/testing/keelProcess.ts";
 import { positionOf, TYPESCRIPT_PROJECT, writeProject } from "../../lsp/testing/fixtures.ts";
 import { connectStdio, KEEL_ENTRY, waitFor } from "../../mcp/testing/harness.ts";
 
-const ENTRY = join(import.meta.dirname, "..", "..", "cli", "entry.ts");
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
@@ -32,33 +28,10 @@ function processesIn(dir: string): number[] {
   return found;
 }
 
-function run(
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ENTRY, ...args], {
-      cwd,
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stderr }));
-  });
-}
-
 describe.skipIf(process.platform !== "linux")("LSP in keel run", () => {
   it("the model gets the definition, and the server stops with the run", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-lsp-run-")));
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-    const project = join(root, "project");
-    const home = join(root, "home");
-    mkdirSync(home);
+    const world = keelWorld();
+    const { project } = world;
     writeProject(project, TYPESCRIPT_PROJECT);
     const main = join(project, "src", "main.ts");
     const server: ScriptedServer = await startServer("anthropic", [
@@ -74,19 +47,7 @@ describe.skipIf(process.platform !== "linux")("LSP in keel run", () => {
       { blocks: [text("totalArea is in shapes.ts.")] },
     ]);
     cleanups.push(() => server.close());
-    const env = {
-      PATH: process.env.PATH,
-      KEEL_DECISION_SERVER: "off",
-      HOME: home,
-      KEEL_HOME: home,
-      KEEL_MANAGED_SETTINGS: join(root, "no-managed-settings.json"),
-      ANTHROPIC_API_KEY: TEST_KEY,
-    };
-    const result = await run(
-      ["run", ...cliProviderArgs(server), "where is totalArea defined?"],
-      project,
-      env,
-    );
+    const result = await runKeel(["run", ...cliProviderArgs(server), "where is totalArea defined?"], world);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(JSON.stringify(server.requests[1]?.body)).toContain(
@@ -96,11 +57,7 @@ describe.skipIf(process.platform !== "linux")("LSP in keel run", () => {
   });
 
   it("keel mcp: the server runs while the client is connected and stops when it leaves", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-lsp-mcp-")));
-    cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-    const project = join(root, "project");
-    const home = join(root, "home");
-    mkdirSync(home);
+    const { root, project, home } = keelWorld();
     writeProject(project, TYPESCRIPT_PROJECT);
     const main = join(project, "src", "main.ts");
     const session = await connectStdio({

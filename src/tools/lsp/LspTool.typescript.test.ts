@@ -1,35 +1,22 @@
 // The LSP tool against the real TypeScript language server (TypeScript 7's native one, bundled), on a
 // small project made in a temp folder. One server serves the whole file, as in a session.
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sessionServers, stopLanguageServers } from "../../lsp/sessionServers.ts";
+import { describe, expect, it } from "vitest";
+import { sessionServers } from "../../lsp/sessionServers.ts";
 import { positionOf, TYPESCRIPT_PROJECT, writeProject } from "../../lsp/testing/fixtures.ts";
 import { decidePermission } from "../../permissions/engine.ts";
 import { addRules } from "../../tool/context.ts";
 import { EditTool } from "../edit/EditTool.ts";
 import { MultiEditTool } from "../multi-edit/MultiEditTool.ts";
 import { ReadTool } from "../read/ReadTool.ts";
-import {
-  createFileToolSession,
-  type FileToolSession,
-  runTool,
-  runToolText,
-  toolError,
-} from "../shared/testSession.ts";
+import { runTool, runToolText, sharedFileToolSession, toolError } from "../shared/testSession.ts";
 import { WriteTool } from "../write/WriteTool.ts";
 import { LspTool } from "./LspTool.ts";
 
-let s: FileToolSession;
-
-beforeAll(() => {
-  // A generous budget: the test is about which errors are reported, not how fast (the default is 2 s).
-  s = createFileToolSession({ lsp: { diagnosticsBudgetMs: 30_000 } });
-  writeProject(s.root, TYPESCRIPT_PROJECT);
-});
-afterAll(async () => {
-  await stopLanguageServers(s.context.options.sessionId);
-  s.cleanup();
-});
+// A generous budget: the test is about which errors are reported, not how fast (the default is 2 s).
+const s = sharedFileToolSession({ lsp: { diagnosticsBudgetMs: 30_000 } }, (session) =>
+  writeProject(session.root, TYPESCRIPT_PROJECT),
+);
 
 const file = (name: string) => s.path("src", name);
 const lsp = (input: Record<string, unknown>) => runToolText(LspTool, input, s.context);

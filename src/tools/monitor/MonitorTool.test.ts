@@ -1,21 +1,11 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
+import { describe, expect, it } from "vitest";
 import { ToolError } from "../../tool/errors.ts";
 import { BashTool } from "../bash/BashTool.ts";
-import { callTool, createShellTestSession, type ShellTestSession } from "../bash/testing/context.ts";
+import { callTool, shellSessionForEachTest } from "../bash/testing/context.ts";
 import { TaskStopTool } from "../task-stop/TaskStopTool.ts";
 import { MonitorTool } from "./MonitorTool.ts";
 
-let session: ShellTestSession;
-beforeAll(async () => {
-  await initBashParser();
-});
-beforeEach(async () => {
-  session = await createShellTestSession();
-});
-afterEach(async () => {
-  await session.cleanup();
-});
+const session = shellSessionForEachTest();
 
 async function background(command: string): Promise<string> {
   const started = await callTool(BashTool, { command, run_in_background: true }, session.context);

@@ -1,20 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReadTool } from "../read/ReadTool.ts";
-import {
-  createFileToolSession,
-  type FileToolSession,
-  runTool,
-  runToolText,
-  toolError,
-} from "../shared/testSession.ts";
+import { runTool, runToolText, sharedFileToolSession, toolError } from "../shared/testSession.ts";
 import { MultiEditTool } from "./MultiEditTool.ts";
 
-let s: FileToolSession;
-beforeAll(() => {
-  s = createFileToolSession();
-});
-afterAll(() => s.cleanup());
+const s = sharedFileToolSession();
 
 let counter = 0;
 async function readFile(content: string, name = `m${++counter}.txt`): Promise<string> {

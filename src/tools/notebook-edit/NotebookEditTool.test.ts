@@ -1,15 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ReadTool } from "../read/ReadTool.ts";
 import type { Notebook } from "../shared/notebook.ts";
-import { createFileToolSession, type FileToolSession, runTool, toolError } from "../shared/testSession.ts";
+import { runTool, sharedFileToolSession, toolError } from "../shared/testSession.ts";
 import { NotebookEditTool } from "./NotebookEditTool.ts";
 
-let s: FileToolSession;
-beforeAll(() => {
-  s = createFileToolSession();
-});
-afterAll(() => s.cleanup());
+const s = sharedFileToolSession();
 
 function notebook(minor = 5): Notebook {
   return {

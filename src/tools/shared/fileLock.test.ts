@@ -3,30 +3,14 @@
 // Without the cross-process lock and the re-check before the rename, this loses about a third of the edits.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import {
-  type JsonlSession,
-  type KeelWorld,
-  keelWorld,
-  removeWorld,
-  startJsonlSession,
-} from "../../cli/testing/keelProcess.ts";
+import { describe, expect, it } from "vitest";
+import { type JsonlSession, keelWorld, startJsonlSession } from "../../cli/testing/keelProcess.ts";
 
 const PARTS_PER_WORKER = 6;
 const ROUNDS = 60;
 const WORKERS = ["a", "b"] as const;
 /** Refusals in a row before a worker gives up (a livelock would be a defect of its own). */
 const MAX_RETRIES = 50;
-
-/** Every world a test made, removed at the end (one holds a 150 MB file). */
-const worlds: KeelWorld[] = [];
-const track = (world: KeelWorld) => {
-  worlds.push(world);
-  return world;
-};
-afterAll(() => {
-  for (const world of worlds) removeWorld(world);
-});
 
 /** How one tool changes part `name` (a line, or a notebook cell) from `value` to `value + 1`. */
 interface Mode {
@@ -164,7 +148,7 @@ describe("two Keel processes changing one file", () => {
   it.each(MODES)(
     "$tool: no change reported done is lost, every refusal says the read is stale",
     async (mode) => {
-      const world = track(keelWorld());
+      const world = keelWorld();
       const file = join(world.project, mode.fileName);
       const names = WORKERS.map((prefix) =>
         Array.from({ length: PARTS_PER_WORKER }, (_, i) => `${prefix}${i}`),

@@ -15,13 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type KeelWorld,
-  keelWorld,
-  removeWorld,
-  runKeel,
-  startJsonlSession,
-} from "../../cli/testing/keelProcess.ts";
+import { type KeelWorld, keelWorld, runKeel, startJsonlSession } from "../../cli/testing/keelProcess.ts";
 import { processStartMs } from "../../tool/processAlive.ts";
 import { isAtomicTempName, isLockName } from "./keelNames.ts";
 import { sweepLeftovers } from "./leftovers.ts";
@@ -29,16 +23,6 @@ import { sweepLeftovers } from "./leftovers.ts";
 /** Beyond any pid_max (2^22 at most): no process can have it. */
 const DEAD_PID = 4_194_304 + 17;
 const MINUTE = 60_000;
-
-/** Every world a test made, removed at the end (one holds a 150 MB file). */
-const worlds: KeelWorld[] = [];
-const track = (world: KeelWorld) => {
-  worlds.push(world);
-  return world;
-};
-afterAll(() => {
-  for (const world of worlds) removeWorld(world);
-});
 
 const dir = mkdtempSync(join(tmpdir(), "keel-leftovers-"));
 let sleeper: ChildProcess;
@@ -167,7 +151,7 @@ async function killMidWrite(world: KeelWorld, big: string): Promise<boolean> {
 
 describe("a keel process killed with SIGKILL in the middle of a large edit", () => {
   it("leaves the file as it was; its leftovers are not listed, and the next write in the folder removes them", async () => {
-    const world = track(keelWorld());
+    const world = keelWorld();
     const { project } = world;
     const big = join(project, "big.txt");
     const original = `MARKER_OLD\n${"x".repeat(150 << 20)}\n`;

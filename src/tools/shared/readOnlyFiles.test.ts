@@ -4,8 +4,8 @@
 // 0444 file, and the file keeps its mode.
 import { chmodSync, chownSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { type KeelWorld, keelWorld, removeWorld, startJsonlSession } from "../../cli/testing/keelProcess.ts";
+import { describe, expect, it } from "vitest";
+import { type KeelWorld, keelWorld, startJsonlSession } from "../../cli/testing/keelProcess.ts";
 
 /** The user the keel processes run as: this one when it is not root, else nobody (65534). */
 const isRoot = process.getuid?.() === 0;
@@ -14,19 +14,9 @@ const USER = isRoot
   : { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
 const asUser = isRoot ? USER : {};
 
-/** Every world a test made, removed at the end (one holds a 150 MB file). */
-const worlds: KeelWorld[] = [];
-const track = (world: KeelWorld) => {
-  worlds.push(world);
-  return world;
-};
-afterAll(() => {
-  for (const world of worlds) removeWorld(world);
-});
-
 /** A world the unprivileged user owns: project, home and the folder around them. */
 function userWorld(): KeelWorld {
-  const world = track(keelWorld());
+  const world = keelWorld();
   if (isRoot) for (const path of [world.root, world.project, world.home]) chownSync(path, USER.uid, USER.gid);
   return world;
 }
@@ -111,7 +101,7 @@ describe(`keel as an unprivileged user (uid ${USER.uid})`, () => {
 
 describe.runIf(isRoot)("keel as root", () => {
   it("may write a 0444 file, as `tee -a` may; the file keeps its mode", async () => {
-    const world = track(keelWorld());
+    const world = keelWorld();
     const file = join(world.project, "locked.txt");
     writeFileSync(file, "before\n");
     chmodSync(file, 0o444);

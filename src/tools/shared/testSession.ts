@@ -2,9 +2,11 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
 import { ToolError } from "../../tool/errors.ts";
+import { releaseSession } from "../../tool/sessionEnd.ts";
 import type { Tool, ToolResult } from "../../tool/Tool.ts";
 
 export interface FileToolSession {
@@ -28,6 +30,44 @@ export function createFileToolSession(options: Partial<SessionOptions> = {}): Fi
     context,
     path: (...parts) => join(root, ...parts),
     cleanup: () => rmSync(base, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The session the tests of one file share: made before the first (then `prepare` fills its project) and
+ * ended after the last, as a session ends (its language servers and background tasks stopped), its
+ * folder removed. Its fields are read when a test or hook runs, not when the file is collected.
+ */
+export function sharedFileToolSession(
+  options: Partial<SessionOptions> = {},
+  prepare: (session: FileToolSession) => void = () => {},
+): FileToolSession {
+  let session: FileToolSession | undefined;
+  const current = (): FileToolSession => {
+    if (!session) throw new Error("The shared session is made in beforeAll: use it in a test or a hook.");
+    return session;
+  };
+  beforeAll(() => {
+    session = createFileToolSession(options);
+    prepare(session);
+  });
+  afterAll(async () => {
+    if (!session) return;
+    await releaseSession(session.context.options.sessionId);
+    session.cleanup();
+  });
+  return {
+    get root() {
+      return current().root;
+    },
+    get base() {
+      return current().base;
+    },
+    get context() {
+      return current().context;
+    },
+    path: (...parts) => current().path(...parts),
+    cleanup: () => current().cleanup(),
   };
 }
 

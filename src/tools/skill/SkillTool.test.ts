@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
-import { ToolError } from "../../tool/errors.ts";
+import { toolError } from "../shared/testSession.ts";
 import { invokeTool } from "../tasks-shared/testing.ts";
 import { createSkillTool } from "./SkillTool.ts";
 
@@ -51,15 +51,6 @@ const tool = () => createSkillTool({ projectRoot: project, env: { KEEL_HOME: hom
 const context = (rules: { deny?: string[] } = {}) =>
   createToolUseContext({ tools: [tool()], cwd: project, ...rules });
 
-async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
-
 describe("Skill discovery", () => {
   it("lists project and user skills with their descriptions in the prompt, without their bodies", async () => {
     const prompt = await tool().prompt({ tools: [] });
@@ -101,13 +92,13 @@ describe("Skill loading", () => {
   });
 
   it("names the available skills when the one asked for does not exist", async () => {
-    const error = await failure(invokeTool(tool(), { skill: "nope" }, context()));
+    const error = await toolError(invokeTool(tool(), { skill: "nope" }, context()));
     expect(error.code).toBe("not_found");
     expect(error.message).toContain("deploy, pdf, notes");
   });
 
   it("refuses a skill only the user may run", async () => {
-    expect((await failure(invokeTool(tool(), { skill: "wipe" }, context()))).code).toBe("not_allowed");
+    expect((await toolError(invokeTool(tool(), { skill: "wipe" }, context()))).code).toBe("not_allowed");
   });
 
   it("Skill(name) deny rules apply by exact name or name:* prefix", async () => {

@@ -1,38 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { initBashParser } from "../../shell/analyze/grammar/parse.ts";
+import { describe, expect, it } from "vitest";
 import { ToolError } from "../../tool/errors.ts";
+import { isRunning } from "../../tool/testing/processes.ts";
 import { BashTool } from "../bash/BashTool.ts";
-import {
-  APPROVED_BY_PERSON,
-  callTool,
-  createShellTestSession,
-  type ShellTestSession,
-} from "../bash/testing/context.ts";
+import { APPROVED_BY_PERSON, callTool, shellSessionForEachTest } from "../bash/testing/context.ts";
 import { TaskOutputTool } from "../task-output/TaskOutputTool.ts";
 import { TaskStopTool } from "./TaskStopTool.ts";
 
-let session: ShellTestSession;
-beforeAll(async () => {
-  await initBashParser();
-});
-beforeEach(async () => {
-  session = await createShellTestSession();
-});
-afterEach(async () => {
-  await session.cleanup();
-});
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
+const session = shellSessionForEachTest();
 
 describe("TaskStop", () => {
   it("ends the task and everything it started; its output stays readable", async () => {
@@ -50,11 +26,11 @@ describe("TaskStop", () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
       child = Number(readFileSync(pidFile, { encoding: "utf8", flag: "a+" }).trim());
     }
-    expect(isAlive(child)).toBe(true);
+    expect(isRunning(child)).toBe(true);
 
     const stopped = await callTool(TaskStopTool, { task_id: id }, session.context);
     expect(stopped.text).toContain(`Task ${id} stopped`);
-    expect(isAlive(child)).toBe(false);
+    expect(isRunning(child)).toBe(false);
 
     const output = await callTool(TaskOutputTool, { task_id: id }, session.context);
     expect(output.text).toBe(`up\nTask ${id} was stopped.`);

@@ -1,14 +1,11 @@
-// When MCP tools wait behind ToolSearch: the setting's table, the size rule, and a deferred MCP tool
-// found and called in one turn of `keel run` (scripted model server, real MCP server, real CLI).
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { cliProviderArgs, startServer, TEST_KEY } from "../../agent/testing/harness.ts";
+import { cliProviderArgs, startServer } from "../../agent/testing/harness.ts";
 import { text, toolUse } from "../../agent/testing/script.ts";
 import type { ScriptedServer } from "../../agent/testing/server.ts";
+import { keelWorld, runKeel } from "../../cli/testing/keelProcess.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { ReadTool } from "../read/ReadTool.ts";
 import { deferMcpTools, parseToolSearchSetting } from "./deferMcpTools.ts";
@@ -90,12 +87,9 @@ describe("a deferred MCP tool in keel run", () => {
   });
 
   it("is found with ToolSearch and called in the same turn", async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-deferred-")));
-    const project = join(root, "project");
-    const home = join(root, "home");
-    mkdirSync(project);
-    mkdirSync(home);
-    const config = join(project, "servers.json");
+    const world = keelWorld();
+    world.env.ENABLE_TOOL_SEARCH = "true";
+    const config = join(world.project, "servers.json");
     writeFileSync(
       config,
       JSON.stringify({
@@ -110,35 +104,15 @@ describe("a deferred MCP tool in keel run", () => {
       { blocks: [text("Greeted.")] },
     ]);
     servers.push(model);
-    const args = [
-      join(REPO, "src/cli/entry.ts"),
-      "run",
-      ...cliProviderArgs(model),
-      ...["--mcp-config", config, "--allow", "mcp__scripted", "--output-format", "json"],
-      "greet Ada",
-    ];
-    const child = spawn(process.execPath, args, {
-      cwd: project,
-      env: {
-        PATH: process.env.PATH,
-        KEEL_DECISION_SERVER: "off",
-        HOME: home,
-        KEEL_HOME: home,
-        KEEL_MANAGED_SETTINGS: join(root, "none.json"),
-        ANTHROPIC_API_KEY: TEST_KEY,
-        ENABLE_TOOL_SEARCH: "true",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const { code, stdout, stderr } = await runKeel(
+      [
+        "run",
+        ...cliProviderArgs(model),
+        ...["--mcp-config", config, "--allow", "mcp__scripted", "--output-format", "json"],
+        "greet Ada",
+      ],
+      world,
+    );
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ result: "Greeted.", num_turns: 3 });

@@ -1,11 +1,10 @@
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runToolUse } from "../../pipeline/runToolUse.ts";
+import { pipelineResult, resultSummary } from "../../pipeline/testing/tools.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
-import { ToolError } from "../../tool/errors.ts";
-import { resultText } from "../../tool/messages.ts";
 import type { Tool } from "../../tool/Tool.ts";
+import { toolError } from "../shared/testSession.ts";
 import { invokeTool } from "../tasks-shared/testing.ts";
 import { startTestServer, type TestServer } from "./testServer.ts";
 import { createWebFetchTool, type WebFetchInput, type WebFetchOutput } from "./WebFetchTool.ts";
@@ -80,28 +79,13 @@ function sessionContext(allow: string[] = ["WebFetch(domain:127.0.0.1)"]): ToolU
 const fetchUrl = (path: string, context = sessionContext(), prompt = "What is this?") =>
   invokeTool(tool, { url: `${server.origin}${path}`, prompt }, context);
 
-async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
-
 async function throughPipeline(url: string, context: ToolUseContext) {
-  let last: { isError: boolean; text: string; code?: string } | undefined;
-  for await (const event of runToolUse(
-    { type: "tool_use", id: "toolu_1", name: "WebFetch", input: { url, prompt: "read it" } },
-    context,
-  ))
-    if (event.type === "result")
-      last = {
-        isError: event.isError,
-        text: resultText(event.block.content),
-        ...(event.errorCode ? { code: event.errorCode } : {}),
-      };
-  return last!;
+  return resultSummary(
+    await pipelineResult(
+      { type: "tool_use", id: "toolu_1", name: "WebFetch", input: { url, prompt: "read it" } },
+      context,
+    ),
+  );
 }
 
 describe("WebFetch against servers on 127.0.0.1", () => {
@@ -131,8 +115,8 @@ describe("WebFetch against servers on 127.0.0.1", () => {
   it("decompresses gzip bodies, keeps plain text, refuses binary and reports HTTP errors", async () => {
     expect((await fetchUrl("/gzip")).text).toContain("# Getting started");
     expect((await fetchUrl("/text")).text).toContain("plain words");
-    expect((await failure(fetchUrl("/png"))).code).toBe("unsupported_file");
-    const missing = await failure(fetchUrl("/missing"));
+    expect((await toolError(fetchUrl("/png"))).code).toBe("unsupported_file");
+    const missing = await toolError(fetchUrl("/missing"));
     expect(missing.code).toBe("http_error");
     expect(missing.message).toContain("404");
   });
@@ -144,7 +128,7 @@ describe("WebFetch against servers on 127.0.0.1", () => {
   });
 
   it("stops after 10 redirects", async () => {
-    const error = await failure(fetchUrl("/loop"));
+    const error = await toolError(fetchUrl("/loop"));
     expect(error.code).toBe("fetch_failed");
     expect(error.message).toContain("more than 10 times");
   });
@@ -160,7 +144,7 @@ describe("WebFetch against servers on 127.0.0.1", () => {
 
   it("refuses an 11 MB body, declared or streamed, with a clear error", async () => {
     for (const path of ["/big-declared", "/big-chunked"]) {
-      const error = await failure(fetchUrl(path));
+      const error = await toolError(fetchUrl(path));
       expect(error.code).toBe("too_large");
       expect(error.message).toContain("10485760-byte limit");
     }
@@ -168,7 +152,7 @@ describe("WebFetch against servers on 127.0.0.1", () => {
 
   it("gives up on a slow server after the timeout", async () => {
     const quick = createWebFetchTool({ timeoutMs: 300 });
-    const error = await failure(
+    const error = await toolError(
       invokeTool(quick, { url: `${server.origin}/slow`, prompt: "x" }, sessionContext()),
     );
     expect(error.code).toBe("timeout");
@@ -196,7 +180,7 @@ describe("WebFetch against servers on 127.0.0.1", () => {
   it("does not serve a page fetched under a private-address rule to a session without that rule", async () => {
     await fetchUrl("/counted");
     const hits = server.hits.get("/counted") ?? 0;
-    const error = await failure(fetchUrl("/counted", sessionContext(["WebFetch"])));
+    const error = await toolError(fetchUrl("/counted", sessionContext(["WebFetch"])));
     expect(error.code).toBe("private_address");
     expect(server.hits.get("/counted")).toBe(hits);
   });
@@ -245,7 +229,7 @@ describe("WebFetch and private addresses", () => {
 
   it("checks the resolved addresses of a name at connect time (localhost -> 127.0.0.1 / ::1)", async () => {
     const context = sessionContext();
-    const error = await failure(
+    const error = await toolError(
       invokeTool(tool, { url: `http://localhost:${server.port}/text`, prompt: "x" }, context),
     );
     expect(error.code).toBe("private_address");

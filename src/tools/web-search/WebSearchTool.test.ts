@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
-import { ToolError } from "../../tool/errors.ts";
+import { toolError } from "../shared/testSession.ts";
 import { invokeTool } from "../tasks-shared/testing.ts";
 import { startTestServer, type TestServer } from "../web-fetch/testServer.ts";
 import { createWebSearchTool } from "./WebSearchTool.ts";
@@ -83,15 +83,6 @@ const context = (): ToolUseContext => createToolUseContext({ tools: [] });
 const search = (env: NodeJS.ProcessEnv, input: Record<string, unknown>, ctx = context()) =>
   invokeTool(createWebSearchTool({ env }), input, ctx);
 const lastSeen = () => seen[seen.length - 1]!;
-
-async function failure(run: Promise<unknown>): Promise<ToolError> {
-  const error = await run.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ToolError);
-  return error as ToolError;
-}
 
 describe("WebSearch providers over real HTTP", () => {
   it("is read-only, concurrency-safe, open-world, and asks unless a rule allows it", async () => {
@@ -188,27 +179,27 @@ describe("WebSearch domain filters", () => {
 
 describe("WebSearch configuration errors", () => {
   it("without a provider, says how to set one up", async () => {
-    const error = await failure(search({}, { query: "anything" }));
+    const error = await toolError(search({}, { query: "anything" }));
     expect(error.code).toBe("no_search_provider");
     for (const name of ["BRAVE_API_KEY", "TAVILY_API_KEY", "SEARXNG_URL", "KEEL_SEARCH_PROVIDER"])
       expect(error.message).toContain(name);
   });
 
   it("a chosen provider without its key, or an unknown provider, is named", async () => {
-    expect((await failure(search({ KEEL_SEARCH_PROVIDER: "brave" }, { query: "x y" }))).message).toContain(
+    expect((await toolError(search({ KEEL_SEARCH_PROVIDER: "brave" }, { query: "x y" }))).message).toContain(
       "BRAVE_API_KEY is not set",
     );
-    expect((await failure(search({ KEEL_SEARCH_PROVIDER: "bing" }, { query: "x y" }))).message).toContain(
+    expect((await toolError(search({ KEEL_SEARCH_PROVIDER: "bing" }, { query: "x y" }))).message).toContain(
       '"bing"',
     );
   });
 
   it("a refused key and a SearXNG instance without JSON output get actionable errors", async () => {
-    const brave = await failure(
+    const brave = await toolError(
       search({ BRAVE_API_KEY: "wrong", KEEL_SEARCH_BASE_URL: server.origin }, { query: "x y" }),
     );
     expect(brave.message).toContain("refused the request (401)");
-    const searx = await failure(search({ SEARXNG_URL: `${server.origin}/forbidden` }, { query: "x y" }));
+    const searx = await toolError(search({ SEARXNG_URL: `${server.origin}/forbidden` }, { query: "x y" }));
     expect(searx.message).toContain("search.formats");
   });
 });

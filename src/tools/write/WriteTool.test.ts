@@ -1,21 +1,11 @@
 import { chmodSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addRules, type ToolUseContext } from "../../tool/context.ts";
 import { ReadTool } from "../read/ReadTool.ts";
-import {
-  createFileToolSession,
-  type FileToolSession,
-  runTool,
-  runToolText,
-  toolError,
-} from "../shared/testSession.ts";
+import { runTool, runToolText, sharedFileToolSession, toolError } from "../shared/testSession.ts";
 import { WriteTool } from "./WriteTool.ts";
 
-let s: FileToolSession;
-beforeAll(() => {
-  s = createFileToolSession();
-});
-afterAll(() => s.cleanup());
+const s = sharedFileToolSession();
 
 let counter = 0;
 function file(content: string | Buffer, name = `w${++counter}.txt`): string {

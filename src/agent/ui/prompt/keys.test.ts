@@ -1,30 +1,8 @@
 // Key bindings of the prompt line: what Ink reports for a key, and the action it must become.
 import type { Key } from "ink";
 import { describe, expect, it } from "vitest";
+import { NO_KEY } from "../testing/keys.ts";
 import { keyActions, type PromptAction } from "./keys.ts";
-
-const NO_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
 
 const edit = (action: string): PromptAction => ({ type: "edit", action }) as PromptAction;
 

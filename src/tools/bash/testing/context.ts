@@ -4,7 +4,9 @@ import { randomUUID } from "node:crypto";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DecisionReason, describeDecider } from "../../../permissions/types.ts";
+import { afterEach, beforeAll, beforeEach } from "vitest";
+import { type DecisionReason, describeDecider, type PermissionMode } from "../../../permissions/types.ts";
+import { initBashParser } from "../../../shell/analyze/grammar/parse.ts";
 import { killAllBackgroundTasks } from "../../../shell/run/background.ts";
 import { type ToolUseContext, updatePermissionContext } from "../../../tool/context.ts";
 import { buildPermissionContext, createToolUseContext } from "../../../tool/createContext.ts";
@@ -61,6 +63,61 @@ export async function createShellTestSession(
       await rm(base, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh session for each test of the file (the Bash parser loaded once before them), ended after the
+ * test: its background tasks stopped, its folder removed. Its fields are read when a test runs.
+ */
+export function shellSessionForEachTest(options: ShellTestSessionOptions = {}): ShellTestSession {
+  let session: ShellTestSession | undefined;
+  const current = (): ShellTestSession => {
+    if (!session) throw new Error("The session is made in beforeEach: use it in a test or a hook.");
+    return session;
+  };
+  beforeAll(async () => {
+    await initBashParser();
+  });
+  beforeEach(async () => {
+    session = await createShellTestSession(options);
+  });
+  afterEach(async () => {
+    await session?.cleanup();
+    session = undefined;
+  });
+  return {
+    get root() {
+      return current().root;
+    },
+    get outside() {
+      return current().outside;
+    },
+    get context() {
+      return current().context;
+    },
+    cleanup: () => current().cleanup(),
+  };
+}
+
+/** The mode and project rules a decision test sets. */
+export interface RuleSetup {
+  mode?: PermissionMode;
+  allow?: string[];
+  deny?: string[];
+  ask?: string[];
+}
+
+/** A context in `root` (default mode, no rules unless the setup gives them) for deciding calls of `tool`. */
+export function ruleContext(tool: Tool, root: string, setup: RuleSetup): ToolUseContext {
+  return createToolUseContext({
+    tools: [tool],
+    cwd: root,
+    mode: setup.mode ?? "default",
+    allow: setup.allow ?? [],
+    deny: setup.deny ?? [],
+    ask: setup.ask ?? [],
+    ruleSource: "project",
+  });
 }
 
 export interface ToolCallOutcome<Output, Progress> {
