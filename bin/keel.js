@@ -21,7 +21,8 @@ try {
 // The bundled CLI (scripts/bundle-cli.mjs) loads a few files instead of hundreds; the plain compiled
 // modules are the same program, used when the bundle was not built.
 const bundled = new URL("../dist/cli-bundle/main.js", import.meta.url);
-const entry = existsSync(fileURLToPath(bundled)) ? bundled : new URL("../dist/cli/main.js", import.meta.url);
+const bundledEntry = existsSync(fileURLToPath(bundled));
+const entry = bundledEntry ? bundled : new URL("../dist/cli/main.js", import.meta.url);
 const built = existsSync(fileURLToPath(entry));
 const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLToPath(entry) };
 
@@ -31,7 +32,11 @@ const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLTo
 let server = {};
 if (built && ["hook", "check"].includes(process.argv[2])) {
   try {
-    const { answerThroughServer } = await import("../dist/cli/decisionServer/client.js");
+    // The bundle's client file holds the client's few modules; without a bundle, the compiled module.
+    const client = bundledEntry
+      ? new URL("client.js", bundled)
+      : new URL("../dist/cli/decisionServer/client.js", import.meta.url);
+    const { answerThroughServer } = await import(client.href);
     server = await answerThroughServer(process.argv.slice(2), launcher);
   } catch {}
   if (server.exitCode !== undefined) process.exit(server.exitCode);

@@ -10,7 +10,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { build, transformSync } from "esbuild";
+import { groupChunks } from "./groupChunks.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -38,6 +40,9 @@ const EXTERNAL = [
   "@grpc/*",
 ];
 const outdir = join(dist, "cli-bundle");
+// esbuild writes here first (beside outdir, so URLs relative to a chunk stay right); groupChunks.mjs then
+// regroups its chunks into outdir.
+const stageDir = join(dist, ".cli-bundle-stage");
 
 /** `new URL("./x", import.meta.url)`, `new URL("../package.json", import.meta.url)`, `` new URL(`./x/${y}`, ...) ``. */
 const SIBLING_URL = /new URL\((["'`])(\.\.?\/[^"'`]*)\1, import\.meta\.url\)/g;
@@ -176,11 +181,58 @@ const toolMetasTogether = {
   },
 };
 
+/**
+ * What a start loads, grouped by the commands that load it (scripts/groupChunks.mjs): each group is one
+ * file, holding its roots' modules and what they import that no earlier group holds. Roots are modules
+ * that are imported dynamically (esbuild's entry points). A `keel hook` process loads client, cli and
+ * hook, plus the judged tool (each tool is a file with what only it uses, and tools-common); `keel check`
+ * adds check; `keel mcp` adds mcp and every tool.
+ */
+const GROUPS = [
+  // Imported by bin/keel.js first, for `hook` and `check`: it must not pull in the rest.
+  { name: "client", roots: ["cli/decisionServer/client.js"] },
+  { name: "cli", roots: ["cli/main.js"] },
+  // Deciding one call of another agent: src/guard/leanPath.test.ts says what this may hold.
+  {
+    name: "hook",
+    roots: [
+      "cli/commands/hook.js",
+      "cli/quickStart.js",
+      "guard/handle.js",
+      "guard/decide.js",
+      "shell/analyze/grammar/parse.js",
+    ],
+  },
+  { name: "check", roots: ["cli/commands/check.js", "mcp/config.js"] },
+  // `keel tool`: the call through the pipeline.
+  { name: "tool", roots: ["cli/commands/tool.js"] },
+  { name: "mcp", roots: ["cli/commands/mcp.js", "mcp/serveStdio.js"] },
+];
+/** The modules of the tools Keel judges for other agents (their metas say so): what one-call processes load. */
+async function judgedToolModules() {
+  const modules = [];
+  for (const entry of readdirSync(toolsDir, { withFileTypes: true })) {
+    const folder = join(toolsDir, entry.name);
+    if (!entry.isDirectory() || !existsSync(join(folder, "meta.js"))) continue;
+    const metas = Object.values(await import(pathToFileURL(join(folder, "meta.js")).href));
+    if (!metas.some((meta) => meta?.judgesAgentCalls === true)) continue;
+    const tool = readdirSync(folder).find((name) => /^[A-Z]\w*Tool\.js$/.test(name));
+    if (tool) modules.push(join(folder, tool));
+  }
+  return modules;
+}
+
+/** About 30 groups and the tools, plus the files of commands that start rarely (the agent, the worker). */
+const MAX_FILES = 200;
+
 rmSync(outdir, { recursive: true, force: true });
+rmSync(stageDir, { recursive: true, force: true });
 try {
-  await build({
-    entryPoints: { main: join(dist, "cli/main.js") },
-    outdir,
+  const { metafile } = await build({
+    // The decision server's client is what bin/keel.js loads before anything else for `hook` and `check`.
+    entryPoints: { main: join(dist, "cli/main.js"), client: join(dist, "cli/decisionServer/client.js") },
+    outdir: stageDir,
+    metafile: true,
     bundle: true,
     splitting: true,
     format: "esm",
@@ -221,6 +273,24 @@ try {
     process.stderr.write(
       "bundle-cli: warning: zod no longer imports ../locales/index.js; every locale is bundled\n",
     );
+  const files = await groupChunks({
+    dist,
+    stageDir,
+    outdir,
+    metafile,
+    entries: { main: "main.js", client: "client.js" },
+    groups: GROUPS.map(({ name, roots }) => ({ name, roots: roots.map((root) => join(dist, root)) })),
+    tools: {
+      after: "hook",
+      hot: await judgedToolModules(),
+      shared: "tools-shared",
+      rest: "tools",
+      isTool: (module) => module.startsWith(`${toolsDir}/`) && /Tool\.js$/.test(module),
+    },
+    sourcesFile: join(dist, "cli-bundle.sources.json"),
+  });
+  rmSync(stageDir, { recursive: true, force: true });
+  if (files > MAX_FILES) throw new Error(`${files} files: more than the ${MAX_FILES} expected`);
   for (const name of readdirSync(outdir)) {
     const code = readFileSync(join(outdir, name), "utf8");
     // A sibling-file URL left as it was would point into cli-bundle/, where no such file is.
@@ -233,6 +303,7 @@ try {
   }
 } catch (error) {
   rmSync(outdir, { recursive: true, force: true });
+  rmSync(stageDir, { recursive: true, force: true });
   process.stderr.write(`bundle-cli: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }

@@ -21,6 +21,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text } from "../agent/testing/script.ts";
+import { notOnHookPath, toolsLoaded } from "../guard/testing/leanPath.ts";
 
 const repo = join(import.meta.dirname, "../..");
 // Inside the repository, so the bundle's external packages resolve from its node_modules.
@@ -63,6 +64,60 @@ afterAll(() => {
 
 const env = () => ({ ...process.env, KEEL_HOME: home, HOME: home }) as Record<string, string>;
 
+/**
+ * The bundle's files a `keel hook claude-code` process (deciding alone, as a first call does) loads for one
+ * call, and the modules they hold as repository paths (src/....ts, node_modules/...), from the map the
+ * build writes beside the bundle (dist/cli-bundle.sources.json).
+ */
+function hookProcessLoads(toolName: string, toolInput: Record<string, unknown>) {
+  const recorder = join(build, "record-modules.mjs");
+  const list = join(build, "loaded.json");
+  writeFileSync(
+    recorder,
+    [
+      'import { registerHooks } from "node:module";',
+      'import { writeFileSync } from "node:fs";',
+      "const loaded = new Set();",
+      "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
+      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded])));',
+    ].join("\n"),
+  );
+  const event = {
+    session_id: "bundle-test",
+    transcript_path: join(project, "transcript.jsonl"),
+    cwd: project,
+    permission_mode: "default",
+    hook_event_name: "PreToolUse",
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: "toolu_bundle",
+  };
+  const run = spawnSync(process.execPath, ["--import", recorder, launcher, "hook", "claude-code"], {
+    cwd: project,
+    input: JSON.stringify(event),
+    env: { ...env(), KEEL_DECISION_SERVER: "off", KEEL_TEST_LOADED: list },
+    encoding: "utf8",
+  });
+  expect(run.stdout).toContain('"permissionDecision":"allow"');
+  const bundleDir = `${join(build, "dist/cli-bundle")}/`;
+  const files = (JSON.parse(readFileSync(list, "utf8")) as string[])
+    .filter((url) => url.startsWith("file:"))
+    .map((url) => new URL(url).pathname)
+    .filter((path) => path.startsWith(bundleDir))
+    .map((path) => path.slice(bundleDir.length));
+  const sources = JSON.parse(readFileSync(join(build, "dist/cli-bundle.sources.json"), "utf8")) as Record<
+    string,
+    string[]
+  >;
+  const modules = files.flatMap((file) => sources[file] ?? [`(no sources for ${file})`]);
+  const repoPaths = modules.map((module) =>
+    module.startsWith("node_modules/") || module.includes(":")
+      ? module
+      : `src/${module.replace(/\.js$/, ".ts")}`,
+  );
+  return { files, modules: repoPaths };
+}
+
 /** `client` talking to the bundled `keel mcp` over stdio, in the test project. */
 function connectBundledMcp(client: Client): Promise<void> {
   return client.connect(
@@ -79,10 +134,10 @@ describe("the bundled CLI", () => {
   it("is a few chunks, and reads no sibling file relative to itself", () => {
     const chunks = readdirSync(join(build, "dist/cli-bundle"));
     expect(chunks).toContain("main.js");
-    // keel check, keel tool and keel hook load the one tool they serve (tools/catalog.ts), so every tool
-    // and what only it uses is a chunk of its own (about 40 tools, the agent's, the worker's and the
-    // telemetry flusher's modules); a start still loads a few dozen of them.
-    expect(chunks.length).toBeLessThan(320);
+    // keel check and keel hook load the one tool they judge (tools/catalog.ts): each such tool and what
+    // only it uses is a file of its own; the commands' groups, the other tools, and the files of commands
+    // that start rarely (the agent, the worker, the telemetry flusher) make the rest (scripts/groupChunks.mjs).
+    expect(chunks.length).toBeLessThan(200);
     for (const chunk of chunks) {
       const code = readFileSync(join(build, "dist/cli-bundle", chunk), "utf8");
       expect(code).not.toMatch(/new URL\(["'`]\.\/[^)]*import\.meta\.url\)/);
@@ -92,6 +147,19 @@ describe("the bundled CLI", () => {
       /ToolMeta=\{name:/.test(readFileSync(join(build, "dist/cli-bundle", chunk), "utf8")),
     );
     expect(withMetas).toHaveLength(1);
+  });
+
+  // Each file a start loads costs ~0.3 ms; the files a hook process loads hold only what deciding needs.
+  it("decides a hook event from a handful of files, with only what the lean path allows", () => {
+    for (const [tool, input, judged] of [
+      ["Read", { file_path: join(project, "notes.txt") }, "read"],
+      ["Bash", { command: "git status && git diff" }, "bash"],
+    ] as const) {
+      const { files, modules } = hookProcessLoads(tool, input);
+      expect(files.length).toBeLessThanOrEqual(5);
+      expect(notOnHookPath(modules)).toEqual([]);
+      expect(toolsLoaded(modules)).toEqual([judged]);
+    }
   });
 
   it("serves MCP with every tool's prompt from its file", async () => {

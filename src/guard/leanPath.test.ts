@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notOnHookPath, toolsLoaded } from "./testing/leanPath.ts";
 import { createHookWorld, type HookWorld, recordedClaudeCodeEvents, recordedEvent } from "./testing/world.ts";
 
 const REPO = join(import.meta.dirname, "..", "..");
@@ -44,33 +45,17 @@ function loadedFor(event: Record<string, unknown>): string[] {
     .map((url) => relative(REPO, new URL(url).pathname));
 }
 
-const NEVER = [
-  /^node_modules\/(@modelcontextprotocol|ajv|ink|react|@anthropic-ai\/sdk|openai|ai|@ai-sdk|unpdf|sharp|turndown)\//,
-  /^src\/agent\//,
-  /^src\/mcp\/(?!names\.ts$)/,
-  /^src\/pipeline\/(?!input\.ts$|services\.ts$)/,
-  /^src\/hooks\/(?!config\.ts$)/,
-  /^src\/tools\/builtinTools\.ts$/,
-  /^src\/cli\/session\.ts$/,
-];
-
-function toolsLoaded(files: string[]): string[] {
-  return [
-    ...new Set(files.flatMap((file) => file.match(/^src\/tools\/([^/]+)\/[A-Za-z]+Tool\.ts$/)?.[1] ?? [])),
-  ];
-}
-
 describe("the keel hook process", () => {
   it("loads Read and nothing it does not need for a Read", { timeout: 60_000 }, () => {
     const files = loadedFor(recordedEvent(recordedClaudeCodeEvents(world), "PreToolUse", "Read"));
-    expect(files.filter((file) => NEVER.some((pattern) => pattern.test(file)))).toEqual([]);
+    expect(notOnHookPath(files)).toEqual([]);
     expect(toolsLoaded(files)).toEqual(["read"]);
     expect(files.some((file) => file.startsWith("node_modules/web-tree-sitter/"))).toBe(false);
   });
 
   it("loads Bash and the grammar for a Bash command, and no other tool", { timeout: 60_000 }, () => {
     const files = loadedFor(recordedEvent(recordedClaudeCodeEvents(world), "PreToolUse", "Bash"));
-    expect(files.filter((file) => NEVER.some((pattern) => pattern.test(file)))).toEqual([]);
+    expect(notOnHookPath(files)).toEqual([]);
     expect(toolsLoaded(files)).toEqual(["bash"]);
     expect(files.some((file) => file.startsWith("node_modules/web-tree-sitter/"))).toBe(true);
   });
@@ -82,6 +67,6 @@ describe("the keel hook process", () => {
     };
     const files = loadedFor(event);
     expect(toolsLoaded(files)).toEqual([]);
-    expect(files.filter((file) => NEVER.some((pattern) => pattern.test(file)))).toEqual([]);
+    expect(notOnHookPath(files)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // `keel check <Name> [json|-]`: the permission decision for a call, explained, without running it.
 import type { Command } from "commander";
+import { warmUpFor } from "../../guard/keelTools.ts";
 import { callInSession, decide } from "../../permissions/decide.ts";
 import { findBlanketRule } from "../../permissions/matchers.ts";
 import {
@@ -43,6 +44,8 @@ export function register(program: Command, runtime: CliRuntime): void {
     .action(async (name: string, inputArg: string | undefined, options: CheckFlags) => {
       const raw = await readJsonInput(inputArg, runtime.io);
       preferQuickStart();
+      // The Bash grammar compiles on background threads while the session's settings and tools load.
+      warmUpFor([name]);
       const session = await connectSessionMcp(
         await openSession(options, { forTool: name, io: runtime.io }),
         options,

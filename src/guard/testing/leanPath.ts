@@ -1,0 +1,25 @@
+// What a `keel hook` process may load, as paths of the repository (src/... and node_modules/...): checked
+// on the process run from source (guard/leanPath.test.ts) and on the bundled CLI (cli/bundle.test.ts).
+
+/** Never loaded to decide one call: MCP client or server, agent or model SDKs, terminal UI, pipeline. */
+export const NEVER_ON_HOOK_PATH: readonly RegExp[] = [
+  /^node_modules\/(@modelcontextprotocol|ajv|ink|react|@anthropic-ai\/sdk|openai|ai|@ai-sdk|unpdf|sharp|turndown)\//,
+  /^src\/agent\//,
+  /^src\/mcp\/(?!names\.ts$)/,
+  /^src\/pipeline\/(?!input\.ts$|services\.ts$)/,
+  /^src\/hooks\/(?!config\.ts$)/,
+  /^src\/tools\/builtinTools\.ts$/,
+  /^src\/cli\/session\.ts$/,
+];
+
+/** The files of `files` that the hook path must not load. */
+export function notOnHookPath(files: readonly string[]): string[] {
+  return files.filter((file) => NEVER_ON_HOOK_PATH.some((pattern) => pattern.test(file)));
+}
+
+/** The built-in tools (their folder names) whose tool module is among `files`. */
+export function toolsLoaded(files: readonly string[]): string[] {
+  return [
+    ...new Set(files.flatMap((file) => file.match(/^src\/tools\/([^/]+)\/[A-Za-z]+Tool\.ts$/)?.[1] ?? [])),
+  ];
+}
