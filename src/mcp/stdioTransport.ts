@@ -15,6 +15,7 @@ import {
   tooLargeMessage,
   withoutCodePrefix,
 } from "./messageLimits.ts";
+import { serializeMessage } from "./serializeMessage.ts";
 
 const ENDS_BYTES = 512;
 
@@ -152,7 +153,7 @@ export class LineStdioServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.resolve();
-    if (this.#stdout.write(`${JSON.stringify(withoutCodePrefix(message))}\n`)) return Promise.resolve();
+    if (this.#stdout.write(`${serializeMessage(withoutCodePrefix(message))}\n`)) return Promise.resolve();
     // Past the stream's buffer: settled when it drains, one listener for every message waiting on it.
     return new Promise((resolve) => {
       this.#waitingForDrain.push(resolve);
