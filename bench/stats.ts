@@ -46,6 +46,12 @@ export function verdict(row: MeasureRow): string {
   return `${row.target.toFixed(2)}x: ${value <= row.target ? "met" : "not met"}`;
 }
 
+/** ">= 0.70x: met": a ratio judged against a target it must reach (a rate) or stay within (a time). */
+export function meets(value: number, target: number, direction: "atLeast" | "atMost"): string {
+  const met = direction === "atLeast" ? value >= target : value <= target;
+  return `${direction === "atLeast" ? ">=" : "<="} ${target.toFixed(2)}x: ${met ? "met" : "not met"}`;
+}
+
 /** A repeatable pseudo-random sequence in [0, 1] (the generated trees are the same in every run). */
 export function seededRandom(seed: number): () => number {
   let state = seed;

@@ -3,7 +3,8 @@
 // newline and the client gets a JSON-RPC error (with the request's id when it can be read from the line's
 // ends), exactly as an HTTP body over the limit does. Bad JSON and non-JSON-RPC lines get errors too.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { toJsonRpcMessage } from "./jsonRpcMessage.ts";
 import {
   errorResponse,
   idFromMessageEnds,
@@ -14,6 +15,7 @@ import {
   tooLargeMessage,
   withoutCodePrefix,
 } from "./messageLimits.ts";
+import { serializeMessage } from "./serializeMessage.ts";
 
 const ENDS_BYTES = 512;
 
@@ -37,6 +39,8 @@ export class LineStdioServerTransport implements Transport {
   /** Set while skipping a line over the limit: its first and (rolling) last bytes, for the id. */
   #skipping: { head: Buffer; tail: Buffer; size: number } | undefined;
   #closed = false;
+  /** Sends whose bytes went past stdout's buffer, settled together at its next "drain". */
+  #waitingForDrain: Array<() => void> = [];
 
   constructor(
     stdin: NodeJS.ReadableStream,
@@ -125,8 +129,8 @@ export class LineStdioServerTransport implements Transport {
       );
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
+    const message = toJsonRpcMessage(value);
+    if (!message) {
       this.#reply(
         errorResponse(
           requestIdOf(value),
@@ -137,7 +141,7 @@ export class LineStdioServerTransport implements Transport {
       return;
     }
     try {
-      this.onmessage?.(parsed.data);
+      this.onmessage?.(message);
     } catch (error) {
       this.onerror?.(error as Error);
     }
@@ -149,11 +153,19 @@ export class LineStdioServerTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.resolve();
+    if (this.#stdout.write(`${serializeMessage(withoutCodePrefix(message))}\n`)) return Promise.resolve();
+    // Past the stream's buffer: settled when it drains, one listener for every message waiting on it.
     return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(withoutCodePrefix(message))}\n`)) resolve();
-      else this.#stdout.once("drain", resolve);
+      this.#waitingForDrain.push(resolve);
+      if (this.#waitingForDrain.length === 1) this.#stdout.once("drain", this.#drained);
     });
   }
+
+  readonly #drained = () => {
+    const waiting = this.#waitingForDrain;
+    this.#waitingForDrain = [];
+    for (const resolve of waiting) resolve();
+  };
 
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -162,6 +174,9 @@ export class LineStdioServerTransport implements Transport {
     this.#stdin.off("error", this.#onError);
     this.#parts = [];
     this.#skipping = undefined;
+    // Nothing more will be written: sends still waiting for stdout to drain are done.
+    this.#stdout.off("drain", this.#drained);
+    this.#drained();
     this.onclose?.();
   }
 }

@@ -1,5 +1,13 @@
 // Where a path really is: segment boundaries, symlinks (also dangling ones), `..` after a link, loops.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +17,7 @@ import {
   isInWorkingDirectories,
   isPathWithin,
   pathForms,
+  pathResolutionScope,
   protectedPathReason,
   resolveSymlinks,
   systemFolderOf,
@@ -89,6 +98,33 @@ describe("paths", () => {
     expect(cached).toEqual([...plain, ...plain]);
     expect(plain[2]).toBe(join(project, "x"));
     expect(plain[3]).toBe(join(outside, "secret.txt"));
+  });
+
+  it("remembers a resolution within one call's scope only: a link changed after it is seen", async () => {
+    const link = join(project, "moving");
+    symlinkSync(join(outside, "deep"), link);
+    try {
+      const scope = pathResolutionScope();
+      const first = scope.run(() => resolveSymlinks(join(link, "f.txt")));
+      unlinkSync(link);
+      symlinkSync(join(project, "src"), link);
+      // Inside the scope, across awaits too, the call's judgement sees the disk as at its first look.
+      const inScope = await scope.run(async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return resolveSymlinks(join(link, "f.txt"));
+      });
+      expect([first, inScope]).toEqual([join(outside, "deep/f.txt"), join(outside, "deep/f.txt")]);
+      // Outside it, and after it closed, the link is resolved afresh.
+      expect(resolveSymlinks(join(link, "f.txt"))).toBe(join(project, "src/f.txt"));
+      scope.close();
+      expect(scope.run(() => resolveSymlinks(join(link, "f.txt")))).toBe(join(project, "src/f.txt"));
+      // A new scope (the next call) sees the change.
+      expect(pathResolutionScope().run(() => resolveSymlinks(join(link, "f.txt")))).toBe(
+        join(project, "src/f.txt"),
+      );
+    } finally {
+      unlinkSync(link);
+    }
   });
 
   it.each([

@@ -1,5 +1,6 @@
 // Where a path is: inside the working directories or not, protected or not. Both the path as given
 // (normalised) and the path after symlink resolution are checked; boundaries are by path segment.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { type ToolPermissionContext, workingDirectories } from "../tool/context.ts";
@@ -52,6 +53,38 @@ export function withPathResolutionCache<T>(judge: () => T): T {
   }
 }
 
+/** One scope's remembered resolutions; `open` ends with the scope, so work it started later resolves afresh. */
+interface ResolutionScope {
+  resolved: Map<string, string>;
+  open: boolean;
+}
+
+const scopes = new AsyncLocalStorage<ResolutionScope>();
+
+/** Runs functions (synchronous or not) that share one scope's resolutions, until `close()`. */
+export interface PathResolutionScope {
+  run<T>(checks: () => T): T;
+  close(): void;
+}
+
+/**
+ * A scope in which each path's symlink resolution is looked up once: one call's deny rules, validation
+ * and permission decision name the same path several times, each a realpath of every folder on the
+ * way. Inside it they all see the disk as it was at the first look, as one judgement should; what the
+ * tool then reads or writes is resolved by the system at open, as it always is. Bounded by its call:
+ * entries are a few paths, dropped at `close()`.
+ */
+export function pathResolutionScope(): PathResolutionScope {
+  const scope: ResolutionScope = { resolved: new Map(), open: true };
+  return {
+    run: (checks) => (scopes.getStore()?.open ? checks() : scopes.run(scope, checks)),
+    close() {
+      scope.open = false;
+      scope.resolved.clear();
+    },
+  };
+}
+
 /** `compute(key)` once per cache (undefined answers included); without a cache, every time. */
 export function remembered<T>(cache: Map<string, T> | undefined, key: string, compute: () => T): T {
   if (cache?.has(key)) return cache.get(key) as T;
@@ -87,24 +120,34 @@ function readLink(path: string): string | undefined {
  * folder reached so far, not to the text (`link/..` is the link target's parent).
  */
 export function resolveSymlinks(absolutePath: string, depth = 0): string {
-  if (depth === 0) {
-    const cached = activeCache?.resolved.get(absolutePath);
+  if (depth > 0) return walk(absolutePath, depth);
+  if (activeCache) {
+    const cached = activeCache.resolved.get(absolutePath);
     if (cached !== undefined) return cached;
-    // Outside a cache scope the kernel's realpath answers in one call; it fails only for missing
-    // paths, dangling links and loops, which the walk handles. Inside one, the walk's remembered
-    // components are cheaper than a realpath that may throw.
-    if (!activeCache) {
-      try {
-        return realpathSync.native(absolutePath);
-      } catch {
-        // Fall through to the walk.
-      }
-    }
+    // Inside an analysis's cache the walk's remembered components are cheaper than a realpath that may throw.
     const resolved = walk(absolutePath, depth);
-    activeCache?.resolved.set(absolutePath, resolved);
+    activeCache.resolved.set(absolutePath, resolved);
     return resolved;
   }
-  return walk(absolutePath, depth);
+  const scope = scopes.getStore();
+  if (!scope?.open) return resolveOnce(absolutePath);
+  const known = scope.resolved.get(absolutePath);
+  if (known !== undefined) return known;
+  const resolved = resolveOnce(absolutePath);
+  scope.resolved.set(absolutePath, resolved);
+  return resolved;
+}
+
+/**
+ * The kernel's realpath answers in one call; it fails only for missing paths, dangling links and
+ * loops, which the walk handles.
+ */
+function resolveOnce(absolutePath: string): string {
+  try {
+    return realpathSync.native(absolutePath);
+  } catch {
+    return walk(absolutePath, 0);
+  }
 }
 
 function walk(absolutePath: string, depth: number): string {

@@ -3,6 +3,7 @@
 import { type Asker, callInSession, decide as decideCall } from "../permissions/decide.ts";
 import { findDenyRule, fromRule } from "../permissions/engine.ts";
 import { findBlanketDenyForName } from "../permissions/matchers.ts";
+import { pathResolutionScope } from "../permissions/paths.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { didYouMean } from "../tool/didYouMean.ts";
@@ -144,11 +145,15 @@ export async function* runToolUse(
     return;
   }
   let input: unknown = checked.data;
+  // Steps 4b-7 name the call's paths again and again: each is resolved once for them (not for hooks,
+  // which may change the disk, nor for the call itself).
+  const resolutions = pathResolutionScope();
   // 4b. Deny rules, before the tool's own validation looks at anything (a denied path's existence is
   // not told), recorded as the refusal it is: who denied is the rule.
-  const denial = await guard(() => findDenyRule(tool, input, context));
+  const denial = await guard(() => resolutions.run(() => findDenyRule(tool, input, context)));
   const denyingRule = denial.ok ? denial.value : undefined;
   if (denyingRule) {
+    resolutions.close();
     const refusal = fromRule(denyingRule, tool);
     const reason = refusal.decisionReason;
     state.decision = { behavior: "deny", decidedBy: describeDecider(reason), reason };
@@ -157,7 +162,8 @@ export async function* runToolUse(
     return;
   }
   // 5. The tool's own validation.
-  const validation = await guard(() => tool.validateInput?.(input, context));
+  const validation = await guard(() => resolutions.run(() => tool.validateInput?.(input, context)));
+  if (!validation.ok || validation.value?.result === false) resolutions.close();
   if (!validation.ok) {
     yield fail(
       tool,
@@ -189,7 +195,8 @@ export async function* runToolUse(
     const asker = askerOf(services);
     const decide: PermissionDecider =
       services.decidePermission ?? ((t, i, c) => decideCall(callInSession(t, i, c, asker)));
-    let decision = await decideSafely(decide, tool, input, context);
+    let decision = await resolutions.run(() => decideSafely(decide, tool, input, context));
+    resolutions.close();
     let hook: PreToolUseHookResult | undefined;
     if (decision.behavior !== "deny" && services.hooks) {
       const hookRun = await guard(() =>

@@ -6,7 +6,7 @@ import { extname } from "node:path";
 import { z } from "zod";
 import { warmServerForRead } from "../../lsp/editDiagnostics.ts";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
-import { callPath } from "../../permissions/paths.ts";
+import { callPath, pathResolutionScope } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
@@ -214,13 +214,22 @@ export const ReadTool: Tool<ReadInput, ReadOutput> = buildTool<ReadInput, ReadOu
   },
   checkPermissions: (input, context) => checkReadPermission(ReadTool, input, input.file_path, context),
   async call(input, context, _canUseTool, toolUse) {
-    const path = absolutePathOf(input, context);
-    const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
-    if (denied) throw denied;
-    const data = await readFileAt(path, input, context, toolUse?.id);
-    // A file that will likely be edited next: its language server starts now, so the edit can report errors.
-    if (data.type === "text") warmServerForRead(context, path);
-    return { data };
+    // The deny rules, the read record's names and the language server's folder all resolve the same
+    // path: once, for the whole call (Read changes nothing on disk).
+    const resolutions = pathResolutionScope();
+    try {
+      return await resolutions.run(async () => {
+        const path = absolutePathOf(input, context);
+        const denied = await denyRuleError(ReadTool as Tool, input, context, "read");
+        if (denied) throw denied;
+        const data = await readFileAt(path, input, context, toolUse?.id);
+        // A file that will likely be edited next: its language server starts now, so the edit can report errors.
+        if (data.type === "text") warmServerForRead(context, path);
+        return { data };
+      });
+    } finally {
+      resolutions.close();
+    }
   },
   mapToolResultToToolResultBlockParam: mapReadResult,
   renderToolUse: (input) => ({ kind: "text", text: `Read ${input.file_path}` }),

@@ -78,40 +78,68 @@ function textNotes(view: TextFileView): string {
 
 const PADDING = ["", " ", "  ", "   ", "    ", "     "];
 
+/** Labels of the lines most reads show (a default read is lines 1-2,000): made once, ~60 KB at most. */
+const KEPT_LABELS = 2_000;
+const keptLabels: Array<string | undefined> = new Array(KEPT_LABELS + 1).fill(undefined);
+
+/** A line's number as Read shows it, with the tab that follows it. */
+function lineLabel(lineNumber: number): string {
+  if (lineNumber <= KEPT_LABELS) {
+    const kept = keptLabels[lineNumber];
+    if (kept !== undefined) return kept;
+  }
+  const digits = String(lineNumber);
+  const label = `${digits.length < NUMBER_COLUMNS ? PADDING[NUMBER_COLUMNS - digits.length] + digits : digits}\t`;
+  if (lineNumber <= KEPT_LABELS) keptLabels[lineNumber] = label;
+  return label;
+}
+
 /**
  * numberLines(content.split("\n"), startLine), in one pass over the text: no array of lines and no
  * intermediate string per line, for the call that every Read makes.
  */
 export function numberContent(content: string, startLine: number): string {
   let numbered = "";
-  let lineNumber = startLine;
-  for (let lineStart = 0; ; lineNumber++) {
-    const digits = String(lineNumber);
-    const label = digits.length < NUMBER_COLUMNS ? PADDING[NUMBER_COLUMNS - digits.length] + digits : digits;
+  for (let lineStart = 0, lineNumber = startLine; ; lineNumber++) {
     const end = content.indexOf("\n", lineStart);
-    if (end === -1) return `${numbered}${label}\t${content.slice(lineStart)}`;
-    numbered += `${label}\t${content.slice(lineStart, end + 1)}`;
+    if (end === -1) return numbered + lineLabel(lineNumber) + content.slice(lineStart);
+    numbered += lineLabel(lineNumber) + content.slice(lineStart, end + 1);
     lineStart = end + 1;
   }
 }
 
+/**
+ * Numbered texts already made, by view: a re-read of unchanged bytes hands on the same frozen view
+ * (keptAnswers.ts), whose text is then numbered once. Entries go with their views.
+ */
+const numberedViews = new WeakMap<TextFileView, string>();
+
 function textResult(view: TextFileView): string {
-  return numberContent(view.content, view.startLine) + textNotes(view);
+  let text = numberedViews.get(view);
+  if (text === undefined) {
+    text = numberContent(view.content, view.startLine) + textNotes(view);
+    if (Object.isFrozen(view)) numberedViews.set(view, text);
+  }
+  return text;
 }
 
 /** textResult(view).length, counted without building the text (the token limit only needs the size). */
 function textResultLength(view: TextFileView): number {
-  const { content } = view;
-  let length = content.length;
-  let lineNumber = view.startLine;
-  let at = -1;
-  do {
-    const digits = lineNumber < 1_000_000 ? NUMBER_COLUMNS : String(lineNumber).length;
-    length += Math.max(NUMBER_COLUMNS, digits) + 1;
-    lineNumber++;
-    at = content.indexOf("\n", at + 1);
-  } while (at !== -1);
-  return length + textNotes(view).length;
+  return view.content.length + labelColumns(view.startLine, view.numLines) + textNotes(view).length;
+}
+
+/**
+ * The characters the labels of `count` lines from `first` take: NUMBER_COLUMNS and a tab each, one more
+ * column per digit past NUMBER_COLUMNS. Counted by ranges of digit counts, not line by line.
+ */
+function labelColumns(first: number, count: number): number {
+  let columns = count * (NUMBER_COLUMNS + 1);
+  const last = first + count - 1;
+  for (let digits = NUMBER_COLUMNS + 1, from = 10 ** NUMBER_COLUMNS; from <= last; digits++, from *= 10) {
+    const widened = Math.min(last, from * 10 - 1) - Math.max(first, from) + 1;
+    if (widened > 0) columns += widened * (digits - NUMBER_COLUMNS);
+  }
+  return columns;
 }
 
 function notebookBlocks(cells: NotebookCellView[]): Array<TextBlock | ImageBlock> {

@@ -6,7 +6,7 @@ import { open, readFile } from "node:fs/promises";
 import type { FileReadRecord } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import {
-  decodeText,
+  decodeBytes,
   detectBom,
   looksBinary,
   splitDisplayLines,
@@ -14,6 +14,7 @@ import {
 } from "../shared/encoding.ts";
 import { cutLine, readLineRange } from "../shared/lineReader.ts";
 import { sha256 } from "../shared/readState.ts";
+import { keepAnswer, keptAnswer } from "./keptAnswers.ts";
 import type { ReadOutput } from "./output.ts";
 
 /** Files up to this size are read whole; larger ones are streamed. */
@@ -174,19 +175,21 @@ function textRange(text: string, request: TextReadRequest): ShownRange {
 async function readWhole(path: string, statted: Stats, request: TextReadRequest): Promise<TextReadResult> {
   // The fast path's own fstat describes exactly the bytes read: its mtime goes into the record.
   const { bytes, stats } = await readBytes(path, statted, request);
-  if (looksBinary(bytes)) throw binaryError(path);
-  const { text, format } = decodeText(bytes);
+  const { offset, limit } = request;
+  const kept = keptAnswer(path, bytes);
+  if (kept && kept.offset === offset && kept.limit === limit) {
+    const { text: content, hash, isPartialView, output } = kept;
+    return { output, record: { content, hash, mtimeMs: stats.mtimeMs, isPartialView, offset, limit } };
+  }
+  if (!kept && looksBinary(bytes)) throw binaryError(path);
+  const { text, encoding } = kept ?? decodeBytes(bytes);
   const range = wholeTextAsIs(text, request) ?? textRange(text, request);
-  const output = rangeOutput(path, request, format.encoding, range);
-  const record: FileReadRecord = {
-    content: text,
-    hash: sha256(bytes),
-    mtimeMs: stats.mtimeMs,
-    isPartialView: request.offset > 1 || range.hasMore || range.cutLines > 0,
-    offset: request.offset,
-    limit: request.limit,
-  };
-  return { output, record };
+  const output = rangeOutput(path, request, encoding, range);
+  // Hashed only when the bytes differ from the kept answer's (compared above, not judged by size or mtime).
+  const hash = kept?.hash ?? sha256(bytes);
+  const isPartialView = offset > 1 || range.hasMore || range.cutLines > 0;
+  keepAnswer(path, { bytes, text, encoding, hash, offset, limit, isPartialView, output });
+  return { output, record: { content: text, hash, mtimeMs: stats.mtimeMs, isPartialView, offset, limit } };
 }
 
 /** The encoding of a large file, judged from its first 64 KB. */

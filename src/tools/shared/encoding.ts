@@ -48,27 +48,22 @@ function swapBytes(bytes: Uint8Array): Buffer {
   return copy.swap16();
 }
 
-/** Bytes to text plus the format needed to write it back byte for byte. */
-export function decodeText(bytes: Uint8Array): { text: string; format: TextFormat } {
+/** Bytes to text, and the encoding read (a reader that will not write the text back needs no more). */
+export function decodeBytes(bytes: Uint8Array): { text: string; encoding: TextEncodingName; bom: boolean } {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   const bom = detectBom(buffer);
   const body = bom ? buffer.subarray(bom.length) : buffer;
-  let encoding: TextEncodingName;
-  let text: string;
-  if (bom?.encoding === "utf16le") {
-    encoding = "utf16le";
-    text = body.toString("utf16le");
-  } else if (bom?.encoding === "utf16be") {
-    encoding = "utf16be";
-    text = swapBytes(body).toString("utf16le");
-  } else if (isUtf8(body)) {
-    encoding = "utf8";
-    text = body.toString("utf8");
-  } else {
-    encoding = "latin1";
-    text = body.toString("latin1");
-  }
-  return { text, format: { encoding, bom: bom !== undefined, lineEnding: detectLineEnding(text) } };
+  if (bom?.encoding === "utf16le") return { text: body.toString("utf16le"), encoding: "utf16le", bom: true };
+  if (bom?.encoding === "utf16be")
+    return { text: swapBytes(body).toString("utf16le"), encoding: "utf16be", bom: true };
+  if (isUtf8(body)) return { text: body.toString("utf8"), encoding: "utf8", bom: bom !== undefined };
+  return { text: body.toString("latin1"), encoding: "latin1", bom: bom !== undefined };
+}
+
+/** Bytes to text plus the format needed to write it back byte for byte. */
+export function decodeText(bytes: Uint8Array): { text: string; format: TextFormat } {
+  const { text, encoding, bom } = decodeBytes(bytes);
+  return { text, format: { encoding, bom, lineEnding: detectLineEnding(text) } };
 }
 
 const BOMS: Record<TextEncodingName, number[]> = {
