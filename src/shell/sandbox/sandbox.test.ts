@@ -182,6 +182,25 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
     expect(connections).toBe(before + 1);
   });
 
+  it("starts a command once the sandbox's proxy listens (HTTP 3128, SOCKS 1080)", async () => {
+    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
+    // Listening sockets of the sandbox's own network, read by its first line with builtins only (no time for socat).
+    // Eight at once: on a busy machine socat is slow to start, which is when the wait matters.
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        run('while read -r line; do echo "$line"; done </proc/net/tcp', launcher),
+      ),
+    );
+    for (const { output } of runs) {
+      const listening = output
+        .split("\n")
+        .map((line) => line.trim().split(/\s+/))
+        .filter((fields) => fields[3] === "0A")
+        .map((fields) => fields[1]?.split(":")[1]);
+      expect(listening).toEqual(expect.arrayContaining(["0C38", "0438"]));
+    }
+  });
+
   it.skipIf(!hasCurl)(
     "reaches an allowed host through the sandbox's proxy, and only an allowed one",
     async () => {

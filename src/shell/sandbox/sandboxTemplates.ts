@@ -24,10 +24,27 @@ import {
 export const SCRIPT_ENV = "KEEL_SANDBOX_SCRIPT";
 
 /**
- * What a template runs: the script from the environment, by the shell the runtime resolved (`$0`),
- * exactly as `bash -c script` runs it (line numbers, `$0`, syntax errors), the variable gone first.
+ * With the network behind the runtime's proxy, its two listeners inside the sandbox (HTTP on 3128, SOCKS
+ * on 1080: socat, started in the background just before this command) may not listen yet, and a
+ * command's first connection would be refused. So wait, up to about 2 s, until the sandbox's own
+ * /proc/net/tcp lists both listening (0C38, 0438), with bash builtins and `sleep` only.
  */
-export const TEMPLATE_COMMAND = `__keel_script=$${SCRIPT_ENV}; unset ${SCRIPT_ENV}; exec "$0" -c "$__keel_script"`;
+const WAIT_FOR_PROXY = [
+  'case "$HTTP_PROXY" in *localhost:3128*)',
+  "__keel_n=0; while [ $__keel_n -lt 200 ]; do __keel_l=0;",
+  "while read -r __keel_a __keel_b __keel_c __keel_d __keel_r; do",
+  'case "$__keel_b $__keel_c $__keel_d" in *":0C38 00000000:0000 0A"|*":0438 00000000:0000 0A") __keel_l=$((__keel_l+1));; esac;',
+  "done </proc/net/tcp 2>/dev/null;",
+  "[ $__keel_l -ge 2 ] && break; __keel_n=$((__keel_n+1)); sleep 0.01; done;;",
+  "esac;",
+].join(" ");
+
+/**
+ * What a template runs: the script from the environment, by the shell the runtime resolved (`$0`),
+ * exactly as `bash -c script` runs it (line numbers, `$0`, syntax errors), the variable gone first;
+ * once the proxy listens, when there is one (WAIT_FOR_PROXY).
+ */
+export const TEMPLATE_COMMAND = `${WAIT_FOR_PROXY} __keel_script=$${SCRIPT_ENV}; unset ${SCRIPT_ENV}; exec "$0" -c "$__keel_script"`;
 
 /** Wraps a command for the sandbox: the runtime's argv for it. */
 export type WrapCommand = (command: string) => Promise<{ argv: string[] }>;
