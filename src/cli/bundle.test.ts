@@ -21,7 +21,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliProviderArgs, startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text } from "../agent/testing/script.ts";
-import { notOnHookPath, toolsLoaded } from "../guard/testing/leanPath.ts";
+import { notOnHookPath, toolsLoaded, writeModuleRecorder } from "../guard/testing/leanPath.ts";
 
 const repo = join(import.meta.dirname, "../..");
 // Inside the repository, so the bundle's external packages resolve from its node_modules.
@@ -70,18 +70,8 @@ const env = () => ({ ...process.env, KEEL_HOME: home, HOME: home }) as Record<st
  * build writes beside the bundle (dist/cli-bundle.sources.json).
  */
 function hookProcessLoads(toolName: string, toolInput: Record<string, unknown>) {
-  const recorder = join(build, "record-modules.mjs");
+  const recorder = writeModuleRecorder(build);
   const list = join(build, "loaded.json");
-  writeFileSync(
-    recorder,
-    [
-      'import { registerHooks } from "node:module";',
-      'import { writeFileSync } from "node:fs";',
-      "const loaded = new Set();",
-      "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
-      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded])));',
-    ].join("\n"),
-  );
   const event = {
     session_id: "bundle-test",
     transcript_path: join(project, "transcript.jsonl"),

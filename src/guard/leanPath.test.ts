@@ -2,10 +2,10 @@
 // needs: no MCP client or server, no agent or model SDKs, no terminal UI, no tool but the judged one.
 // Checked on the real process: a module hook records every module it loads.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { notOnHookPath, toolsLoaded } from "./testing/leanPath.ts";
+import { notOnHookPath, toolsLoaded, writeModuleRecorder } from "./testing/leanPath.ts";
 import { createHookWorld, type HookWorld, recordedClaudeCodeEvents, recordedEvent } from "./testing/world.ts";
 
 const REPO = join(import.meta.dirname, "..", "..");
@@ -15,17 +15,7 @@ let world: HookWorld;
 let recorder: string;
 beforeAll(() => {
   world = createHookWorld({});
-  recorder = join(world.base, "record-modules.mjs");
-  writeFileSync(
-    recorder,
-    [
-      'import { registerHooks } from "node:module";',
-      'import { writeFileSync } from "node:fs";',
-      "const loaded = new Set();",
-      "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
-      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded])));',
-    ].join("\n"),
-  );
+  recorder = writeModuleRecorder(world.base);
 });
 afterAll(() => world.cleanup());
 

@@ -1,5 +1,26 @@
 // What a `keel hook` process may load, as paths of the repository (src/... and node_modules/...): checked
 // on the process run from source (guard/leanPath.test.ts) and on the bundled CLI (cli/bundle.test.ts).
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Writes into `folder` a module for `node --import` that records every module the process resolves,
+ * as a JSON list of URLs written at exit to the file named by KEEL_TEST_LOADED; returns its path.
+ */
+export function writeModuleRecorder(folder: string): string {
+  const recorder = join(folder, "record-modules.mjs");
+  writeFileSync(
+    recorder,
+    [
+      'import { registerHooks } from "node:module";',
+      'import { writeFileSync } from "node:fs";',
+      "const loaded = new Set();",
+      "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
+      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded])));',
+    ].join("\n"),
+  );
+  return recorder;
+}
 
 /** Never loaded to decide one call: MCP client or server, agent or model SDKs, terminal UI, pipeline. */
 export const NEVER_ON_HOOK_PATH: readonly RegExp[] = [
