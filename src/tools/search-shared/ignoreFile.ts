@@ -1,8 +1,9 @@
 // Glob filters handed to rg as an ignore file (`--ignore-file`) instead of `--glob`. As `--glob` they
 // would override .gitignore (a gitignored file a glob names would be searched); an ignore file has
-// the lowest precedence, so .gitignore still wins. The file lives in a temp folder for one rg run
+// the lowest precedence, so .gitignore still wins. The file lives in the temp folder for one rg run
 // (rg cannot read it from /dev/stdin: Node gives children sockets, which /dev/stdin cannot open).
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -21,31 +22,15 @@ export function globsAsIgnoreFile(globs: readonly string[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-let folder: string | undefined;
-let counter = 0;
-
-function tempFolder(): string {
-  if (folder === undefined) {
-    const path = mkdtempSync(join(tmpdir(), "keel-rg-"));
-    process.once("exit", () => rmSync(path, { recursive: true, force: true }));
-    folder = path;
-  }
-  return folder;
-}
-
-/** Writes the ignore file (synchronously: a few lines, one system call or two). */
+/**
+ * Writes the ignore file (synchronously: a few lines, one system call or two) straight into the temp
+ * folder, under a name no one can have taken (random, created exclusively, readable by this user only),
+ * so no folder outlives a process that is killed; the file is removed after its one rg run.
+ */
 function writeIgnoreFile(text: string): string {
-  for (let attempt = 0; ; attempt++) {
-    const path = join(tempFolder(), `globs-${process.pid}-${++counter}.ignore`);
-    try {
-      writeFileSync(path, text);
-      return path;
-    } catch (error) {
-      // The folder was removed under us (a temp cleaner): make a new one, once.
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || attempt > 0) throw error;
-      folder = undefined;
-    }
-  }
+  const path = join(tmpdir(), `keel-rg-${process.pid}-${randomBytes(8).toString("hex")}.ignore`);
+  writeFileSync(path, text, { flag: "wx", mode: 0o600 });
+  return path;
 }
 
 /** Runs `use` with the path of an ignore file holding `globs`; no globs, no file. */
