@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
+    // Temp folders a test file made outside its tests are removed when it ends (tool/testing/tempFolder.ts).
+    setupFiles: ["src/testing/setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -1,12 +1,12 @@
 // The UI's prompter and slash commands, without a terminal: answers, "always" rules, cancellation.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ApprovalRequest, ElicitationRequest } from "../../pipeline/services.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { parseSlash } from "./slashCommands.ts";
 import { UiPrompter } from "./uiPrompter.ts";
 
@@ -20,7 +20,7 @@ const tool = buildTool({
 }) as Tool;
 
 function request(signal = new AbortController().signal): ApprovalRequest {
-  const context = createToolUseContext({ tools: [tool], cwd: mkdtempSync(join(tmpdir(), "keel-prompter-")) });
+  const context = createToolUseContext({ tools: [tool], cwd: tempFolderForTest("keel-prompter-") });
   return {
     tool,
     input: {},

@@ -1,11 +1,11 @@
 // Test harness: spawns `keel mcp` (the real CLI entry, or the same command with the test tools) and
 // connects the official SDK client to it, over stdio or HTTP.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 
 export const REPO = new URL("../../../", import.meta.url).pathname;
 export const KEEL_ENTRY = join(REPO, "src/cli/mcpEntry.ts");
@@ -13,7 +13,7 @@ export const TEST_ENTRY = join(REPO, "src/mcp/testing/keelMcpWithTestTools.ts");
 
 /** A project folder and a home folder of its own, so no real settings leak in. */
 export function makeWorld(): { project: string; home: string; env: Record<string, string> } {
-  const base = mkdtempSync(join(tmpdir(), "keel-mcp-"));
+  const base = tempFolderForTest("keel-mcp-");
   const project = join(base, "project");
   const home = join(base, "home");
   mkdirSync(project);

@@ -1,10 +1,10 @@
 // `keel mcp --http` in the test's own process (the same serveHttp as the CLI, on a real 127.0.0.1 port),
 // for tests that look at the server's sessions: how many are open, what it logged.
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildPermissionContext } from "../../tool/createContext.ts";
 import type { Tool } from "../../tool/Tool.ts";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { AskUserQuestionTool } from "../../tools/ask-user-question/AskUserQuestionTool.ts";
 import { ReadTool } from "../../tools/read/ReadTool.ts";
 import { type RunningHttpServer, serveHttp } from "../serveHttp.ts";
@@ -19,7 +19,7 @@ export interface InProcessServer extends RunningHttpServer {
 export async function startInProcessHttp(
   options: { token?: string; sessionIdleMs?: number; maxSessions?: number; allow?: string[] } = {},
 ): Promise<InProcessServer> {
-  const project = join(mkdtempSync(join(tmpdir(), "keel-mcp-http-")), "project");
+  const project = join(tempFolderForTest("keel-mcp-http-"), "project");
   mkdirSync(project);
   writeFileSync(join(project, "hello.txt"), "hello from the project\n");
   const tools = [...testTools(), ReadTool, AskUserQuestionTool] as unknown as Tool[];

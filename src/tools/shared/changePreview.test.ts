@@ -1,11 +1,11 @@
 // Previews of file changes before approval: computed in memory from the file on disk, nothing written.
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import type { ToolView } from "../../tool/Tool.ts";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { EditTool } from "../edit/EditTool.ts";
 import { MultiEditTool } from "../multi-edit/MultiEditTool.ts";
 import { WriteTool } from "../write/WriteTool.ts";
@@ -13,7 +13,7 @@ import { WriteTool } from "../write/WriteTool.ts";
 let dir: string;
 let context: ToolUseContext;
 beforeEach(() => {
-  dir = realpathSync(mkdtempSync(join(tmpdir(), "keel-preview-")));
+  dir = tempFolderForTest("keel-preview-");
   context = createToolUseContext({ tools: [], cwd: dir });
 });
 

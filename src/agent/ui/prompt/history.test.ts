@@ -1,12 +1,12 @@
 // The prompt history file: per project, newest first, kept across instances, private, cut back when long.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../../../tool/testing/tempFolder.ts";
 import { PromptHistory } from "./history.ts";
 
 function file(): string {
-  return join(mkdtempSync(join(tmpdir(), "keel-history-")), ".keel", "history.jsonl");
+  return join(tempFolderForTest("keel-history-"), ".keel", "history.jsonl");
 }
 
 describe("PromptHistory", () => {
@@ -54,7 +54,7 @@ describe("PromptHistory", () => {
 
   it("an unusable file costs the history file, not the session, and is told once", () => {
     // The folder the file should live in is a plain file: every read and write fails, even for root.
-    const blocker = join(mkdtempSync(join(tmpdir(), "keel-history-")), "not-a-folder");
+    const blocker = join(tempFolderForTest("keel-history-"), "not-a-folder");
     writeFileSync(blocker, "");
     const errors: string[] = [];
     const history = new PromptHistory({
