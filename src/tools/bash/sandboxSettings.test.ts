@@ -128,21 +128,12 @@ describe.skipIf(reason !== undefined)("sandbox settings with bubblewrap", () => 
     it("reaches only the listed hosts through the sandbox's proxy", async () => {
       // --noproxy "": localhost too goes through the proxy, which applies the allowed domains.
       const command = `curl --noproxy '' -fsS -m 10 http://localhost:${port}/`;
-      // The sandbox runtime starts its in-sandbox relay to the proxy (socat) in the background and
-      // runs the command at once, so on a loaded machine the first connection can come before the
-      // relay listens ("Couldn't connect to server"). That is the runtime's race, not the policy
-      // under test: such a run is retried, a few times, and the answer must then be the proxy's.
-      const run = async (session: ShellTestSession) => {
-        for (let attempt = 1; ; attempt++) {
-          const result = await bash(session, { command });
-          if (attempt === 5 || !result.text.includes("Couldn't connect to server")) return result;
-        }
-      };
-      const closed = await run(await sandboxed());
+      // Commands start once the runtime's relay to the proxy listens (sandboxTemplates.ts WAIT_FOR_PROXY).
+      const closed = await bash(await sandboxed(), { command });
       expect(closed.data.isError).toBe(true);
       expect(closed.text).toContain("403");
       await stopSandbox();
-      const open = await run(await sandboxed({ allowedDomains: ["localhost"] }));
+      const open = await bash(await sandboxed({ allowedDomains: ["localhost"] }), { command });
       expect(open.text).toBe("hello from the host");
     });
   });
