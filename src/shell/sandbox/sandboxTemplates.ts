@@ -26,12 +26,13 @@ export const SCRIPT_ENV = "KEEL_SANDBOX_SCRIPT";
 /**
  * With the network behind the runtime's proxy, its two listeners inside the sandbox (HTTP on 3128, SOCKS
  * on 1080: socat, started in the background just before this command) may not listen yet, and a
- * command's first connection would be refused. So wait, up to about 2 s, until the sandbox's own
- * /proc/net/tcp lists both listening (0C38, 0438), with bash builtins and `sleep` only.
+ * command's first connection would be refused. So wait, up to about 5 s, until the sandbox's own
+ * /proc/net/tcp lists both listening (0C38, 0438), with bash builtins and `sleep` only. On a busy
+ * machine socat can take seconds to start; past the wait the command runs anyway.
  */
 const WAIT_FOR_PROXY = [
   'case "$HTTP_PROXY" in *localhost:3128*)',
-  "__keel_n=0; while [ $__keel_n -lt 200 ]; do __keel_l=0;",
+  "__keel_n=0; while [ $__keel_n -lt 500 ]; do __keel_l=0;",
   "while read -r __keel_a __keel_b __keel_c __keel_d __keel_r; do",
   'case "$__keel_b $__keel_c $__keel_d" in *":0C38 00000000:0000 0A"|*":0438 00000000:0000 0A") __keel_l=$((__keel_l+1));; esac;',
   "done </proc/net/tcp 2>/dev/null;",
