@@ -1,6 +1,5 @@
 // The library surface as a user sees it: one import, a governed call, a decision with who decided.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -12,6 +11,7 @@ import {
   type ResultEvent,
   runToolUse,
 } from "./index.ts";
+import { tempFolderForTest } from "./tool/testing/tempFolder.ts";
 
 async function resultOf(events: AsyncGenerator<{ type: string }>): Promise<ResultEvent> {
   let result: ResultEvent | undefined;
@@ -21,7 +21,7 @@ async function resultOf(events: AsyncGenerator<{ type: string }>): Promise<Resul
 
 describe("library entry", () => {
   it("runs a built-in tool through the pipeline", async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), "keel-lib-")));
+    const dir = tempFolderForTest("keel-lib-");
     writeFileSync(join(dir, "a.txt"), "hello\n");
     const context = createToolUseContext({ tools: builtinTools(), cwd: dir });
     const result = await resultOf(

@@ -7,7 +7,7 @@
 //     accepts a form as shown (the SDK fills in its defaults);
 //   - the model: calls every tool the server lists once, with the smallest input its schema allows,
 //     through the governed pipeline (an allow rule for the server, as a user would write).
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectMcpServers } from "../../src/mcp/client.ts";
@@ -25,6 +25,7 @@ if (!url) {
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const credentials = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as Record<string, unknown>;
 const home = mkdtempSync(join(tmpdir(), "keel-conformance-"));
+process.on("exit", () => rmSync(home, { recursive: true, force: true }));
 
 /** The client metadata document URL the suite's CIMD scenario expects (its fixture; never fetched). */
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";

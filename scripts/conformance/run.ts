@@ -7,7 +7,7 @@
 // times the client's reconnect to within 200 ms, runs alone; a failing client scenario is run once more
 // (a busy CI machine can miss the suite's timings) and the retry is reported.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -150,6 +150,8 @@ process.stdout.write(
   `\nconformance: server ${server.passed} checks passed, ${server.failed} failed; ` +
     `client (${client.scenarios} scenarios) ${client.passed} checks passed, ${client.failed} failed; ` +
     `failures outside ${EXPECTED.slice(REPO.length)}: ${server.ok && client.ok ? "none" : "SEE ABOVE"} ` +
-    `(${Math.round((Date.now() - started) / 1000)} s; results in ${work})\n`,
+    `(${Math.round((Date.now() - started) / 1000)} s${server.ok && client.ok ? "" : `; results kept in ${work}`})\n`,
 );
+// The suite's results are kept to look into only when something failed.
+if (server.ok && client.ok) rmSync(work, { recursive: true, force: true });
 process.exit(server.ok && client.ok ? 0 : 1);

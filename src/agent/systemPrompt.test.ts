@@ -1,17 +1,17 @@
 // The system prompt's parts: memory files in order with @imports, environment facts with git status.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { buildTool } from "../tool/Tool.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { importReferences, loadMemoryFiles, projectFolders } from "./memory.ts";
 import { buildSystemPrompt, keelBasePrompt } from "./systemPrompt.ts";
 import { ToolPool } from "./toolPool.ts";
 
 function world() {
-  const root = mkdtempSync(join(tmpdir(), "keel-memory-"));
+  const root = tempFolderForTest("keel-memory-");
   const home = join(root, "home");
   const repo = join(root, "repo");
   const sub = join(repo, "packages", "app");
@@ -42,7 +42,7 @@ describe("memory files", () => {
   });
 
   it("stops at the cwd outside a repository", () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-norepo-"));
+    const dir = tempFolderForTest("keel-norepo-");
     expect(projectFolders(dir)).toEqual([dir]);
   });
 

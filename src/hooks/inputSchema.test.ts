@@ -1,16 +1,7 @@
 // Hook stdin field for field against Claude Code's hooks reference (code.claude.com/docs/en/hooks,
 // "Common input fields" and each event's "<Event> input" section). A real agent session, built the way
 // `keel run` and the terminal UI build it, fires every event at real hook commands that save their stdin.
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AgentSession, createAgentSession } from "../agent/createAgent.ts";
@@ -19,6 +10,7 @@ import { collectRun, TEST_KEY } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";
 import { loadSettings } from "../settings/load.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { builtinTools } from "../tools/builtinTools.ts";
 import { HOOK_EVENTS, type HookEvent } from "./config.ts";
 import { HookRunner } from "./runner.ts";
@@ -110,7 +102,7 @@ function recordingHooks(): Record<string, unknown> {
 }
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "keel-hook-inputs-")));
+  root = tempFolderForTest("keel-hook-inputs-");
   project = join(root, "project");
   captures = join(root, "captures");
   const home = join(root, "home");

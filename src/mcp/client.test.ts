@@ -2,7 +2,7 @@
 // server ($ref schemas, crashes mid-session, slow calls), and @modelcontextprotocol/server-everything
 // and server-filesystem from npm, over stdio, Streamable HTTP and SSE. Calls go through the pipeline.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ProgressEvent, type ResultEvent, runToolUse } from "../pipeline/runToolUse.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { resultText } from "../tool/messages.ts";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { connectMcpServers, type McpClientManager, withMcpClients } from "./client.ts";
 import { type McpServerSpec, parseServerEntry } from "./config.ts";
 import { REPO, waitFor } from "./testing/harness.ts";
@@ -303,7 +304,7 @@ describe("remote transports and server-filesystem", () => {
   });
 
   it("reads a file with server-filesystem", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "keel-fs-"));
+    const dir = tempFolderForTest("keel-fs-");
     writeFileSync(join(dir, "note.txt"), "filesystem server says hi\n");
     const manager = await connectMcpServers([stdio("fs", [FILESYSTEM, dir])]);
     try {

@@ -1,9 +1,9 @@
 // MCP server configuration: ${VAR} expansion, entry checks, sources and precedence.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} references are the subject of these tests
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { collectMcpServers, McpConfigError, parseServerEntry } from "./config.ts";
 import { expandEnvVars } from "./expandEnv.ts";
 import { mcpToolName, parseMcpToolName } from "./names.ts";
@@ -76,7 +76,7 @@ describe("parseServerEntry", () => {
 });
 
 describe("collectMcpServers", () => {
-  const dir = mkdtempSync(join(tmpdir(), "keel-mcp-config-"));
+  const dir = tempFolderForTest("keel-mcp-config-");
   const file = join(dir, "servers.json");
   writeFileSync(
     file,

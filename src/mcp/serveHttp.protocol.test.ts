@@ -1,7 +1,6 @@
 // JSON-RPC over `keel mcp --http`, message limits, roots and questions, with raw HTTP and the official
 // SDK client against the real HTTP server on 127.0.0.1.
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,6 +11,7 @@ import {
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { MAX_MESSAGE_BYTES } from "./messageLimits.ts";
 import {
   type InProcessServer,
@@ -172,7 +172,7 @@ describe("message limits over HTTP", () => {
 
 describe("roots over HTTP", () => {
   it("applies a client's roots before its first call, without waiting out a timeout; follows list_changed", async () => {
-    const base = mkdtempSync(join(tmpdir(), "keel-roots-"));
+    const base = tempFolderForTest("keel-roots-");
     const [first, second] = ["first", "second"].map((name) => {
       const dir = mkdtempSync(join(base, `${name}-`));
       writeFileSync(join(dir, "inside.txt"), `inside the ${name} root\n`);

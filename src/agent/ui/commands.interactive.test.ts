@@ -3,18 +3,10 @@
 // without a dialog while it answers), /memory lists, adds to, shows and edits memory files (the editor
 // is $EDITOR, here a script).
 import { execFileSync, spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { firstUserText } from "../../tools/agent/testing.ts";
 import { startServer, TEST_KEY } from "../testing/harness.ts";
 import { text, toolUse } from "../testing/script.ts";
@@ -52,7 +44,7 @@ describe.skipIf(!hasTmux)("custom commands and /memory in the terminal UI (tmux)
   let hookInputs: string;
 
   beforeAll(async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-commands-")));
+    const root = tempFolderForTest("keel-ui-commands-");
     project = join(root, "project");
     home = join(root, "home");
     mkdirSync(join(project, ".claude", "commands", "git"), { recursive: true });

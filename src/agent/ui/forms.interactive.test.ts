@@ -2,10 +2,10 @@
 // in a form (elicitation): the form shows one field at a time, answers are typed on the prompt line
 // (a bad one is asked again, Enter alone takes the default), Esc declines, Ctrl-C cancels and stops,
 // and a prompt typed before the form came is still there after it.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { startServer } from "../testing/harness.ts";
 import { type RecordedRequest, type ScriptTurn, text, toolUse } from "../testing/script.ts";
 import type { ScriptedServer } from "../testing/server.ts";
@@ -41,7 +41,7 @@ describe.skipIf(!hasTmux)("MCP forms in the terminal UI (keel in tmux)", () => {
   }
 
   beforeAll(async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-forms-")));
+    const root = tempFolderForTest("keel-ui-forms-");
     const project = join(root, "project");
     const home = join(root, "home");
     hold = join(root, "hold");

@@ -1,11 +1,11 @@
 // The real `keel` program in a pseudo-terminal (tmux), against a scripted Anthropic server: prompts,
 // approval dialogs that show what they approve (a Write's content, an Edit's diff, the whole command)
 // and narrow "don't ask again" choices, streaming, Ctrl-C, /clear forgetting reads, /cost, /exit.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { trustFolder } from "../../settings/trust.ts";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { startServer } from "../testing/harness.ts";
 import { type RecordedRequest, type ScriptTurn, text, toolUse } from "../testing/script.ts";
 import type { ScriptedServer } from "../testing/server.ts";
@@ -56,7 +56,7 @@ describe.skipIf(!hasTmux)("keel interactive (in tmux)", () => {
   }
 
   beforeAll(async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-")));
+    const root = tempFolderForTest("keel-ui-");
     project = join(root, "project");
     home = join(root, "home");
     mkdirSync(project);
@@ -209,7 +209,7 @@ describe.skipIf(!hasTmux)("keel interactive in a small terminal (tmux, 24 rows)"
   const content = Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n");
 
   beforeAll(async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-ui-small-")));
+    const root = tempFolderForTest("keel-ui-small-");
     project = join(root, "project");
     const home = join(root, "home");
     mkdirSync(project);

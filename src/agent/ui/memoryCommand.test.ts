@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { memoryCommand, memoryEntries } from "./memoryCommand.ts";
 
-const base = realpathSync(mkdtempSync(join(tmpdir(), "keel-memory-command-")));
+const base = tempFolderForTest("keel-memory-command-");
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe("/memory", () => {

@@ -2,10 +2,10 @@
 // echoes each prompt back: fast backspaces, cursor and word keys, multi-line input (Shift+Enter as the
 // kitty keyboard protocol reports it, \ then Enter, Alt+Enter, Ctrl+J), bracketed paste,
 // history across sessions, Shift+Tab mode cycling, Ctrl-C and Ctrl-D.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { startServer } from "../testing/harness.ts";
 import { text } from "../testing/script.ts";
 import type { ScriptedServer } from "../testing/server.ts";
@@ -19,7 +19,7 @@ describe.skipIf(!hasTmux)("the prompt line (keel in tmux)", () => {
   let sent = 0;
 
   beforeAll(async () => {
-    const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-prompt-ui-")));
+    const root = tempFolderForTest("keel-prompt-ui-");
     project = join(root, "project");
     home = join(root, "home");
     mkdirSync(project);

@@ -2,11 +2,11 @@
 // the loopback redirect), stored tokens used by later connections, refresh of an expired token, a revoked
 // login reported as "run keel mcp login", and the `keel mcp login` / `logout` commands.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempFolderForTest } from "../../tool/testing/tempFolder.ts";
 import { McpConnection } from "../connection.ts";
 import { startTestAuthServer, type TestAuthServer } from "../testing/authServer.ts";
 import { KEEL_ENTRY, makeWorld, waitFor } from "../testing/harness.ts";
@@ -33,7 +33,7 @@ describe("OAuth for a remote MCP server", () => {
 
   beforeAll(async () => {
     server = await startTestAuthServer();
-    store = new OAuthStore(join(mkdtempSync(join(tmpdir(), "keel-oauth-")), "mcp-oauth.json"));
+    store = new OAuthStore(join(tempFolderForTest("keel-oauth-"), "mcp-oauth.json"));
   });
   afterAll(() => server.close());
 
@@ -96,7 +96,7 @@ describe("a login to a server that offers no OAuth", () => {
   it("says so in plain words, with the fixed-token alternative, instead of the SDK's raw parse error", async () => {
     // keel mcp --http itself: a bearer token, no OAuth metadata, no registration endpoint.
     const server = await startInProcessHttp({ token: "fixed-token" });
-    const store = new OAuthStore(join(mkdtempSync(join(tmpdir(), "keel-oauth-")), "mcp-oauth.json"));
+    const store = new OAuthStore(join(tempFolderForTest("keel-oauth-"), "mcp-oauth.json"));
     try {
       const config = { type: "http" as const, url: server.url, headers: {} };
       const connection = new McpConnection(
