@@ -56,8 +56,13 @@ describe("the telemetry spool", () => {
     void writers.then(() => {
       done = true;
     });
-    // Flushes run (each ending with a prune) while the writers write.
-    while (!done) await flushTelemetrySpool(root);
+    // Flushes run (each ending with a prune) while the writers write. A turn of the event loop between
+    // them: a flush that finds nothing may finish without waiting on anything, and a loop of those alone
+    // would never let the writers' exits be seen.
+    while (!done) {
+      await flushTelemetrySpool(root);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     expect(await writers).toEqual([0, 0, 0]);
     await flushTelemetrySpool(root);
     expect(spoolCount(root).events).toBe(0);

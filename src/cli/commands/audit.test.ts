@@ -156,3 +156,18 @@ describe("the log's bounds from the user's settings", () => {
     expect(result.stderr).toMatch(/audit\.maxSizeMB: Too small/);
   });
 });
+
+describe("the full collection a long read of the log makes now and then", () => {
+  it("is had in this process, and frees what nothing holds", async () => {
+    const { fullCollection } = await import("./audit.ts");
+    const collect = fullCollection();
+    expect(collect).toBeTypeOf("function");
+    let target: object | undefined = { payload: "x".repeat(1_000) };
+    const ref = new WeakRef(target);
+    target = undefined;
+    // A WeakRef's target is kept until the current job ends: collect in a later one.
+    await new Promise((resolve) => setImmediate(resolve));
+    collect!();
+    expect(ref.deref()).toBeUndefined();
+  });
+});
