@@ -76,7 +76,10 @@ async function forEachEntry(
     const pending = each(entry);
     if (pending) await pending;
     if (++count % RECORDS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-    if (count % RECORDS_PER_COLLECTION === 0) (collect ??= fullCollection() ?? (() => {}))();
+    if (count % RECORDS_PER_COLLECTION === 0) {
+      collect ??= fullCollection() ?? (() => {});
+      collect();
+    }
   }
 }
 
