@@ -109,6 +109,7 @@ function sourceName(dist, input) {
  */
 export async function groupChunks({ dist, stageDir, outdir, metafile, entries, groups, tools, sourcesFile }) {
   const outputs = readMetafile(metafile);
+  // KEEL_BUNDLE_DEBUG=<file>: esbuild's metafile is written there, to see which modules went where.
   if (process.env.KEEL_BUNDLE_DEBUG) writeFileSync(process.env.KEEL_BUNDLE_DEBUG, JSON.stringify(metafile));
   const groupOf = assignGroups(outputs, groups, tools);
   const warnings = [];
