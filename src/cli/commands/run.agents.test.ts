@@ -158,6 +158,25 @@ function openSession(args: string[], w: KeelWorld) {
   };
 }
 
+/** The session "bee", idle between stream-json prompts, once its socket is there for others to find. */
+async function openBee(server: Parameters<typeof cliProviderArgs>[0], w: KeelWorld) {
+  const bee = openSession(
+    [
+      "run",
+      "--name",
+      "bee",
+      "--input-format",
+      "stream-json",
+      "--output-format",
+      "stream-json",
+      ...cliProviderArgs(server),
+    ],
+    w,
+  );
+  await until(() => sessionFiles(w).some((name) => name.endsWith(".json")), "bee's socket");
+  return bee;
+}
+
 function sessionFiles(w: KeelWorld): string[] {
   const dir = join(w.env.KEEL_DECISION_SERVER_DIR as string, "sessions");
   return existsSync(dir) ? readdirSync(dir) : [];
@@ -168,20 +187,7 @@ describe("messages between sessions", () => {
     const w = world();
     const beeServer = await startServer("anthropic", [{ blocks: [text("pong, got it")] }]);
     servers.push(beeServer);
-    const bee = openSession(
-      [
-        "run",
-        "--name",
-        "bee",
-        "--input-format",
-        "stream-json",
-        "--output-format",
-        "stream-json",
-        ...cliProviderArgs(beeServer),
-      ],
-      w,
-    );
-    await until(() => sessionFiles(w).some((name) => name.endsWith(".json")), "bee's socket");
+    const bee = await openBee(beeServer, w);
 
     const antServer = await startServer("anthropic", [
       { blocks: [toolUse("ListAgents", {})] },
@@ -211,20 +217,7 @@ describe("messages between sessions", () => {
     const w = world();
     const beeServer = await startServer("anthropic", []);
     servers.push(beeServer);
-    const bee = openSession(
-      [
-        "run",
-        "--name",
-        "bee",
-        "--input-format",
-        "stream-json",
-        "--output-format",
-        "stream-json",
-        ...cliProviderArgs(beeServer),
-      ],
-      w,
-    );
-    await until(() => sessionFiles(w).some((name) => name.endsWith(".json")), "bee's socket");
+    const bee = await openBee(beeServer, w);
     const antServer = await startServer("anthropic", [
       { blocks: [toolUse("SendMessage", { to: "bee", message: "PING" })] },
       { blocks: [text("could not")] },
