@@ -6,6 +6,24 @@ import { dangerousOptions } from "./dangerousOptions.ts";
 import { checkPath, unknownPath } from "./pathCheck.ts";
 import type { Scope } from "./pathScope.ts";
 
+/**
+ * `value`, a file written, made from argv word `index`: a value that is the whole word is expanded as bash
+ * expands it; one inside a word (an option's `=x`, a derived name) only has its `~` read.
+ */
+function checkWrittenName(view: CommandView, name: string, index: number, value: string, scope: Scope): void {
+  const whole = view.argv[index] === value;
+  checkPath(
+    {
+      value,
+      word: whole ? view.words[index] : undefined,
+      access: "write",
+      commandName: name,
+      bases: scope.cwds,
+    },
+    scope,
+  );
+}
+
 /** A file named after an argv word (`x.gz` from `x`, `dest/name` from scp's destination), judged as a write. */
 export function checkDerivedName(
   view: CommandView,
@@ -24,17 +42,7 @@ export function checkDerivedName(
     );
     return;
   }
-  const whole = view.argv[path.index] === path.value;
-  checkPath(
-    {
-      value: path.value,
-      word: whole ? word : undefined,
-      access: "write",
-      commandName: name,
-      bases: scope.cwds,
-    },
-    scope,
-  );
+  checkWrittenName(view, name, path.index, path.value, scope);
 }
 
 /** Files named by output options (`sort --outp=x`, `curl -w '%output{x}'`), judged as writes wherever they stand. */
@@ -51,17 +59,6 @@ export function checkOptionOutputs(view: CommandView, name: string, scope: Scope
       );
       continue;
     }
-    // A file that is the whole word is expanded as bash expands it; one inside a word only has its `~` read.
-    const whole = view.argv[danger.index] === danger.file;
-    checkPath(
-      {
-        value: danger.file,
-        word: whole ? word : undefined,
-        access: "write",
-        commandName: name,
-        bases: scope.cwds,
-      },
-      scope,
-    );
+    checkWrittenName(view, name, danger.index, danger.file, scope);
   }
 }
