@@ -49,6 +49,8 @@ export interface SeenEmptyFolder {
   path: string;
   dev: number;
   ino: number;
+  /** Change time: a folder removed and made again may get the same inode number back. */
+  ctimeNs: bigint;
 }
 
 /** The empty folders among `paths` (a folder with entries, a file or a link is not one). */
@@ -56,9 +58,9 @@ export function emptyFoldersAmong(paths: readonly string[]): SeenEmptyFolder[] {
   const found: SeenEmptyFolder[] = [];
   for (const path of paths) {
     try {
-      const stats = lstatSync(path);
+      const stats = lstatSync(path, { bigint: true });
       if (stats.isDirectory() && readdirSync(path).length === 0)
-        found.push({ path, dev: stats.dev, ino: stats.ino });
+        found.push({ path, dev: Number(stats.dev), ino: Number(stats.ino), ctimeNs: stats.ctimeNs });
     } catch {
       // Gone already: bubblewrap makes the mount point, and removeRemadeFolders removes it.
     }
@@ -75,8 +77,12 @@ export function removeRemadeFolders(seen: readonly SeenEmptyFolder[]): void {
   for (const folder of seen) {
     if (live.has(folder.path)) continue;
     try {
-      const stats = lstatSync(folder.path);
-      if (!stats.isDirectory() || (stats.dev === folder.dev && stats.ino === folder.ino)) continue;
+      const stats = lstatSync(folder.path, { bigint: true });
+      const same =
+        Number(stats.dev) === folder.dev &&
+        Number(stats.ino) === folder.ino &&
+        stats.ctimeNs === folder.ctimeNs;
+      if (!stats.isDirectory() || same) continue;
       if (readdirSync(folder.path).length > 0) continue;
       rmdirSync(folder.path);
     } catch {
