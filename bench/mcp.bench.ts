@@ -77,8 +77,7 @@ function buildKeel(): string | undefined {
   };
   copy(join(REPO, "src"));
   spawnSync(process.execPath, [join(REPO, "scripts/bundle-cli.mjs"), out], { cwd: REPO, stdio: "inherit" });
-  mkdirSync(join(cache, "bin"));
-  cpSync(join(REPO, "bin/keel.js"), launcher);
+  cpSync(join(REPO, "bin"), join(cache, "bin"), { recursive: true });
   // Keel reads its version from the package.json beside dist/, as in an installed package.
   cpSync(join(REPO, "package.json"), join(cache, "package.json"));
   return launcher;

@@ -6,17 +6,12 @@ import { fileURLToPath } from "node:url";
 
 // fs through require(): an ES import of node:fs builds a facade that reads every export, and its lazy
 // stream getters then load all of fs's streams (~10 ms of every start).
-const { existsSync } = module.createRequire(import.meta.url)("node:fs");
+const fs = module.createRequire(import.meta.url)("node:fs");
+const { existsSync } = fs;
 
 // Agents read a hook's exit code 2 as "block the tool call": a `keel hook` that cannot start blocks
 // the call it was asked about (a guard that cannot decide says no), like every command that cannot start.
 const cannotStart = 2;
-
-// Node's on-disk cache of compiled code (Node >= 22.1): about 60 ms off every start. Optional, so a Node
-// without it (or with the cache folder unwritable) still runs.
-try {
-  module.enableCompileCache?.();
-} catch {}
 
 // The bundled CLI (scripts/bundle-cli.mjs) loads a few files instead of hundreds; the plain compiled
 // modules are the same program, used when the bundle was not built.
@@ -25,6 +20,13 @@ const bundledEntry = existsSync(fileURLToPath(bundled));
 const entry = bundledEntry ? bundled : new URL("../dist/cli/main.js", import.meta.url);
 const built = existsSync(fileURLToPath(entry));
 const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLToPath(entry) };
+
+// Node's on-disk cache of compiled code (Node >= 22.1), in Keel's own bounded folder (compileCache.js).
+// Optional: a Node without it, or a folder that cannot be private, still runs.
+if (built) {
+  const { enableCompileCache } = await import("./compileCache.js");
+  enableCompileCache(module, fs, launcher.entryFile);
+}
 
 // `keel hook <agent>` and `keel check <Name> <json>` are first offered to this user's warm decision
 // server (src/cli/decisionServer/): it answers in a few milliseconds what a new process needs ~0.1 s to

@@ -151,6 +151,42 @@ const fsWithoutFacade = {
 };
 
 /**
+ * Builtins that a process deciding one call rarely touches, but that cost it to load: node:crypto (and,
+ * through an ES import's facade, Web Crypto: ~6 ms), node:child_process (with dgram and the socket list)
+ * and node:fs/promises (with readline and the fs streams). An ES import of one of them loads it with the
+ * importing chunk. Bundled code gets a stand-in instead: each function of the module, which loads it on
+ * its first call. Only functions are offered, so a bundled module importing anything else (a class, a
+ * constant) fails the build, not a start.
+ */
+const LAZY_BUILTINS = ["child_process", "crypto", "fs/promises"];
+let lazyBuiltinRedirects = 0;
+const lazyBuiltins = {
+  name: "lazy-builtins",
+  setup(pluginBuild) {
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.join("|").replaceAll("/", "\\/")})$`);
+    pluginBuild.onResolve({ filter }, (args) => {
+      if (args.kind !== "import-statement") return undefined;
+      lazyBuiltinRedirects++;
+      return { path: args.path.replace(/^node:/, ""), namespace: "lazy-builtin" };
+    });
+    pluginBuild.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, (args) => {
+      const real = require(`node:${args.path}`);
+      const functions = Object.keys(real).filter(
+        (name) =>
+          /^[a-z][\w$]*$/.test(name) &&
+          typeof Object.getOwnPropertyDescriptor(real, name)?.value === "function",
+      );
+      const contents = [
+        `let loaded;\nconst load = () => (loaded ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+        ...functions.map((name) => `export function ${name}(...args) { return load().${name}(...args); }`),
+        "export default new Proxy({}, { get: (_target, name) => load()[name] });",
+      ].join("\n");
+      return { contents, loader: "js" };
+    });
+  },
+};
+
+/**
  * esbuild gives each module that the start chunk shares with only some tool chunks a file of its own:
  * every tool's meta.js (the facts tools/index.js registers, ~200 bytes) would be one more file each start
  * loads (~34 files, ~10 ms). Every import of a meta is read through one module that re-exports them all,
@@ -249,6 +285,7 @@ try {
       zodEnglishOnly,
       commanderLazyChildProcess,
       fsWithoutFacade,
+      lazyBuiltins,
       toolMetasTogether,
     ],
     // Without comments and indentation there is less to read and checksum at every start, and the
@@ -263,6 +300,10 @@ try {
       "bundle-cli: warning: the MCP SDK no longer imports ../validation/ajv-provider.js; ajv loads at start\n",
     );
   if (fsRedirects === 0) process.stderr.write("bundle-cli: warning: nothing imports node:fs any more?\n");
+  if (lazyBuiltinRedirects === 0)
+    process.stderr.write(
+      "bundle-cli: warning: no ES import of child_process, crypto or fs/promises to defer\n",
+    );
   if (toolMetaRedirects === 0)
     process.stderr.write("bundle-cli: warning: no tool imports its ./meta.js; each meta may be a chunk\n");
   if (commanderRewrites === 0)

@@ -19,6 +19,8 @@ function readMetafile(metafile) {
       entryPoint: output.entryPoint ? resolve(output.entryPoint) : undefined,
       // Modules of esbuild plugins' namespaces (`fs-required:node:fs`) keep their names.
       inputs: Object.keys(output.inputs).map((input) => (/^[\w-]+:/.test(input) ? input : resolve(input))),
+      // No code of its own: an entry that only re-exports what esbuild put in shared chunks.
+      reExportsOnly: Object.values(output.inputs).every((input) => input.bytesInOutput === 0),
     });
   }
   return outputs;
@@ -90,7 +92,45 @@ export function assignGroups(outputs, groups, tools) {
       rest.map(([, chunk]) => chunk),
     ),
   );
+  joinReExports(outputs, groupOf);
   return groupOf;
+}
+
+/**
+ * An entry that only re-exports (a module imported dynamically whose code esbuild put in shared chunks,
+ * like the analyzer's front end that the guard imports for Bash calls) would be a file of its own, one
+ * more file to load. It joins the group among those it imports that already imports all the others, so
+ * loading it loads nothing more than before and no group gains an import of a later one. Without such a
+ * group it stays a file.
+ */
+function joinReExports(outputs, groupOf) {
+  const importsOf = new Map();
+  for (const [file, output] of outputs) {
+    const group = groupOf.get(file);
+    if (group === undefined) continue;
+    if (!importsOf.has(group)) importsOf.set(group, new Set());
+    for (const chunk of output.staticImports)
+      if (groupOf.has(chunk)) importsOf.get(group).add(groupOf.get(chunk));
+  }
+  const reaches = (from, to) => {
+    const seen = new Set();
+    const stack = [from];
+    while (stack.length > 0) {
+      const group = stack.pop();
+      if (group === to) return true;
+      if (seen.has(group)) continue;
+      seen.add(group);
+      stack.push(...(importsOf.get(group) ?? []));
+    }
+    return false;
+  };
+  for (const [file, output] of outputs) {
+    if (groupOf.has(file) || !output.entryPoint || !output.reExportsOnly) continue;
+    const imported = [...new Set(output.staticImports.map((chunk) => groupOf.get(chunk)))];
+    if (imported.length === 0 || imported.includes(undefined)) continue;
+    const home = imported.find((group) => imported.every((other) => reaches(group, other)));
+    if (home !== undefined) groupOf.set(file, home);
+  }
 }
 
 /** A module as sources.json names it: `cli/main.js` (of dist), `node_modules/zod/v4/core/core.js` (a package). */

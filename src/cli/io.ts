@@ -1,6 +1,7 @@
 // What a command runs with, as data: the caller's folder, environment, terminals and output. A command
 // run in its own process gets the process's (processIO); the decision server gets its client's, sent as
 // data, so serving a request never changes the server's own process.
+import { isatty } from "node:tty";
 import type { RecordHolder } from "../audit/heldSink.ts";
 import type { Env } from "../tool/context.ts";
 
@@ -35,7 +36,8 @@ export function processIO(stdin?: GivenStdin): CommandIO {
     cwd: process.cwd(),
     env: process.env,
     tty: {
-      stdin: process.stdin.isTTY === true,
+      // Not process.stdin.isTTY: that getter builds the stdin stream, which most commands never read.
+      stdin: isatty(0),
       stdout: process.stdout.isTTY === true,
       stderr: process.stderr.isTTY === true,
     },

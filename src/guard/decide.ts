@@ -281,7 +281,7 @@ async function recordDecision(
     ...(mode ? { mode } : {}),
     agent: call.agent,
     hookEvent: call.event,
-    ...(savedAPrompt(call, verdict) ? { savedPrompt: true } : {}),
+    ...((await savedAPrompt(call, verdict)) ? { savedPrompt: true } : {}),
     ...(verdict.behavior === "none" ? { noOpinion: verdict.reason } : {}),
   };
   const env = options.env;

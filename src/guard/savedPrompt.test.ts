@@ -36,7 +36,7 @@ describe("savedAPrompt", () => {
     ["an edit in default mode", call("claude-code", "PreToolUse", "Edit", { file_path: "/p/a" }, "default")],
     ["a WebFetch", call("claude-code", "PreToolUse", "WebFetch", { url: "https://x" })],
     ["Codex's approval dialog", call("codex", "PermissionRequest", "Bash", { command: "make" })],
-  ])("counts: %s", (_name, agentCall) => expect(savedAPrompt(agentCall, allow)).toBe(true));
+  ])("counts: %s", (_name, agentCall) => expect(savedAPrompt(agentCall, allow)).resolves.toBe(true));
 
   it.each([
     [
@@ -57,11 +57,11 @@ describe("savedAPrompt", () => {
       call("gemini-cli", "BeforeTool", "run_shell_command", { command: "make" }),
     ],
     ["Codex's PreToolUse, which can only refuse", call("codex", "PreToolUse", "Bash", { command: "make" })],
-  ])("does not count: %s", (_name, agentCall) => expect(savedAPrompt(agentCall, allow)).toBe(false));
+  ])("does not count: %s", (_name, agentCall) => expect(savedAPrompt(agentCall, allow)).resolves.toBe(false));
 
-  it("never counts what Keel did not allow", () => {
+  it("never counts what Keel did not allow", async () => {
     const asked = call("claude-code", "PermissionRequest", "Bash", { command: "make" });
-    expect(savedAPrompt(asked, { ...allow, behavior: "deny" })).toBe(false);
-    expect(savedAPrompt(asked, { ...allow, behavior: "none" })).toBe(false);
+    await expect(savedAPrompt(asked, { ...allow, behavior: "deny" })).resolves.toBe(false);
+    await expect(savedAPrompt(asked, { ...allow, behavior: "none" })).resolves.toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 // Whether Keel's allow of another agent's call took a prompt away from the person: the agent would have
 // asked, and did not because Keel proved the call safe. `keel audit --summary` counts these as "prompts
 // saved", so the count errs low: anything the agent might have run without asking is not counted.
-import { understoodCommands } from "../shell/analyze/grammar/frontEnd.ts";
 import { builtinToolNames } from "../tools/catalog.ts";
 import type { AgentCall, Verdict } from "./types.ts";
 
@@ -41,7 +40,8 @@ const judged = (access: "read" | "write") =>
 const NEVER_PROMPTING_TOOLS = new Set([...judged("read"), "WebSearch"]);
 const EDIT_TOOLS = judged("write");
 
-export function savedAPrompt(call: AgentCall, verdict: Verdict): boolean {
+/** Async because the Bash branch loads the analyzer: a process deciding a Read never loads it. */
+export async function savedAPrompt(call: AgentCall, verdict: Verdict): Promise<boolean> {
   if (verdict.behavior !== "allow") return false;
   // Gemini CLI asks before its hook runs: Keel can refuse there, never spare the person a prompt.
   if (call.agent === "gemini-cli") return false;
@@ -54,14 +54,16 @@ export function savedAPrompt(call: AgentCall, verdict: Verdict): boolean {
   if (mode !== "default" && mode !== "acceptEdits" && mode !== "plan") return false;
   if (NEVER_PROMPTING_TOOLS.has(call.agentTool)) return false;
   if (EDIT_TOOLS.has(call.agentTool)) return mode === "default";
-  if (call.agentTool === "Bash") return !runsWithoutAsking(call);
+  if (call.agentTool === "Bash") return !(await runsWithoutAsking(call));
   return true;
 }
 
 /** A Bash command that is one program Claude Code runs without asking (no pipes, no lists). */
-function runsWithoutAsking(call: AgentCall): boolean {
+async function runsWithoutAsking(call: AgentCall): Promise<boolean> {
   const command = (call.agentInput as { command?: unknown } | null)?.command;
   if (typeof command !== "string") return true;
+  // Already loaded by the Bash tool that judged the call; imported here so that other calls skip it.
+  const { understoodCommands } = await import("../shell/analyze/grammar/frontEnd.ts");
   let commands: ReturnType<typeof understoodCommands>;
   try {
     commands = understoodCommands(command);

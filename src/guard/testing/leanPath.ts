@@ -5,7 +5,8 @@ import { join } from "node:path";
 
 /**
  * Writes into `folder` a module for `node --import` that records every module the process resolves,
- * as a JSON list of URLs written at exit to the file named by KEEL_TEST_LOADED; returns its path.
+ * as a JSON list of URLs written at exit to the file named by KEEL_TEST_LOADED, followed by the Node
+ * built-ins loaded after it ran (`builtin:<name>`, internal ones included); returns its path.
  */
 export function writeModuleRecorder(folder: string): string {
   const recorder = join(folder, "record-modules.mjs");
@@ -16,7 +17,9 @@ export function writeModuleRecorder(folder: string): string {
       'import { writeFileSync } from "node:fs";',
       "const loaded = new Set();",
       "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
-      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded])));',
+      "const before = new Set(process.moduleLoadList);",
+      'const builtins = () => process.moduleLoadList.filter((entry) => !before.has(entry) && entry.startsWith("NativeModule ")).map((entry) => `builtin:${entry.slice(13)}`);',
+      'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded, ...builtins()])));',
     ].join("\n"),
   );
   return recorder;
