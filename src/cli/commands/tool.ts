@@ -131,7 +131,7 @@ export function register(program: Command, runtime: CliRuntime): void {
           )) {
             if (event.type === "result") result = event;
             else if (options.verbose)
-              process.stderr.write(
+              runtime.io.err(
                 `[progress] ${typeof event.data === "string" ? event.data : JSON.stringify(event.data)}\n`,
               );
           }
@@ -141,14 +141,14 @@ export function register(program: Command, runtime: CliRuntime): void {
           session.close();
         }
         if (!result) throw new Error("the pipeline ended without a result");
-        for (const message of result.userMessages) process.stderr.write(`keel: ${message}\n`);
+        for (const message of result.userMessages) runtime.io.err(`keel: ${message}\n`);
         if (saved)
-          process.stderr.write(
+          runtime.io.err(
             "keel: the output saved for this call is removed when keel exits (each `keel tool` call is a session of its " +
               "own). To read it, run the call and the Read in one session with `keel tool --jsonl`.\n",
           );
         if (result.errorCode === "not_read" || result.errorCode === "changed_since_read")
-          process.stderr.write(
+          runtime.io.err(
             "keel: each `keel tool` call is a session of its own, so no earlier Read counts here. Run the Read and " +
               "the change in one session with `keel tool --jsonl` (see keel tool --help).\n",
           );
@@ -160,13 +160,13 @@ export function register(program: Command, runtime: CliRuntime): void {
                 reason: result.decision.reason,
               }
             : null;
-          process.stdout.write(
+          runtime.io.out(
             `${JSON.stringify({ is_error: result.isError, content: result.block.content, decision }, null, 2)}\n`,
           );
         } else {
           const text = contentAsText(result.block.content);
-          (result.isError ? process.stderr : process.stdout).write(text.endsWith("\n") ? text : `${text}\n`);
-          for (const extra of result.additionalContext) process.stdout.write(`${extra}\n`);
+          (result.isError ? runtime.io.err : runtime.io.out)(text.endsWith("\n") ? text : `${text}\n`);
+          for (const extra of result.additionalContext) runtime.io.out(`${extra}\n`);
         }
         runtime.setExitCode(exitCodeFor(result));
       },
