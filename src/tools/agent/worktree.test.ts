@@ -5,6 +5,7 @@ import {
   mkdtempSync,
   readFileSync,
   realpathSync,
+  rmdirSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -23,6 +24,10 @@ const created: string[] = [];
 afterAll(() => {
   // The worktrees' folders (one per repository) live beside the temp dir, not in it.
   for (const path of created) rmSync(dirname(path), { recursive: true, force: true });
+  // keel-worktrees itself, when no other run's worktree is in it.
+  try {
+    rmdirSync(join(tmpdir(), "keel-worktrees"));
+  } catch {}
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -138,6 +143,8 @@ describe('isolation: "worktree"', () => {
         `Worktree: the agent changed nothing, so ${worktree.path} and branch ${worktree.branch} were removed.`,
       );
       expect(existsSync(worktree.path)).toBe(false);
+      // The repository's folder under keel-worktrees goes with its last worktree.
+      expect(existsSync(dirname(worktree.path))).toBe(false);
       expect(branches(repo)).toEqual([]);
     } finally {
       await run.close();

@@ -3,9 +3,9 @@
 // `.keel/worktrees/`, because every path under a `.keel` folder is protected and each edit would ask.
 // A worktree left without changes or commits is removed with its branch; otherwise both are kept.
 import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rmdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ToolError } from "../../tool/errors.ts";
 import { runGit } from "../shared/git.ts";
 
@@ -82,8 +82,20 @@ export async function finishWorktree(worktree: Worktree): Promise<WorktreeResult
   try {
     await git(["worktree", "remove", "--force", worktree.path], worktree.repoRoot);
     await git(["branch", "-D", worktree.branch], worktree.repoRoot);
+    await removeEmptyParents(worktree.path);
     return { ...result, kept: false };
   } catch {
     return { ...result, kept: true };
+  }
+}
+
+/** The repository's folder under keel-worktrees, then keel-worktrees itself, once no worktree is left in them. */
+async function removeEmptyParents(path: string): Promise<void> {
+  for (const folder of [dirname(path), dirname(dirname(path))]) {
+    try {
+      await rmdir(folder);
+    } catch {
+      return; // another agent's worktree is still there
+    }
   }
 }
