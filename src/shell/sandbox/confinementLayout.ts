@@ -18,6 +18,7 @@ import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { isPathWithin, type ProtectedEntry, protectedEntriesOf } from "../../permissions/paths.ts";
 import { type ToolPermissionContext, workingDirectories } from "../../tool/context.ts";
 import { pathsFromDenyRules } from "./denyRulePaths.ts";
+import { isLiveStandIn } from "./placeholders.ts";
 import { type HiddenPaths, readDeniedPaths } from "./readDenyExpansion.ts";
 
 export type ConfinementProfile = "strict" | "git";
@@ -164,7 +165,7 @@ class Builder {
     this.pins.add(gitDir);
     const hooks = join(gitDir, "hooks");
     const hooksKind = kindOf(hooks);
-    if (hooksKind === undefined) this.absent.add(hooks);
+    if (hooksKind === undefined || (hooksKind === "folder" && isLiveStandIn(hooks))) this.absent.add(hooks);
     else if (hooksKind !== "link") this.readOnly.add(hooks);
     else this.linked(hooks, undefined);
     for (const name of ["config", "config.worktree", "commondir"]) {
@@ -195,7 +196,9 @@ class Builder {
     }
     const path = join(parent, second ?? first);
     const kind = kindOf(path);
-    if (kind === undefined) {
+    // Another command's stand-in (of this process) goes when that command ends: for this one it is
+    // still missing, and held again (shared) rather than taken for an entry that stays.
+    if (kind === undefined || (kind === "folder" && isLiveStandIn(path))) {
       if (standIn) this.absent.add(path);
     } else {
       const name = second === undefined ? first.toLowerCase() : undefined;

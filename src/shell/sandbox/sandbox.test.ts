@@ -183,14 +183,16 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
   });
 
   it("starts a command once the sandbox's proxy listens (HTTP 3128, SOCKS 1080)", async () => {
-    const launcher = await createSandboxLauncher(sandboxedContext(), callIn());
     // Listening sockets of the sandbox's own network, read by its first line with builtins only (no time for socat).
-    // One after another: eight at once also meet another race of concurrent sandboxed commands (a mount
-    // point one run left, bound by the next wrap, removed before its bubblewrap starts), left open for now.
-    // socat is slowest to start on a busy machine, which is when the wait matters.
-    const runs: Array<Awaited<ReturnType<typeof run>>> = [];
-    for (let round = 0; round < 8; round++)
-      runs.push(await run('while read -r line; do echo "$line"; done </proc/net/tcp', launcher));
+    // Eight at once: socat is slowest to start on a busy machine, which is when the wait matters.
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, async () =>
+        run(
+          'while read -r line; do echo "$line"; done </proc/net/tcp',
+          await createSandboxLauncher(sandboxedContext(), callIn()),
+        ),
+      ),
+    );
     for (const { output } of runs) {
       const listening = output
         .split("\n")
@@ -290,6 +292,21 @@ describe.skipIf(reason !== undefined)("sandboxed commands", () => {
     expect(readdirSync(root).sort()).toEqual(before);
     for (const name of [".keel", ".claude", ".mcp.json", ".gitmodules"])
       expect(existsSync(join(root, name))).toBe(false);
+  });
+
+  // Each a call of its own, as the Bash tool makes them: a launcher per command. One command's wrap may
+  // read a mount point another's run left, and bind it: it stays until no command is under way.
+  it("runs eight commands started at once, round after round, each with the mounts it was wrapped with", async () => {
+    for (let round = 0; round < 3; round++) {
+      const runs = await Promise.all(
+        Array.from({ length: 8 }, async (_, index) =>
+          run(`echo ${round}-${index}`, await createSandboxLauncher(sandboxedContext(), callIn())),
+        ),
+      );
+      expect(runs.map(({ output }) => output)).toEqual(
+        Array.from({ length: 8 }, (_, index) => `${round}-${index}\n`),
+      );
+    }
   });
 
   it("reports the final cwd from inside the sandbox", async () => {
