@@ -18,7 +18,7 @@ export function writeModuleRecorder(folder: string): string {
       "const loaded = new Set();",
       "registerHooks({ resolve(specifier, context, next) { const found = next(specifier, context); loaded.add(found.url); return found; } });",
       "const before = new Set(process.moduleLoadList);",
-      'const builtins = () => process.moduleLoadList.filter((entry) => !before.has(entry) && entry.startsWith("NativeModule ")).map((entry) => `builtin:${entry.slice(13)}`);',
+      'const builtins = () => process.moduleLoadList.filter((entry) => !before.has(entry) && entry.startsWith("NativeModule ")).map((entry) => "builtin:" + entry.slice(13));',
       'process.on("exit", () => writeFileSync(process.env.KEEL_TEST_LOADED, JSON.stringify([...loaded, ...builtins()])));',
     ].join("\n"),
   );

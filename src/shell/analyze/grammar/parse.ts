@@ -37,7 +37,9 @@ export async function initBashParser(): Promise<void> {
     const { readFileSync } = require("node:fs") as typeof import("node:fs");
     const runtime = require.resolve("web-tree-sitter/web-tree-sitter.wasm");
     await Parser.init({ locateFile: () => runtime, wasmBinary: readFileSync(runtime) });
-    const language = await Language.load(readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm")));
+    const language = await Language.load(
+      readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm")),
+    );
     const created = new Parser();
     created.setLanguage(language);
     parser = created;
