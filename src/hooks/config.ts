@@ -1,6 +1,7 @@
 // The hooks section of a settings file (the Claude Code shape), and the flat list the runner works on.
 import { z } from "zod";
 import type { RuleSource } from "../permissions/types.ts";
+import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
 
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -30,53 +31,52 @@ export function defaultTimeoutSeconds(event: HookEvent): number {
   return event === "SessionEnd" ? SESSION_END_TIMEOUT_SECONDS : DEFAULT_HOOK_TIMEOUT_SECONDS;
 }
 
-const timeout = z.number().positive().max(86_400).optional();
-const ifRule = z.string().min(1).optional();
-
-export const CommandHookSchema = z.looseObject({
-  type: z.literal("command"),
-  command: z.string().min(1),
-  timeout,
-  if: ifRule,
-  statusMessage: z.string().optional(),
+/**
+ * The hooks section's schemas, built when a settings file with hooks is first checked (a process that
+ * reads none never builds them).
+ */
+const hookSchemas = builtOnFirstUse(() => {
+  const timeout = z.number().positive().max(86_400).optional();
+  const ifRule = z.string().min(1).optional();
+  const command = z.looseObject({
+    type: z.literal("command"),
+    command: z.string().min(1),
+    timeout,
+    if: ifRule,
+    statusMessage: z.string().optional(),
+  });
+  const http = z.looseObject({
+    type: z.literal("http"),
+    url: z.url({ protocol: /^https?$/ }),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** Only these environment variables may be interpolated into headers ($VAR / ${VAR}). */
+    allowedEnvVars: z.array(z.string()).optional(),
+    timeout,
+    if: ifRule,
+    statusMessage: z.string().optional(),
+  });
+  const handler = z.discriminatedUnion("type", [
+    command,
+    http,
+    // Model-run handler types of the reference: accepted as data, reported as unsupported.
+    z.looseObject({ type: z.literal("prompt") }),
+    z.looseObject({ type: z.literal("agent") }),
+    // Claude Code's MCP-tool handler: also accepted as data and reported, so such a settings file still loads.
+    z.looseObject({ type: z.literal("mcp_tool") }),
+  ]);
+  const matcher = z.looseObject({ matcher: z.string().optional(), hooks: z.array(handler) });
+  return { command, http, config: z.record(z.string(), z.array(matcher)) };
 });
 
-export const HttpHookSchema = z.looseObject({
-  type: z.literal("http"),
-  url: z.url({ protocol: /^https?$/ }),
-  headers: z.record(z.string(), z.string()).optional(),
-  /** Only these environment variables may be interpolated into headers ($VAR / ${VAR}). */
-  allowedEnvVars: z.array(z.string()).optional(),
-  timeout,
-  if: ifRule,
-  statusMessage: z.string().optional(),
-});
+/** The `hooks` section of a settings file. */
+export function hooksConfigSchema(): ReturnType<typeof hookSchemas>["config"] {
+  return hookSchemas().config;
+}
 
-/** Model-run handler types of the reference: accepted as data, reported as unsupported. */
-const PromptHookSchema = z.looseObject({ type: z.literal("prompt") });
-const AgentHookSchema = z.looseObject({ type: z.literal("agent") });
-/** Claude Code's MCP-tool handler: also accepted as data and reported, so such a settings file still loads. */
-const McpToolHookSchema = z.looseObject({ type: z.literal("mcp_tool") });
-
-export const HookHandlerSchema = z.discriminatedUnion("type", [
-  CommandHookSchema,
-  HttpHookSchema,
-  PromptHookSchema,
-  AgentHookSchema,
-  McpToolHookSchema,
-]);
-
-export const HookMatcherSchema = z.looseObject({
-  matcher: z.string().optional(),
-  hooks: z.array(HookHandlerSchema),
-});
-
-export const HooksConfigSchema = z.record(z.string(), z.array(HookMatcherSchema));
-
-export type CommandHook = z.infer<typeof CommandHookSchema>;
-export type HttpHook = z.infer<typeof HttpHookSchema>;
+export type CommandHook = z.infer<ReturnType<typeof hookSchemas>["command"]>;
+export type HttpHook = z.infer<ReturnType<typeof hookSchemas>["http"]>;
 export type HookHandler = CommandHook | HttpHook;
-export type HooksConfig = z.infer<typeof HooksConfigSchema>;
+export type HooksConfig = z.infer<ReturnType<typeof hooksConfigSchema>>;
 
 /** One hook as configured, with where it came from. */
 export interface ConfiguredHook {

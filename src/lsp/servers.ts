@@ -3,26 +3,32 @@
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
 import { z } from "zod";
+import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
 import { LSP_ERROR, lspError, type ServerLaunch } from "./launch.ts";
 import { typescriptLaunch } from "./typescriptLaunch.ts";
 
-/** One `lspServers` entry. Unknown keys are kept (restartOnCrash, maxRestarts...): Keel restarts once. */
-export const LspServerSettingsSchema = z.looseObject({
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  extensionToLanguage: z.record(z.string(), z.string()),
-  env: z.record(z.string(), z.string()).optional(),
-  initializationOptions: z.unknown().optional(),
-  settings: z.unknown().optional(),
-  workspaceFolder: z.string().optional(),
-  transport: z.enum(["stdio", "socket"]).optional(),
-  /** Milliseconds for the server to finish its handshake. */
-  startupTimeout: z.number().int().positive().optional(),
-  /** Milliseconds for one answer (Keel's own key). */
-  requestTimeout: z.number().int().positive().optional(),
-});
+/**
+ * One `lspServers` entry, built when a settings file with language servers is first checked. Unknown keys
+ * are kept (restartOnCrash, maxRestarts...): Keel restarts once.
+ */
+export const lspServerSettingsSchema = builtOnFirstUse(() =>
+  z.looseObject({
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    extensionToLanguage: z.record(z.string(), z.string()),
+    env: z.record(z.string(), z.string()).optional(),
+    initializationOptions: z.unknown().optional(),
+    settings: z.unknown().optional(),
+    workspaceFolder: z.string().optional(),
+    transport: z.enum(["stdio", "socket"]).optional(),
+    /** Milliseconds for the server to finish its handshake. */
+    startupTimeout: z.number().int().positive().optional(),
+    /** Milliseconds for one answer (Keel's own key). */
+    requestTimeout: z.number().int().positive().optional(),
+  }),
+);
 
-export type LspServerSettings = z.infer<typeof LspServerSettingsSchema>;
+export type LspServerSettings = z.infer<ReturnType<typeof lspServerSettingsSchema>>;
 
 /** A configured server with where it came from, as settings hand it over. */
 export interface LspServerEntry {

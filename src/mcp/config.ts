@@ -6,6 +6,7 @@ import { basename, resolve } from "node:path";
 import { z } from "zod";
 import type { McpServerEntry } from "../settings/merge.ts";
 import { settingsFileTooLarge } from "../settings/readSettingsFile.ts";
+import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
 import { expandEnvDeep } from "./expandEnv.ts";
 import type { McpOAuthSettings } from "./oauth/provider.ts";
 
@@ -55,35 +56,37 @@ export class McpConfigError extends Error {
   }
 }
 
-const timeouts = {
-  timeout: z.number().positive().optional(),
-  startupTimeout: z.number().positive().optional(),
-  disabled: z.boolean().optional(),
-};
-
-const StdioSchema = z.looseObject({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1, "command must not be empty"),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-  ...timeouts,
-});
-
-const RemoteSchema = z.looseObject({
-  type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
-  url: z.string().min(1, "url must not be empty"),
-  headers: z.record(z.string(), z.string()).optional(),
-  oauth: z
-    .strictObject({
-      clientId: z.string().min(1).optional(),
-      clientSecret: z.string().min(1).optional(),
-      scopes: z.string().optional(),
-      callbackPort: z.number().int().min(1).max(65_535).optional(),
-      clientMetadataUrl: z.url().optional(),
-    })
-    .optional(),
-  ...timeouts,
+/** The two shapes of a server entry, built when a config with servers is first read. */
+const entrySchemas = builtOnFirstUse(() => {
+  const timeouts = {
+    timeout: z.number().positive().optional(),
+    startupTimeout: z.number().positive().optional(),
+    disabled: z.boolean().optional(),
+  };
+  const stdio = z.looseObject({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1, "command must not be empty"),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    ...timeouts,
+  });
+  const remote = z.looseObject({
+    type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
+    url: z.string().min(1, "url must not be empty"),
+    headers: z.record(z.string(), z.string()).optional(),
+    oauth: z
+      .strictObject({
+        clientId: z.string().min(1).optional(),
+        clientSecret: z.string().min(1).optional(),
+        scopes: z.string().optional(),
+        callbackPort: z.number().int().min(1).max(65_535).optional(),
+        clientMetadataUrl: z.url().optional(),
+      })
+      .optional(),
+    ...timeouts,
+  });
+  return { stdio, remote };
 });
 
 function describeIssues(error: z.ZodError): string {
@@ -106,7 +109,8 @@ export function parseServerEntry(
   const entry = raw as Record<string, unknown>;
   const disabled = entry.disabled === true;
   const isRemote = "url" in entry || entry.type === "http" || entry.type === "sse";
-  const parsed = isRemote ? RemoteSchema.safeParse(entry) : StdioSchema.safeParse(entry);
+  const schemas = entrySchemas();
+  const parsed = isRemote ? schemas.remote.safeParse(entry) : schemas.stdio.safeParse(entry);
   if (!parsed.success) return fail(`invalid config: ${describeIssues(parsed.error)}`);
   const missing = new Set<string>();
   const expanded = expandEnvDeep(parsed.data, env, missing);
@@ -120,7 +124,7 @@ export function parseServerEntry(
     ...(expanded.startupTimeout ? { startupTimeoutMs: expanded.startupTimeout } : {}),
   };
   if (isRemote) {
-    const remote = expanded as z.infer<typeof RemoteSchema>;
+    const remote = expanded as z.infer<ReturnType<typeof entrySchemas>["remote"]>;
     let url: URL;
     try {
       url = new URL(remote.url);
@@ -138,7 +142,7 @@ export function parseServerEntry(
     };
     return { name, origin, config, ...(disabled ? { disabled } : {}) };
   }
-  const stdio = expanded as z.infer<typeof StdioSchema>;
+  const stdio = expanded as z.infer<ReturnType<typeof entrySchemas>["stdio"]>;
   const config: McpStdioConfig = {
     type: "stdio",
     command: stdio.command,

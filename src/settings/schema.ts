@@ -1,8 +1,8 @@
 // The settings file shape (Claude Code compatible). Keys Keel does not use are kept, not rejected:
 // one file serves both programs. Keys Keel reads must have the right type, or the file is an error.
 import { z } from "zod";
-import { HooksConfigSchema } from "../hooks/config.ts";
-import { LspServerSettingsSchema } from "../lsp/servers.ts";
+import { hooksConfigSchema } from "../hooks/config.ts";
+import { lspServerSettingsSchema } from "../lsp/servers.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";
 
 const ruleList = z.array(z.string());
@@ -51,7 +51,8 @@ export const McpServerSettingsSchema = z.looseObject({});
 
 export const SettingsFileSchema = z.looseObject({
   permissions: PermissionsSettingsSchema.optional(),
-  hooks: HooksConfigSchema.optional(),
+  // Sections most files do not have are built when first met (z.lazy): see tool/builtOnFirstUse.ts.
+  hooks: z.lazy(hooksConfigSchema).optional(),
   env: z.record(z.string(), z.string()).optional(),
   sandbox: SandboxSettingsSchema.optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),
@@ -63,7 +64,7 @@ export const SettingsFileSchema = z.looseObject({
   disabledMcpjsonServers: z.array(z.string()).optional(),
   apiKeyHelper: z.string().optional(),
   /** Language servers for the LSP tool, keyed by name (the shape of Claude Code's `.lsp.json`). */
-  lspServers: z.record(z.string(), LspServerSettingsSchema).optional(),
+  lspServers: z.lazy(() => z.record(z.string(), lspServerSettingsSchema())).optional(),
   /**
    * OpenTelemetry export of decisions (src/telemetry/config.ts says which source may set what); where
    * they go is the OTEL_* variables, in the environment or `env`.
