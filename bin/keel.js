@@ -25,7 +25,7 @@ const launcher = { binFile: fileURLToPath(import.meta.url), entryFile: fileURLTo
 // Optional: a Node without it, or a folder that cannot be private, still runs.
 if (built) {
   const { enableCompileCache } = await import("./compileCache.js");
-  enableCompileCache(module, fs, launcher.entryFile);
+  await enableCompileCache(module, fs, launcher.entryFile);
 }
 
 // `keel hook <agent>` and `keel check <Name> <json>` are first offered to this user's warm decision

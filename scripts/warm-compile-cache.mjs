@@ -21,7 +21,7 @@ const { enableCompileCache } = await import(pathToFileURL(resolve(dist, "../bin/
 
 const sandbox = mkdtempSync(join(tmpdir(), "keel-warm-cache-"));
 try {
-  enableCompileCache(module, require("node:fs"), entryFile);
+  await enableCompileCache(module, require("node:fs"), entryFile);
   if (!module.getCompileCacheDir?.())
     throw new Error("no compile cache here (Node < 22.8, or no private folder)");
   const project = join(sandbox, "project");
