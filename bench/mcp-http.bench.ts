@@ -9,7 +9,7 @@
 //    process, with a 60 s idle timeout (longer than opening them takes, so all are live at once, and
 //    the run takes minutes, not the default 30). Target: at most 1.10x (within 10% above; lower is no leak).
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,7 +58,14 @@ async function startCli(project: string, home: string): Promise<{ url: string; s
     });
     child.once("exit", () => reject(new Error(`keel mcp exited:\n${stderr}`)));
   });
-  return { url, stop: () => child.kill() };
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  return {
+    url,
+    stop: async () => {
+      child.kill();
+      await exited;
+    },
+  };
 }
 
 async function firstCallLatency(): Promise<void> {
@@ -99,7 +106,8 @@ async function firstCallLatency(): Promise<void> {
       await client.close();
     }
   } finally {
-    server.stop();
+    await server.stop();
+    rmSync(base, { recursive: true, force: true });
   }
   const firstStats = summarize(first);
   const laterStats = summarize(later);
@@ -185,6 +193,7 @@ async function abandonedSessions(): Promise<void> {
   while (server.sessionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 100));
   const afterExpiry = await liveHeap();
   await server.close();
+  rmSync(project, { recursive: true, force: true });
   const mb = (bytes: number) => bytes / (1024 * 1024);
   process.stdout.write(
     `\n2. live heap, ${SESSIONS} abandoned sessions (opened in ${(opened / 1000).toFixed(1)} s, idle timeout ${IDLE_MS / 1000} s)\n`,

@@ -86,6 +86,7 @@ export function makeWorld(prefix: string): World {
   const project = join(base, "project");
   mkdirSync(join(home, ".claude"), { recursive: true });
   mkdirSync(join(base, "run"), { mode: 0o700 });
+  mkdirSync(join(base, "tmp"), { mode: 0o700 });
   mkdirSync(join(project, "src"), { recursive: true });
   mkdirSync(join(project, "build"));
   writeFileSync(join(project, "README.md"), "keel demo\nkeel hook\nclaude code\n");
@@ -113,6 +114,8 @@ export function claudeEnv(world: World, serverUrl: string): NodeJS.ProcessEnv {
     // Keel's decision servers (started by the hook's first call) listen in the world's own folder, so
     // stopping them at the end stops only this run's, never another Keel's on the same account.
     KEEL_DECISION_SERVER_DIR: join(world.base, "run"),
+    // Claude Code's own temporary files (its Bash output, under <tmp>/claude-<uid>/) go with the world.
+    CLAUDE_CODE_TMPDIR: join(world.base, "tmp"),
     ANTHROPIC_API_KEY: "dummy",
     ANTHROPIC_BASE_URL: serverUrl,
     DISABLE_AUTOUPDATER: "1",
