@@ -86,13 +86,8 @@ const MAX_TEMPLATES = 4;
 const building = new Map<string, Promise<Template>>();
 /** Templates the runtime still counts (not yet released to it). */
 const live = new Set<Template>();
-/**
- * Sandboxed commands under way, in every template: from the moment one asks for its template (its wrap
- * may read a mount point an earlier run left, and bind it as a source) until it has exited.
- */
+/** Sandboxed commands running now, in every template. */
 let running = 0;
-/** Templates retired while commands were under way: released to the runtime once none is. */
-const releaseWhenIdle: Array<() => void> = [];
 /** Where runs since the last cleanup may have left mount points. */
 const leftBehind = new Set<string>();
 let generation = 0;
@@ -162,13 +157,6 @@ function mountSourcesOf(words: readonly string[]): string[] {
   return sources;
 }
 
-/** Whether the wrap mounts, as a source, a mount point an earlier run left on the host. */
-function bindsLeftBehind(words: readonly string[]): boolean {
-  for (let i = 1; i + 1 < words.length; i++)
-    if (MOUNT_OPTIONS.has(words[i]!) && leftBehind.has(words[i + 1]!)) return true;
-  return false;
-}
-
 /** Mount destinations bubblewrap will have to create on the host: absent now (or left by an earlier run). */
 function placeholdersOf(words: readonly string[]): string[] {
   const found = new Set<string>();
@@ -218,23 +206,9 @@ function removeLeftBehind(): void {
   leftBehind.clear();
 }
 
-/**
- * The runtime removes the mount points it made once its count of wraps is zero: never while a command is
- * under way, whose wrap (being made now) may bind one of them.
- */
 function releaseToRuntime(template: Template, source: Pick<TemplateSource, "releaseWrap">): void {
-  if (!live.delete(template) || template.generation !== generation) return;
-  if (running > 0) releaseWhenIdle.push(() => source.releaseWrap());
-  else source.releaseWrap();
-}
-
-/**
- * The last command under way is done: the mount points runs left go first, then the wraps retired
- * meanwhile (releasing the last one lets the runtime remove what it tracks too).
- */
-function idle(): void {
-  removeLeftBehind();
-  for (const release of releaseWhenIdle.splice(0)) release();
+  if (!live.delete(template)) return;
+  if (template.generation === generation) source.releaseWrap();
 }
 
 function retire(template: Template, source: Pick<TemplateSource, "releaseWrap">): void {
@@ -267,10 +241,8 @@ async function build(source: TemplateSource): Promise<Template> {
     generation,
   };
   live.add(template);
-  // Reusable only when the wrap's inputs held still while it ran and its mounts can be read back, and
-  // when it binds no mount point a run left: that one stands only while a command is under way (this
-  // one included), and a reuse after it went would bind a source that is gone.
-  if (before && words && !bindsLeftBehind(words) && fingerprintHolds(before, mayBePlaceholder)) {
+  // Reusable only when the wrap's inputs held still while it ran and its mounts can be read back.
+  if (before && words && fingerprintHolds(before, mayBePlaceholder)) {
     addChains(
       before,
       words.filter((word) => word.startsWith("/")),
@@ -317,16 +289,9 @@ async function templateFor(source: TemplateSource): Promise<Template> {
 
 /** Runs `script` through the kept template for its policy when it still holds, else through a new one. */
 export async function templatedCommand(source: TemplateSource, script: string): Promise<TemplatedCommand> {
-  running++;
-  let template: Template;
-  try {
-    template = await templateFor(source);
-  } catch (error) {
-    running--;
-    if (running === 0) idle();
-    throw error;
-  }
+  const template = await templateFor(source);
   template.users++;
+  running++;
   for (const path of template.placeholders) leftBehind.add(path);
   let released = false;
   return {
@@ -336,11 +301,11 @@ export async function templatedCommand(source: TemplateSource, script: string): 
       if (released) return;
       released = true;
       template.users--;
-      // Still counted as under way: a wrap released here waits for idle(), after the mount points.
+      running--;
+      // Mount points first: releasing the last wrap lets the runtime remove what it tracks too.
+      if (running === 0) removeLeftBehind();
       if (!template.fingerprint) retire(template, source);
       else if (template.retired && template.users === 0) releaseToRuntime(template, source);
-      running--;
-      if (running === 0) idle();
     },
   };
 }
@@ -351,7 +316,6 @@ export function forgetTemplates(): void {
   for (const template of live) template.retired = true;
   live.clear();
   leftBehind.clear();
-  releaseWhenIdle.length = 0;
   current.clear();
 }
 
