@@ -2,7 +2,7 @@
 // (a real Anthropic SSE stream from a server on 127.0.0.1), each call taking 300 ms. Wall time from the
 // request to the last result, with the StreamingToolExecutor (calls start as their input completes)
 // vs the reference: read the whole message, then run the calls (orchestrate.ts's batches).
-import { z } from "zod";
+import * as z from "zod";
 import type { ModelRequest } from "../src/agent/provider.ts";
 import { AnthropicProvider } from "../src/agent/providers/anthropic.ts";
 import { startAnthropicServer } from "../src/agent/testing/anthropicServer.ts";

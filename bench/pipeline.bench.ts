@@ -2,7 +2,7 @@
 // 1. A no-op tool with a dozen permission rules loaded: median µs per call through runToolUse, and the
 //    ratio to calling tool.call() directly (the reference). Target: under 50 µs per call.
 // 2. 10 concurrency-safe calls that each wait 50 ms: wall time batched vs forced serial. Target: >= 8x.
-import { z } from "zod";
+import * as z from "zod";
 import { runToolCalls } from "../src/pipeline/orchestrate.ts";
 import { runToolUse } from "../src/pipeline/runToolUse.ts";
 import { createToolUseContext } from "../src/tool/createContext.ts";

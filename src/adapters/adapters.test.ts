@@ -5,7 +5,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { generateText, stepCountIs } from "ai";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { startServer, TEST_KEY } from "../agent/testing/harness.ts";
 import { text, toolUse } from "../agent/testing/script.ts";
 import type { ScriptedServer } from "../agent/testing/server.ts";

@@ -2,7 +2,7 @@
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { HookRunner } from "../hooks/runner.ts";
 import { commandHookRunner } from "../hooks/testing.ts";
 import { echoTool } from "../pipeline/testing/tools.ts";

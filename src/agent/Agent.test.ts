@@ -1,6 +1,6 @@
 // The loop against scripted servers speaking each provider's real streaming protocol.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { echoTool, gatedTool, Latch, until } from "../pipeline/testing/tools.ts";
 import { buildTool } from "../tool/Tool.ts";
 import { PROTOCOLS, scriptedAgentForTest } from "./testing/harness.ts";

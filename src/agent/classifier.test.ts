@@ -1,7 +1,7 @@
 // `auto` mode: the model-based classifier approves ordinary asks, never deny or ask rules; every
 // verdict lands in the audit log with the classifier as the decider.
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import type { AuditRecord } from "../pipeline/services.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool } from "../tool/Tool.ts";

@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool } from "../tool/Tool.ts";
 import { tempFolderForTest } from "../tool/testing/tempFolder.ts";
 import { importReferences, loadMemoryFiles, projectFolders } from "./memory.ts";

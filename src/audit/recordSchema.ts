@@ -1,7 +1,7 @@
 // What one line of the audit log must hold to be shown. A line that parses as JSON but not as a record
 // (`"tool": 12`, written by hand, another program or a damaged disk) is skipped and counted, never shown:
 // the formatters and the summary rely on these types.
-import { z } from "zod";
+import * as z from "zod";
 import type { AuditRecord } from "../pipeline/services.ts";
 
 const HookOutcomeSchema = z.looseObject({

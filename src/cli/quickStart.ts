@@ -1,6 +1,6 @@
 // A process that decides or runs one call and ends (`keel check`, `keel tool`, `keel hook`) spends its
 // time starting up, not in hot loops: optimisations that pay off in a long session cost it instead.
-import { z } from "zod";
+import * as z from "zod";
 import { preferQuickWasmStart } from "../shell/analyze/grammar/parse.ts";
 
 let longLived = false;

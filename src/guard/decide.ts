@@ -2,7 +2,7 @@
 // (Bash analyzer, path policy) and the rules, through decidePermission as `keel check` calls it. Nothing
 // runs. Every decision is appended to the audit log with who decided and for which agent.
 import { statSync } from "node:fs";
-import type { z } from "zod";
+import type * as z from "zod";
 import { openDecisionLog } from "../audit/decisionLog.ts";
 import { auditDir } from "../audit/jsonlSink.ts";
 import { callInSession, decide, isHardAsk } from "../permissions/decide.ts";
@@ -14,6 +14,7 @@ import { SettingsError } from "../settings/readSettingsFile.ts";
 import type { Env, ToolPermissionContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type HookAuditRecord, summarizeInput } from "./auditRecord.ts";
 import { loadJudgedTool } from "./keelTools.ts";
@@ -139,7 +140,7 @@ async function judgeKeelCall(
     notes.push(reason);
     return unreadableInput(reason);
   };
-  const checked = tool.inputSchema.safeParse(part.input);
+  const checked = tool.inputSchema.safeParse(part.input, parseContext());
   if (!checked.success)
     return unreadable(`${call.agentTool} input Keel cannot read: ${schemaProblems(checked.error)}`);
   const unknown = unknownFields(part.input, checked.data);

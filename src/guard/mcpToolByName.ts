@@ -1,7 +1,7 @@
 // An MCP server's tool known only by its name: the server is not started, so nothing is known of its
 // schema or annotations. Rules decide (`mcp__server`, `mcp__server__tool`); otherwise it asks, and it
 // counts as neither read-only nor safe to run beside others.
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionResult } from "../permissions/types.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
 

@@ -1,5 +1,5 @@
 // The hooks section of a settings file (the Claude Code shape), and the flat list the runner works on.
-import { z } from "zod";
+import * as z from "zod";
 import type { RuleSource } from "../permissions/types.ts";
 import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
 

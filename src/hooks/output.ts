@@ -1,7 +1,8 @@
 // What one hook run means: exit 0 (stdout JSON read, or plain text), exit 2 (block, stderr is the
 // reason), anything else (a non-blocking error shown to the user with its stderr).
-import { z } from "zod";
+import * as z from "zod";
 import type { HookOutcome } from "../pipeline/services.ts";
+import { parseContext } from "../tool/parseContext.ts";
 
 const PermissionRequestDecisionSchema = z.looseObject({
   behavior: z.enum(["allow", "deny"]),
@@ -132,7 +133,7 @@ function interpretStdout(
       ),
     };
   }
-  const parsed = HookJsonOutputSchema.safeParse(value);
+  const parsed = HookJsonOutputSchema.safeParse(value, parseContext());
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue ? `${issue.path.join(".") || "output"}: ${issue.message}` : "unexpected shape";

@@ -2,7 +2,7 @@
 // LSP plugins use in `.lsp.json`) first, then the built-in ones: TypeScript/JavaScript and Python.
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
 import { LSP_ERROR, lspError, type ServerLaunch } from "./launch.ts";
 import { typescriptLaunch } from "./typescriptLaunch.ts";

@@ -3,10 +3,11 @@
 // one broken entry is reported and the others still start.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { McpServerEntry } from "../settings/merge.ts";
 import { settingsFileTooLarge } from "../settings/readSettingsFile.ts";
 import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import { expandEnvDeep } from "./expandEnv.ts";
 import type { McpOAuthSettings } from "./oauth/provider.ts";
 
@@ -110,7 +111,9 @@ export function parseServerEntry(
   const disabled = entry.disabled === true;
   const isRemote = "url" in entry || entry.type === "http" || entry.type === "sse";
   const schemas = entrySchemas();
-  const parsed = isRemote ? schemas.remote.safeParse(entry) : schemas.stdio.safeParse(entry);
+  const parsed = isRemote
+    ? schemas.remote.safeParse(entry, parseContext())
+    : schemas.stdio.safeParse(entry, parseContext());
   if (!parsed.success) return fail(`invalid config: ${describeIssues(parsed.error)}`);
   const missing = new Set<string>();
   const expanded = expandEnvDeep(parsed.data, env, missing);

@@ -1,7 +1,7 @@
 // The MCP server's gate for calls a client sends at once: safe calls together, any other call alone.
 
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool, type Tool } from "../tool/Tool.ts";
 import { createReadWriteGate } from "./gate.ts";
 

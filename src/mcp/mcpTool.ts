@@ -2,7 +2,7 @@
 // and checked with ajv before the call, flags from its annotations (fail-closed when absent), and calls
 // that ask unless a rule allows them.
 import type { Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionResult } from "../permissions/types.ts";
 import { ToolError } from "../tool/errors.ts";
 import { buildTool, type JSONSchema, type Tool, type ValidationResult } from "../tool/Tool.ts";

@@ -12,7 +12,7 @@ import {
   type RequestId,
   RootsListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { ResultEvent } from "../pipeline/runToolUse.ts";
 import { runToolUse } from "../pipeline/runToolUse.ts";
 import type { PipelineServices } from "../pipeline/services.ts";

@@ -2,7 +2,7 @@
 // tool's matcher is asked about its own rules only, the candidates are its rules only, and the index
 // behind them is built once per rule set. Decisions are the same as a scan of every rule would give.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { buildTool, type Tool } from "../tool/Tool.ts";
 import { decidePermission } from "./engine.ts";

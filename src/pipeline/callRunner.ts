@@ -2,6 +2,7 @@
 // the group), progress forwarded as it comes, the result kept for in-order delivery.
 import type { ToolUseContext } from "../tool/context.ts";
 import type { ToolUseBlock } from "../tool/messages.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import { findToolByName } from "../tool/registry.ts";
 import { safeFlag, type Tool } from "../tool/Tool.ts";
 import { parseArguments } from "./input.ts";
@@ -19,7 +20,7 @@ export function resolveCall(
   if (!tool) return undefined;
   const parsed = parseArguments(call.input);
   if (!parsed.ok) return undefined;
-  const checked = tool.inputSchema.safeParse(parsed.value);
+  const checked = tool.inputSchema.safeParse(parsed.value, parseContext());
   return checked.success ? { tool, input: checked.data } : undefined;
 }
 

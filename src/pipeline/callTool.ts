@@ -3,6 +3,7 @@
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage, ToolError, type ToolErrorCode } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import type { Tool, ToolResult } from "../tool/Tool.ts";
 import { AsyncQueue } from "./asyncQueue.ts";
 import { toToolResultBlock } from "./results.ts";
@@ -76,7 +77,7 @@ export async function* callTool(call: ApprovedCall): AsyncGenerator<PipelineEven
   }
   const hookArgs = { tool, input, toolUseId: toolUse.id, context, signal };
   if (outcome.ok && tool.outputSchema) {
-    const valid = tool.outputSchema.safeParse(outcome.value.data);
+    const valid = tool.outputSchema.safeParse(outcome.value.data, parseContext());
     if (!valid.success)
       outcome = {
         ok: false,

@@ -1,5 +1,5 @@
 // Steps 3 and 4: raw arguments to an object, and schema errors a model can act on, field by field.
-import type { z } from "zod";
+import type * as z from "zod";
 import { clipForEcho } from "../tool/errors.ts";
 
 export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };

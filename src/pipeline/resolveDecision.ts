@@ -4,9 +4,9 @@ import { isHardAsk } from "../permissions/decide.ts";
 import { type DecisionReason, describeDecider, type PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type Decide, reviseInput, sameInput } from "./reviseInput.ts";
-
 import type { ClassifierVerdict, HookOutcome, PipelineServices, PreToolUseHookResult } from "./services.ts";
 
 export interface FinalDecision {
@@ -190,7 +190,7 @@ async function approvedInput(
   if (updated === undefined || sameInput(updated, input)) return { ok: true, input };
   // A tool only a person can answer (AskUserQuestion, ExitPlanMode) takes the answer as its new input.
   if (tool.requiresUserInteraction?.()) {
-    const checked = tool.inputSchema.safeParse(updated);
+    const checked = tool.inputSchema.safeParse(updated, parseContext());
     return checked.success
       ? { ok: true, input: checked.data }
       : { ok: false, message: `The answer for ${tool.name} is not valid: ${checked.error.message}` };

@@ -5,6 +5,7 @@
 import type { PermissionDecision } from "../permissions/types.ts";
 import type { ToolUseContext } from "../tool/context.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import type { Tool } from "../tool/Tool.ts";
 
 export type Decide = (tool: Tool, input: unknown, context: ToolUseContext) => Promise<PermissionDecision>;
@@ -30,7 +31,7 @@ export async function reviseInput(
   context: ToolUseContext,
   decide: Decide,
 ): Promise<Revision> {
-  const checked = tool.inputSchema.safeParse(updated);
+  const checked = tool.inputSchema.safeParse(updated, parseContext());
   if (!checked.success)
     return { ok: false, code: "invalid_input", message: schemaMessage(tool, checked.error) };
   const input: unknown = checked.data;

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../tool/errors.ts";
 import { buildTool } from "../tool/Tool.ts";
 import { type PipelineEvent, type ResultEvent, runToolUse } from "./runToolUse.ts";

@@ -9,6 +9,7 @@ import type { ToolUseContext } from "../tool/context.ts";
 import { didYouMean } from "../tool/didYouMean.ts";
 import { clipEchoedInput, errorMessage, type ToolErrorCode } from "../tool/errors.ts";
 import type { ToolResultBlock, ToolUseBlock } from "../tool/messages.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import { findToolByName } from "../tool/registry.ts";
 import type { Tool, ToolResult } from "../tool/Tool.ts";
 import { abortMessage, type CallState, callTool, guard } from "./callTool.ts";
@@ -139,7 +140,7 @@ export async function* runToolUse(
     return;
   }
   // 4. Validate against the schema.
-  const checked = tool.inputSchema.safeParse(parsed.value);
+  const checked = tool.inputSchema.safeParse(parsed.value, parseContext());
   if (!checked.success) {
     yield fail(tool, "invalid_input", formatSchemaError(tool.name, checked.error));
     return;

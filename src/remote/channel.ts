@@ -5,7 +5,7 @@
 // most MAX_STREAM_ENTRIES entries of at most MAX_ENTRY_CHARS, and expires STREAM_TTL_SECONDS after its
 // last write (ENDED_TTL_SECONDS once the job has ended).
 import type { Redis } from "ioredis";
-import { z } from "zod";
+import * as z from "zod";
 
 export const MAX_STREAM_ENTRIES = 5_000;
 export const MAX_ENTRY_CHARS = 64_000;

@@ -2,7 +2,7 @@
 // can write to the queue, so it checks every job against this schema (and the repository URL against
 // the transports git may use) before touching git or a model; a job that fails is refused, not guessed.
 // A job never carries an API key or an environment: the worker uses its own.
-import { z } from "zod";
+import * as z from "zod";
 import { PERMISSION_MODES, RULE_SOURCES } from "../permissions/types.ts";
 
 export const JOB_VERSION = 1;

@@ -1,7 +1,7 @@
 // The settings keys that draw no warning are the schema's own keys plus Claude Code's keys that Keel leaves
 // alone: nothing written out twice. Warnings for whole files are in typos.test.ts.
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { parseJsonWithPositions } from "./jsonPositions.ts";
 import { CLAUDE_CODE_ONLY_KEYS, knownKeys, schemaObjectKeys, unknownKeyWarnings } from "./knownKeys.ts";
 import { SettingsFileSchema } from "./schema.ts";

@@ -2,7 +2,7 @@
 // Keel leaves alone (one file serves both programs). A key in neither is most likely a typo
 // (`permisions`): it gets a warning with where it is and the nearest known key, instead of silently doing
 // nothing.
-import { z } from "zod";
+import * as z from "zod";
 import { HOOK_EVENTS, isHookEvent } from "../hooks/config.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { keyPositionOf, type ParsedJson } from "./jsonPositions.ts";

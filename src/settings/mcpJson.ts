@@ -1,7 +1,8 @@
 // A project's `.mcp.json` (servers the repository asks to start). It starts programs, so it is read
 // only for trusted folders; otherwise its presence is reported and nothing else is done with it.
 import { statSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
+import { parseContext } from "../tool/parseContext.ts";
 import { positionOf } from "./jsonPositions.ts";
 import { projectMcpJsonPath } from "./locations.ts";
 import type { McpServerEntry } from "./merge.ts";
@@ -24,7 +25,7 @@ export function readProjectMcpJson(projectRoot: string, options: { trusted: bool
   const text = readSettingsText(file);
   if (text === undefined) return { servers: [] };
   const parsed = parseSettingsJson(text, file);
-  const result = McpJsonSchema.safeParse(parsed.value);
+  const result = McpJsonSchema.safeParse(parsed.value, parseContext());
   if (!result.success) {
     throw new SettingsError(
       result.error.issues.map((issue) => {

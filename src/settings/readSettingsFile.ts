@@ -1,8 +1,9 @@
 // Reading one settings file: JSON syntax, the shape, rule strings and hook matchers, each error naming
 // file:line:column. Keel refuses to start on a half-read policy, so every problem here is fatal.
 import { readFileSync, statSync } from "node:fs";
-import type { z } from "zod";
+import type * as z from "zod";
 import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
+import { parseContext } from "../tool/parseContext.ts";
 import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
 import { unknownHookEventWarnings, unknownKeyWarnings } from "./knownKeys.ts";
 import { type SettingsFile, SettingsFileSchema } from "./schema.ts";
@@ -132,7 +133,7 @@ export function parseSettingsText(
     const { line, column } = positionOf(parsed, path);
     return { file, line, column, path: formatJsonPath(path), message };
   };
-  const result = SettingsFileSchema.safeParse(parsed.value);
+  const result = SettingsFileSchema.safeParse(parsed.value, parseContext());
   if (!result.success)
     throw new SettingsError(result.error.issues.slice(0, 10).map((i) => problem(i.path, describeIssue(i))));
   const warnings: string[] = [...unknownKeyWarnings(parsed, file), ...unknownHookEventWarnings(parsed, file)];

@@ -1,6 +1,6 @@
 // The settings file shape (Claude Code compatible). Keys Keel does not use are kept, not rejected:
 // one file serves both programs. Keys Keel reads must have the right type, or the file is an error.
-import { z } from "zod";
+import * as z from "zod";
 import { hooksConfigSchema } from "../hooks/config.ts";
 import { lspServerSettingsSchema } from "../lsp/servers.ts";
 import { PERMISSION_MODES } from "../permissions/types.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { getEmptyToolPermissionContext, updatePermissionContext } from "./context.ts";
 import { ToolDefinitionError } from "./errors.ts";
 import {

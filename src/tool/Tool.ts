@@ -1,5 +1,5 @@
 // What a tool is. A tool knows itself: schema, flags, permissions, prompt and views are all members.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { PermissionResult, PermissionRule } from "../permissions/types.ts";
 import type { ToolPermissionContext, ToolUseContext } from "./context.ts";
 import { ToolDefinitionError, type ToolErrorCode } from "./errors.ts";

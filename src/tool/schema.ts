@@ -1,5 +1,5 @@
 // zod -> JSON Schema for the model APIs, with zod 4's own converter. Cached per tool.
-import { z } from "zod";
+import * as z from "zod";
 import type { JSONSchema, Tool } from "./Tool.ts";
 
 const cache = new WeakMap<Tool, JSONSchema>();

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import type { ApprovalRequest, ElicitationRequest } from "../../pipeline/services.ts";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";

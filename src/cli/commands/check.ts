@@ -12,6 +12,7 @@ import {
 } from "../../permissions/types.ts";
 import { formatSchemaError, parseArguments } from "../../pipeline/input.ts";
 import { didYouMean } from "../../tool/didYouMean.ts";
+import { parseContext } from "../../tool/parseContext.ts";
 import { findToolByName } from "../../tool/registry.ts";
 import type { Tool } from "../../tool/Tool.ts";
 import { CliError, EXIT } from "../exitCodes.ts";
@@ -147,7 +148,7 @@ async function explain(
   }
   const parsed = parseArguments(raw);
   if (!parsed.ok) throw new CliError(`${tool.name}: ${parsed.message}`);
-  const checked = tool.inputSchema.safeParse(parsed.value);
+  const checked = tool.inputSchema.safeParse(parsed.value, parseContext());
   if (!checked.success) throw new CliError(formatSchemaError(tool.name, checked.error));
   // `keel check` reports an ask as such: it never asks anyone.
   const decision = await decide(callInSession(tool, checked.data, session.context, "nobody"));

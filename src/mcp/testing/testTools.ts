@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 
 const EchoOutput = z.object({ text: z.string(), length: z.number() });

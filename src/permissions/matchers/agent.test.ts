@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { createToolUseContext } from "../../tool/createContext.ts";
 import { buildTool } from "../../tool/Tool.ts";
 import { decidePermission } from "../engine.ts";

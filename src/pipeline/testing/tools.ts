@@ -1,5 +1,5 @@
 // Tools and latches for pipeline tests: real tools built with buildTool, no mocks of the pipeline.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { createToolUseContext, type SessionOptions } from "../../tool/createContext.ts";
 import { resultText, type ToolUseBlock } from "../../tool/messages.ts";

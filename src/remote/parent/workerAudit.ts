@@ -1,7 +1,7 @@
 // A remote agent's decisions in the parent's audit log: the worker sends each record it wrote (redacted
 // with its own environment); the parent keeps what an audit record holds, under its own session, with
 // the agent's id and the worker's name, so `keel audit` shows who decided and where.
-import { z } from "zod";
+import * as z from "zod";
 import type { AuditRecord, AuditSink } from "../../pipeline/services.ts";
 
 export type AuditSinkLike = AuditSink;

@@ -3,7 +3,7 @@
 // or in its own git worktree. Every call the sub-agent makes goes through the permission pipeline.
 
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { agentRuleMatcher } from "../../permissions/matchers/agent.ts";
 import type { RemoteQueueResolution } from "../../remote/config.ts";
 import type { ToolUseContext } from "../../tool/context.ts";

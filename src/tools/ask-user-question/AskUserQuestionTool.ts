@@ -1,7 +1,7 @@
 // AskUserQuestion: 1-4 multiple-choice questions for the person at the keyboard. The answers arrive as
 // the prompter's updated input (`answers`); with nobody to ask, the pipeline refuses the call.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";

@@ -2,7 +2,7 @@
 // its output capped for the model and kept whole on disk; or starts it as a background task.
 
 import { readFileSync, statSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { isInWorkingDirectories } from "../../permissions/paths.ts";
 import type { PermissionResult } from "../../permissions/types.ts";
 import { explainBashCommand, isReadOnlyBashCommand, runsOnlyGit } from "../../shell/analyze/analyze.ts";

@@ -1,7 +1,7 @@
 // checkBashPermissions through the real decision engine: rules, modes, safety checks and suggestions.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { decidePermission } from "../../permissions/engine.ts";
 import { isReadOnlyBashCommand } from "../../shell/analyze/analyze.ts";
 import { initBashParser } from "../../shell/analyze/grammar/parse.ts";

@@ -1,7 +1,7 @@
 // CronCreate: a prompt to run on a 5-field cron schedule in local time, for this session (default) or,
 // with `durable`, kept in the project's `.keel/scheduled_tasks.json` for every session opened there.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionResult } from "../../permissions/types.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";

@@ -1,6 +1,6 @@
 // CronDelete: removes a scheduled job by id (a durable one from the project's file too).
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";

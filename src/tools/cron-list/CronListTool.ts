@@ -1,6 +1,6 @@
 // CronList: the scheduled jobs this session runs (its own, and the project's durable ones), one a line.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";
 import { jobLine, localTime, requireScheduler } from "../schedule-shared/format.ts";

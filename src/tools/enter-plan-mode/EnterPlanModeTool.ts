@@ -1,7 +1,7 @@
 // EnterPlanMode: the session's permission mode becomes "plan" (read-only tools only) until ExitPlanMode
 // is approved; the mode it replaces is remembered for then.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionMode } from "../../permissions/types.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";

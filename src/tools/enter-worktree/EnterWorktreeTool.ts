@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { isPathWithin } from "../../permissions/paths.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { randomBytes } from "../../tool/lazyCrypto.ts";

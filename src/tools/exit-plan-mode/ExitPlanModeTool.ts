@@ -1,6 +1,6 @@
 // ExitPlanMode: shows the plan to a person; on approval the mode from before plan mode comes back.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionMode } from "../../permissions/types.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";

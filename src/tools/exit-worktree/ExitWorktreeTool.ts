@@ -1,7 +1,7 @@
 // ExitWorktree: the session goes back to where it was before EnterWorktree, keeping the worktree and
 // its branch, or removing both; a worktree holding work is removed only when told to discard it.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool } from "../../tool/Tool.ts";

@@ -2,7 +2,7 @@
 
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";

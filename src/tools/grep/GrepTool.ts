@@ -1,7 +1,7 @@
 // Grep: content search with ripgrep. Read-only, concurrency-safe, governed by Read rules.
 
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
 import { paginationNote } from "../search-shared/pagination.ts";

@@ -1,7 +1,7 @@
 // ListAgents: the sub-agents of this session, running and finished (finished ones resume with
 // SendMessage), then the other live Keel sessions of this user on this machine, paged with a cursor.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { listPeers } from "../../sessions/peerDirectory.ts";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";

@@ -1,6 +1,6 @@
 // ListMcpResources: the resources connected MCP servers offer, one server or all of them.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessage } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";

@@ -1,7 +1,7 @@
 // LS: a folder as an indented tree, .gitignore-aware, capped. Read-only, concurrency-safe.
 
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";

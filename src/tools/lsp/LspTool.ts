@@ -3,7 +3,7 @@
 // asked about, and results in files Read rules deny are left out.
 import { readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { runningServerForFile, serverForFile } from "../../lsp/sessionServers.ts";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { callPath } from "../../permissions/paths.ts";

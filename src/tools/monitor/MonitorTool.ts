@@ -1,7 +1,7 @@
 // Monitor: waits on a background task's output until a line matches a pattern, the task ends, or a
 // timeout; returns the matching lines ("until the dev server prints ready").
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { BackgroundTaskInfo } from "../../shell/run/background.ts";
 import { type MonitorMatch, type MonitorStop, monitorTaskOutput } from "../../shell/run/monitorOutput.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";

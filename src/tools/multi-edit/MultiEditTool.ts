@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";

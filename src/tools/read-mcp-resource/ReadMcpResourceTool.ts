@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { ImageBlock, TextBlock, ToolResultBlock } from "../../tool/messages.ts";
 import { isImageMediaType } from "../../tool/messages.ts";
 import { prepareResultsFolder, RESULT_FILE_MODE } from "../../tool/resultsFolder.ts";

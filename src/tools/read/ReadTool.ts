@@ -3,7 +3,7 @@
 
 import { readFileSync, type Stats, statSync } from "node:fs";
 import { extname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { warmServerForRead } from "../../lsp/editDiagnostics.ts";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { callPath, pathResolutionScope } from "../../permissions/paths.ts";

@@ -2,7 +2,7 @@
 // polling something slow (a CI run, a deploy) without a cron job. One wakeup per session; a new one
 // replaces it, `stop: true` cancels it.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool } from "../../tool/Tool.ts";

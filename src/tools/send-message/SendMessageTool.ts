@@ -5,7 +5,7 @@
 // sees it between its turns. Messages to other sessions need approval unless a rule allows SendMessage:
 // the other session acts on them with its own permissions.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { PermissionResult } from "../../permissions/types.ts";
 import { findPeer, listPeers, type PeerSession, socketProblem } from "../../sessions/peerDirectory.ts";
 import { sendPeerMessage } from "../../sessions/peerMessages.ts";

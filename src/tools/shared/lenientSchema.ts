@@ -1,6 +1,6 @@
 // Schema pieces tools share. Models often send numbers and booleans as strings ("5", "true"); those are
 // accepted, and the JSON Schema the model sees still says integer / boolean.
-import { z } from "zod";
+import * as z from "zod";
 
 export function lenientInteger(description: string) {
   return z

@@ -2,7 +2,7 @@
 // front; a skill's body is read, or a command expanded, only when the model uses it.
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { userHomeDir } from "../../settings/locations.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";

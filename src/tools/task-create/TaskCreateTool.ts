@@ -1,6 +1,6 @@
 // TaskCreate: adds a pending task to the session's task list.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import type { Task } from "../tasks-shared/taskModel.ts";

@@ -1,6 +1,6 @@
 // TaskGet: one task of the session's task list, in full.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { openBlockers, type Task } from "../tasks-shared/taskModel.ts";

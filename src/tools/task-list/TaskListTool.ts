@@ -1,6 +1,6 @@
 // TaskList: every task of the session's list that is not deleted, one line each.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { openBlockers, type TaskStatus, taskLine } from "../tasks-shared/taskModel.ts";

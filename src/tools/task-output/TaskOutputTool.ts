@@ -1,6 +1,6 @@
 // TaskOutput: new output and status of a background task of this session, optionally waiting for it to end.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { type BackgroundTaskInfo, listBackgroundTasks, readTaskOutput } from "../../shell/run/background.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
 import { ToolError } from "../../tool/errors.ts";

@@ -1,6 +1,6 @@
 // TaskStop: ends a background task of this session (a command with every process it started, or a sub-agent).
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import {
   type BackgroundTaskInfo,
   getBackgroundTask,

@@ -1,6 +1,6 @@
 // TaskUpdate: moves a task through pending -> in_progress -> completed | deleted and edits its fields.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";
 import { TASK_STATUSES, type Task } from "../tasks-shared/taskModel.ts";

@@ -1,5 +1,5 @@
 // A task of the session's task list, the file that holds the list, and the moves a task's status may make.
-import { z } from "zod";
+import * as z from "zod";
 
 export const TASK_STATUSES = ["pending", "in_progress", "completed", "deleted"] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

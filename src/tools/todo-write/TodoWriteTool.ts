@@ -1,6 +1,6 @@
 // TodoWrite: the session's (or sub-agent's) checklist, replaced whole on every call; at most one in_progress.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolUseContext } from "../../tool/context.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { allowedByTool, buildTool, type Tool } from "../../tool/Tool.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod";
 import { runToolCalls } from "../../pipeline/orchestrate.ts";
 import { type PipelineEvent, runToolUse } from "../../pipeline/runToolUse.ts";
 import type { ToolUseContext } from "../../tool/context.ts";

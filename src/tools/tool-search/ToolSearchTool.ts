@@ -1,7 +1,7 @@
 // ToolSearch: loads deferred tools into the pool, by `select:Name` or by keyword search. The loaded tools
 // reach the pool through a contextModifier; getLoadedDeferredToolNames tells the agent loop which they are.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { isDeferredTool } from "../../tool/registry.ts";
 import { toolInputJSONSchema } from "../../tool/schema.ts";

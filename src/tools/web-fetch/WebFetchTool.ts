@@ -2,7 +2,7 @@
 // size, time and redirect limits, and a 15-minute cache.
 
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { findContentAllowRule } from "../../permissions/engine.ts";
 import { webFetchRuleMatcher } from "../../permissions/matchers/webFetch.ts";
 import type { ToolUseContext } from "../../tool/context.ts";

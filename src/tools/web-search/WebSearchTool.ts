@@ -1,7 +1,7 @@
 // WebSearch: a query sent to the configured provider (Brave, Tavily or SearXNG), results filtered by
 // domain. Without a provider, an error that says how to set one up.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessage, ToolError } from "../../tool/errors.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";

@@ -2,7 +2,7 @@
 // The write is atomic and keeps an existing file's encoding, BOM, line endings and mode.
 
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { callPath } from "../../permissions/paths.ts";
 import type { ToolUseContext } from "../../tool/context.ts";

@@ -1,5 +1,5 @@
 // Brave Search API: GET /res/v1/web/search with the key in X-Subscription-Token.
-import { z } from "zod";
+import * as z from "zod";
 import { requestJson, text, withSiteOperators } from "./http.ts";
 import type { SearchProvider } from "./types.ts";
 

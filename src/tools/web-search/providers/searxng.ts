@@ -1,5 +1,5 @@
 // SearXNG (self-hosted): GET <instance>/search?format=json. The instance must list "json" in search.formats.
-import { z } from "zod";
+import * as z from "zod";
 import { requestJson, text, withSiteOperators } from "./http.ts";
 import type { SearchProvider } from "./types.ts";
 

@@ -1,5 +1,5 @@
 // Tavily: POST /search with a bearer key; it filters domains itself (include_domains / exclude_domains).
-import { z } from "zod";
+import * as z from "zod";
 import { requestJson, text } from "./http.ts";
 import type { SearchProvider } from "./types.ts";
 
