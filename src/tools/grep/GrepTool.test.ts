@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { symlink } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decidePermission } from "../../permissions/engine.ts";
@@ -14,6 +15,7 @@ import {
   writeTree,
 } from "../search-shared/testing.ts";
 import { GrepTool, grepInputSchema } from "./GrepTool.ts";
+import { grepArgs } from "./searchContents.ts";
 
 let root: string;
 let outside: string;
@@ -380,5 +382,20 @@ describe("Grep input and permissions", () => {
     const prompt = await GrepTool.prompt({ tools: [] });
     expect(prompt).toMatch(/ripgrep/);
     expect(prompt).toMatch(/head_limit/);
+  });
+});
+
+describe("Grep: rg's threads", () => {
+  const folder = { absolute: "/p", isDirectory: true, cwd: "/p", target: ".", denyPatterns: [] };
+  const threadsOf = (args: string[]) => args.filter((arg) => arg.startsWith("--threads="));
+
+  it("content output leaves a core to the process reading it", () => {
+    const expected = `--threads=${Math.max(1, availableParallelism() - 1)}`;
+    expect(threadsOf(grepArgs({ pattern: "x", output_mode: "content" }, folder, []))).toEqual([expected]);
+  });
+
+  it("file lists and counts keep rg's own choice (little crosses the pipe)", () => {
+    expect(threadsOf(grepArgs({ pattern: "x" }, folder, []))).toEqual([]);
+    expect(threadsOf(grepArgs({ pattern: "x", output_mode: "count" }, folder, []))).toEqual([]);
   });
 });

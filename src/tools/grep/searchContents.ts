@@ -1,4 +1,5 @@
 // One Grep search: the rg command for the input, run in the search root, and its output paged.
+import { availableParallelism } from "node:os";
 import { ToolError } from "../../tool/errors.ts";
 import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
 import { MtimeCollector } from "../search-shared/newestFirst.ts";
@@ -74,6 +75,14 @@ function contextArgs(input: GrepInput): string[] {
 }
 
 /**
+ * Content output is the heavy kind: every matching line crosses the pipe and this process parses it.
+ * rg's threads then compete with that reading for the cores, and on 2 cores two threads search a
+ * tree slower than one that leaves a core to the reader (5% of lines matching: 2,000 files 32 vs 26 ms,
+ * 200,000 files 3.5 vs 2.5 s). Like Glob's listing, rg gets the cores the reader leaves.
+ */
+const CONTENT_THREADS = Math.max(1, availableParallelism() - 1);
+
+/**
  * The whole rg command line for an input; `ignoreFileArgs` carry the glob parameter (see ignoreFile.ts).
  * The pattern goes through --regexp so a leading "-" is not a flag.
  */
@@ -83,7 +92,7 @@ export function grepArgs(input: GrepInput, root: SearchRoot, ignoreFileArgs: rea
   if (mode === "files_with_matches") args.push("--files-with-matches", "--null");
   else if (mode === "count") args.push("--count", "--with-filename", "--null");
   else {
-    args.push(`--max-columns=${MAX_LINE_COLUMNS}`, "--max-columns-preview");
+    args.push(`--max-columns=${MAX_LINE_COLUMNS}`, "--max-columns-preview", `--threads=${CONTENT_THREADS}`);
     // A folder's output is regrouped by file (see parseOutput.ts): headings, NUL after paths, line numbers.
     if (root.isDirectory) args.push("--heading", "--with-filename", "--null", "--line-number");
     else
