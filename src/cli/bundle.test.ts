@@ -156,6 +156,34 @@ describe("the bundled CLI", () => {
     }
   });
 
+  it("answers a check through the descriptors: no stream, socket or tty objects built (~4 ms)", () => {
+    const recorder = writeModuleRecorder(build);
+    const list = join(build, "loaded-check.json");
+    const run = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        recorder,
+        launcher,
+        "check",
+        "Read",
+        JSON.stringify({ file_path: join(project, "notes.txt") }),
+      ],
+      {
+        cwd: project,
+        input: "",
+        env: { ...env(), KEEL_DECISION_SERVER: "off", KEEL_TEST_LOADED: list },
+        encoding: "utf8",
+      },
+    );
+    expect(run.stdout).toContain("ALLOW");
+    expect(run.status).toBe(0);
+    const builtins = (JSON.parse(readFileSync(list, "utf8")) as string[])
+      .filter((url) => url.startsWith("builtin:"))
+      .map((url) => url.slice(8));
+    expect(builtins.filter((name) => ["net", "tty", "stream", "internal/tty"].includes(name))).toEqual([]);
+  });
+
   it("serves MCP with every tool's prompt from its file", async () => {
     const client = new Client({ name: "bundle-test", version: "1" });
     await connectBundledMcp(client);

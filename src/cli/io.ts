@@ -1,9 +1,11 @@
 // What a command runs with, as data: the caller's folder, environment, terminals and output. A command
 // run in its own process gets the process's (processIO); the decision server gets its client's, sent as
 // data, so serving a request never changes the server's own process.
-import { isatty } from "node:tty";
 import type { RecordHolder } from "../audit/heldSink.ts";
 import type { Env } from "../tool/context.ts";
+import { errorMessage } from "../tool/errors.ts";
+import { EXIT } from "./exitCodes.ts";
+import { isTerminal, writeAllSync } from "./stdio.ts";
 
 export interface TtyFlags {
   stdin: boolean;
@@ -29,19 +31,35 @@ export interface CommandIO {
   signal?: AbortSignal;
 }
 
-/** This process as the caller: its folder, variables, terminals and standard streams. */
+/**
+ * This process as the caller: its folder, variables, terminals and standard streams, asked and written
+ * as descriptors (stdio.ts): process.stdin, stdout and stderr are built only by code that uses them.
+ */
 export function processIO(stdin?: GivenStdin): CommandIO {
   return {
     ...(stdin === undefined ? {} : { stdin }),
     cwd: process.cwd(),
     env: process.env,
-    tty: {
-      // Not process.stdin.isTTY: that getter builds the stdin stream, which most commands never read.
-      stdin: isatty(0),
-      stdout: process.stdout.isTTY === true,
-      stderr: process.stderr.isTTY === true,
-    },
-    out: (text) => void process.stdout.write(text),
-    err: (text) => void process.stderr.write(text),
+    tty: { stdin: isTerminal(0), stdout: isTerminal(1), stderr: isTerminal(2) },
+    out: (text) => writeOrStop(1, text),
+    err: (text) => writeOrStop(2, text),
   };
+}
+
+/**
+ * `keel tools | head`: when the reader goes away, stop quietly with the command's exit code instead of
+ * dying with an EPIPE stack trace; an output that cannot be written otherwise is an error.
+ */
+export function writeOrStop(fd: 1 | 2, text: string): void {
+  try {
+    writeAllSync(fd, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EPIPE" && fd === 1) {
+      try {
+        writeAllSync(2, `keel: cannot write the output: ${errorMessage(error)}\n`);
+      } catch {}
+    }
+    process.exit(code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
+  }
 }

@@ -106,20 +106,44 @@ let pipesWatched = false;
 /**
  * `keel tools | head`: when the reader of stdout or stderr goes away, stop quietly instead of dying
  * with an EPIPE stack trace. A command that owns the stream (the MCP server on stdout) adds its own
- * error listener and shuts down its way; this one then leaves it alone.
+ * error listener and shuts down its way; this one then leaves it alone. CommandIO writes the descriptors
+ * (io.ts writeOrStop, the same rule); the streams are watched once something builds them.
  */
 function stopQuietlyOnClosedPipes(): void {
   if (pipesWatched) return;
   pipesWatched = true;
-  for (const stream of [process.stdout, process.stderr]) {
-    const onError = (error: NodeJS.ErrnoException) => {
-      if (stream.listenerCount("error") > 1) return;
-      if (error.code !== "EPIPE" && stream !== process.stderr)
-        process.stderr.write(`keel: cannot write the output: ${errorMessage(error)}\n`);
-      process.exit(error.code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
-    };
-    stream.on("error", onError);
+  for (const name of ["stdout", "stderr"] as const)
+    whenBuilt(name, (stream) => {
+      stream.on("error", (error: NodeJS.ErrnoException) => {
+        if (stream.listenerCount("error") > 1) return;
+        if (error.code !== "EPIPE" && name === "stdout")
+          process.stderr.write(`keel: cannot write the output: ${errorMessage(error)}\n`);
+        process.exit(error.code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
+      });
+    });
+}
+
+/**
+ * Runs `use` on process.stdout or process.stderr when code first reads it. Reading it here would build
+ * it: a socket or tty object, with Node's streams and net module (~4 ms), in commands that never use it.
+ */
+function whenBuilt(name: "stdout" | "stderr", use: (stream: NodeJS.WriteStream) => void): void {
+  const descriptor = Object.getOwnPropertyDescriptor(process, name);
+  const build = descriptor?.get;
+  if (!descriptor?.configurable || !build) {
+    use(process[name]);
+    return;
   }
+  Object.defineProperty(process, name, {
+    ...descriptor,
+    get() {
+      // Node's own getter again (it keeps the stream it built), then the watch.
+      Object.defineProperty(process, name, descriptor);
+      const stream = build.call(process) as NodeJS.WriteStream;
+      use(stream);
+      return stream;
+    },
+  });
 }
 
 const PRINT_FLAGS = new Set(["-p", "--print"]);

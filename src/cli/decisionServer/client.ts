@@ -7,6 +7,7 @@
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
 import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS, stdinProblem } from "../../guard/readEvent.ts";
+import { isTerminal, writeAllSync } from "../stdio.ts";
 import { buildId, START_LOCK_MS, serverDir, serverEnabled, socketPath, startLockOf } from "./address.ts";
 import {
   ALIVE_TIMEOUT_MS,
@@ -20,10 +21,7 @@ import { servedCommand } from "./served.ts";
 
 // Built-ins through require(): their ES facades cost a start several milliseconds (fs's loads its streams).
 const require = createRequire(import.meta.url);
-const { closeSync, openSync, read, statSync, unlinkSync, writeSync } =
-  require("node:fs") as typeof import("node:fs");
-const { connect } = require("node:net") as typeof import("node:net");
-const { isatty } = require("node:tty") as typeof import("node:tty");
+const { closeSync, openSync, read, statSync, unlinkSync } = require("node:fs") as typeof import("node:fs");
 
 /** A server that has not taken the request by then is stopped or stuck: decide here. */
 export const ACCEPT_TIMEOUT_MS = 1_000;
@@ -60,7 +58,7 @@ export async function answerThroughServer(
   launcher: Launcher,
 ): Promise<ServerOutcome> {
   // Asked of the descriptors: process.stdin and friends would build streams (~5 ms) for nothing.
-  const tty = { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) };
+  const tty = { stdin: isTerminal(0), stdout: isTerminal(1), stderr: isTerminal(2) };
   const command = servedCommand(argv, tty);
   if (command === undefined) return {};
   const env = commandEnv();
@@ -108,22 +106,28 @@ export async function answerThroughServer(
   return stdin ? { stdin } : {};
 }
 
-/** Synchronous, so the answer is out before the process exits. */
+/** Synchronous, so the answer is out before the process exits; a reader that is gone misses it. */
 function writeAll(fd: number, text: string): void {
-  let buffer = Buffer.from(text);
-  while (buffer.length > 0) {
-    try {
-      buffer = buffer.subarray(writeSync(fd, buffer));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EAGAIN") continue;
-      return;
-    }
-  }
+  try {
+    writeAllSync(fd, text);
+  } catch {}
 }
 
 type Connection = { socket: Socket } | { missing: boolean };
 
+/** False only when the path surely is not there; a folder that cannot be read is left to connect(). */
+function socketFileThere(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 function connectTo(path: string): Promise<Connection> {
+  // No socket file, no server: node:net (with Node's streams, ~3 ms) loads only to reach one.
+  if (!socketFileThere(path)) return Promise.resolve({ missing: true });
+  const { connect } = require("node:net") as typeof import("node:net");
   return new Promise((resolve) => {
     const socket = connect(path);
     const timer = setTimeout(() => {
