@@ -33,41 +33,56 @@ export interface ReadEventOptions {
   timeoutMs?: number;
 }
 
-/** Reads the stream to its end (or the limit, or the timeout) and parses it. */
-export function readEvent(stream: NodeJS.ReadableStream, options: ReadEventOptions = {}): Promise<EventRead> {
+/** Standard input read whole, or why not (in stdinProblem's words). */
+export type StdinText = { text: string } | { problem: string };
+
+/**
+ * Reads the stream to its end (or the limit, or the timeout). Short of its end, the stream is destroyed:
+ * an open stdin (a huge event, a writer that never closes it) would keep the process alive after it
+ * answered. A stream, not reads of the descriptor: a read waiting in Node's thread pool cannot be
+ * cancelled, and even process.exit() waits for it.
+ */
+export function readStreamText(
+  stream: NodeJS.ReadableStream,
+  options: ReadEventOptions = {},
+): Promise<StdinText> {
   const maxBytes = options.maxBytes ?? MAX_EVENT_BYTES;
   const timeoutMs = options.timeoutMs ?? STDIN_TIMEOUT_MS;
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const finish = (result: EventRead) => {
+    const finish = (given: StdinText) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       stream.removeListener("data", onData);
       stream.removeListener("end", onEnd);
       stream.removeListener("error", onError);
-      // Stop reading what is left (a huge event, a writer that never closes): an open stdin would keep
-      // the process alive after it answered.
-      if (!result.ok && "destroy" in stream && typeof stream.destroy === "function") stream.destroy();
-      resolve(result);
+      if ("problem" in given && "destroy" in stream && typeof stream.destroy === "function") stream.destroy();
+      resolve(given);
     };
     const onData = (chunk: Buffer | string) => {
       const part = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
       size += part.length;
-      if (size > maxBytes) return finish({ ok: false, problem: stdinProblem.tooLarge(maxBytes) });
+      if (size > maxBytes) return finish({ problem: stdinProblem.tooLarge(maxBytes) });
       parts.push(part);
     };
-    const onEnd = () => finish(parseEvent(Buffer.concat(parts).toString("utf8")));
-    const onError = (error: Error) => finish({ ok: false, problem: stdinProblem.failed(error.message) });
-    const timer = setTimeout(
-      () => finish({ ok: false, problem: stdinProblem.timedOut(timeoutMs) }),
-      timeoutMs,
-    );
+    const onEnd = () => finish({ text: Buffer.concat(parts).toString("utf8") });
+    const onError = (error: Error) => finish({ problem: stdinProblem.failed(error.message) });
+    const timer = setTimeout(() => finish({ problem: stdinProblem.timedOut(timeoutMs) }), timeoutMs);
     timer.unref?.();
     stream.on("data", onData);
     stream.on("end", onEnd);
     stream.on("error", onError);
   });
+}
+
+/** Reads the stream as readStreamText does and parses the event. */
+export async function readEvent(
+  stream: NodeJS.ReadableStream,
+  options: ReadEventOptions = {},
+): Promise<EventRead> {
+  const given = await readStreamText(stream, options);
+  return "text" in given ? parseEvent(given.text) : { ok: false, problem: given.problem };
 }

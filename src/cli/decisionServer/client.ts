@@ -6,7 +6,7 @@
 // ACCEPT_TIMEOUT_MS; a working one says it is alive every ALIVE_EVERY_MS.
 import { createRequire } from "node:module";
 import type { Socket } from "node:net";
-import { MAX_EVENT_BYTES, STDIN_TIMEOUT_MS, stdinProblem } from "../../guard/readEvent.ts";
+import { readStreamText } from "../../guard/readEvent.ts";
 import { isTerminal, writeAllSync } from "../stdio.ts";
 import { buildId, START_LOCK_MS, serverDir, serverEnabled, socketPath, startLockOf } from "./address.ts";
 import {
@@ -21,7 +21,7 @@ import { servedCommand } from "./served.ts";
 
 // Built-ins through require(): their ES facades cost a start several milliseconds (fs's loads its streams).
 const require = createRequire(import.meta.url);
-const { closeSync, openSync, read, statSync, unlinkSync } = require("node:fs") as typeof import("node:fs");
+const { closeSync, openSync, statSync, unlinkSync } = require("node:fs") as typeof import("node:fs");
 
 /** A server that has not taken the request by then is stopped or stuck: decide here. */
 export const ACCEPT_TIMEOUT_MS = 1_000;
@@ -84,7 +84,9 @@ export async function answerThroughServer(
     return connection.missing ? { start: () => startServer(launcher, dir, socket, build) } : {};
   // Read only once a server listens: without one, the command reads its input itself (a relaunch on
   // an older Node must find stdin unread).
-  const stdin = command === "hook" ? await readStdin() : undefined;
+  // process.stdin: node:net is loaded for the connection already, and a stream can be given up on
+  // (a read of the descriptor waiting on a writer that never closes stdin would hold even process.exit).
+  const stdin = command === "hook" ? await readStreamText(process.stdin) : undefined;
   const request: ServerRequest = {
     type: "decide",
     version: PROTOCOL_VERSION,
@@ -182,41 +184,6 @@ export function exchange(
     socket.on("error", () => finish(undefined));
     socket.on("close", () => finish(reader.rest() as ServerReply | undefined));
     socket.write(`${JSON.stringify(request)}\n`);
-  });
-}
-
-/** The hook event on stdin, bounded as readEvent bounds it (same limits, same words). */
-function readStdin(): Promise<GivenStdin> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (given: GivenStdin) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(given);
-    };
-    const timer = setTimeout(
-      () => finish({ problem: stdinProblem.timedOut(STDIN_TIMEOUT_MS) }),
-      STDIN_TIMEOUT_MS,
-    );
-    const next = () => {
-      const buffer = Buffer.allocUnsafe(64 * 1024);
-      read(0, buffer, 0, buffer.length, null, (error, bytes) => {
-        if (done) return;
-        if (error) {
-          if (error.code === "EAGAIN") return void setTimeout(next, 5);
-          return finish({ problem: stdinProblem.failed(error.message) });
-        }
-        if (bytes === 0) return finish({ text: Buffer.concat(parts).toString("utf8") });
-        size += bytes;
-        if (size > MAX_EVENT_BYTES) return finish({ problem: stdinProblem.tooLarge(MAX_EVENT_BYTES) });
-        parts.push(Buffer.from(buffer.subarray(0, bytes)));
-        next();
-      });
-    };
-    next();
   });
 }
 

@@ -282,6 +282,25 @@ describe("the decision server", () => {
     expect(served.stderr).toContain("is larger than");
   });
 
+  it("answers a hook whose agent never closes stdin once the time is up, and ends", {
+    timeout: 40_000,
+  }, async () => {
+    await ensureServer();
+    const before = (await theServer()).requests;
+    const child = spawn(process.execPath, [LAUNCHER, "hook", "claude-code"], { cwd: project.root, env });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.write('{"hook_event_name": "PreToolUse", ');
+    // stdin stays open: the answer comes when the 10 s are up, and the process must end then.
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    child.stdin.destroy();
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/no complete event on stdin within 10 s.*refuses the call/);
+    expect((await theServer()).requests - before).toBe(1);
+  });
+
   it("declines what a client would not send, and other builds (a stale server stops)", async () => {
     const server = await ensureServer();
     const replyOf = (asked: Awaited<ReturnType<typeof askServer>>) =>
