@@ -8,14 +8,12 @@ import type { PermissionResult } from "../../permissions/types.ts";
 import { explainBashCommand, isReadOnlyBashCommand, runsOnlyGit } from "../../shell/analyze/analyze.ts";
 import { initBashParser, isBashParserReady } from "../../shell/analyze/grammar/parse.ts";
 import { bashRuleMatcher } from "../../shell/analyze/ruleMatcher.ts";
-import { startBackgroundTask } from "../../shell/run/background.ts";
+// What runs a command (shell/run, the sandbox's and the confinement's launchers) loads when a command
+// runs: `keel check` and `keel hook` decide Bash calls without it (~100 KB of code a start skips).
 import type { CommandLauncher } from "../../shell/run/exec.ts";
-import { type CommandProgress, runForegroundCommand } from "../../shell/run/execForeground.ts";
-import { interpretExitCode } from "../../shell/run/execSemantics.ts";
+import type { CommandProgress } from "../../shell/run/execForeground.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
 import { canConfine } from "../../shell/sandbox/confinementAvailability.ts";
-import { createConfinementLauncher } from "../../shell/sandbox/confinementLauncher.ts";
-import { createSandboxLauncher } from "../../shell/sandbox/sandbox.ts";
 import { sandboxExclusionOf } from "../../shell/sandbox/sandboxExclusions.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
@@ -183,11 +181,13 @@ async function launcherFor(
       if (sandbox.allowUnsandboxedCommands === false) throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
       if (byPerson) return undefined;
     } else if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
+    const { createSandboxLauncher } = await import("../../shell/sandbox/sandbox.ts");
     return createSandboxLauncher(permissionContext, { cwd, profile });
   }
   if (byPerson || !canConfine(permissionContext)) return undefined;
   if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands === false)
     throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
+  const { createConfinementLauncher } = await import("../../shell/sandbox/confinementLauncher.ts");
   return { ...createConfinementLauncher(permissionContext, { profile }), confined: true };
 }
 
@@ -269,6 +269,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     const outputDir = context.options.toolResultsDir;
 
     if (input.run_in_background) {
+      const { startBackgroundTask } = await import("../../shell/run/background.ts");
       const task = await startBackgroundTask(context.options.sessionId, {
         command: input.command,
         ...(input.description ? { description: input.description } : {}),
@@ -292,6 +293,10 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
     const timeoutMs = input.timeout ?? bashTimeouts().defaultMs;
     const toolUseId = parentMessage?.id ?? "";
+    const [{ runForegroundCommand }, { interpretExitCode }] = await Promise.all([
+      import("../../shell/run/execForeground.ts"),
+      import("../../shell/run/execSemantics.ts"),
+    ]);
     const { exit, summary, outputPath } = await runForegroundCommand({
       command: input.command,
       cwd: start.cwd,
