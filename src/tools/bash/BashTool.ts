@@ -15,6 +15,7 @@ import type { CommandProgress } from "../../shell/run/execForeground.ts";
 import { BASH_MAX_OUTPUT_CHARS } from "../../shell/run/output.ts";
 import { canConfine } from "../../shell/sandbox/confinementAvailability.ts";
 import { sandboxExclusionOf } from "../../shell/sandbox/sandboxExclusions.ts";
+import { builtOnFirstUse } from "../../tool/builtOnFirstUse.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { groupThousands } from "../../tool/format.ts";
@@ -157,6 +158,15 @@ function approvedByPerson(context: ToolUseContext, toolUseId: string | undefined
   return decision?.behavior === "allow" && decision.reason.type === "user";
 }
 
+// Imported once, by the first call that needs them; later calls find them loaded (no trip through the
+// module loader per command).
+const sandboxModule = builtOnFirstUse(() => import("../../shell/sandbox/sandbox.ts"));
+const confinementModule = builtOnFirstUse(() => import("../../shell/sandbox/confinementLauncher.ts"));
+const backgroundModule = builtOnFirstUse(() => import("../../shell/run/background.ts"));
+const foregroundModules = builtOnFirstUse(() =>
+  Promise.all([import("../../shell/run/execForeground.ts"), import("../../shell/run/execSemantics.ts")]),
+);
+
 /**
  * Where the command runs: the OS sandbox when it is on (unless excluded from it, or a person approved
  * leaving it); otherwise, unless a person approved the call, the confinement (protected paths
@@ -181,13 +191,13 @@ async function launcherFor(
       if (sandbox.allowUnsandboxedCommands === false) throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
       if (byPerson) return undefined;
     } else if (sandboxExclusionOf(input.command, permissionContext) !== undefined) return undefined;
-    const { createSandboxLauncher } = await import("../../shell/sandbox/sandbox.ts");
+    const { createSandboxLauncher } = await sandboxModule();
     return createSandboxLauncher(permissionContext, { cwd, profile });
   }
   if (byPerson || !canConfine(permissionContext)) return undefined;
   if (input.dangerouslyDisableSandbox && sandbox.allowUnsandboxedCommands === false)
     throw new ToolError("not_allowed", UNSANDBOXED_REFUSED);
-  const { createConfinementLauncher } = await import("../../shell/sandbox/confinementLauncher.ts");
+  const { createConfinementLauncher } = await confinementModule();
   return { ...createConfinementLauncher(permissionContext, { profile }), confined: true };
 }
 
@@ -269,7 +279,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     const outputDir = context.options.toolResultsDir;
 
     if (input.run_in_background) {
-      const { startBackgroundTask } = await import("../../shell/run/background.ts");
+      const { startBackgroundTask } = await backgroundModule();
       const task = await startBackgroundTask(context.options.sessionId, {
         command: input.command,
         ...(input.description ? { description: input.description } : {}),
@@ -293,10 +303,7 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
 
     const timeoutMs = input.timeout ?? bashTimeouts().defaultMs;
     const toolUseId = parentMessage?.id ?? "";
-    const [{ runForegroundCommand }, { interpretExitCode }] = await Promise.all([
-      import("../../shell/run/execForeground.ts"),
-      import("../../shell/run/execSemantics.ts"),
-    ]);
+    const [{ runForegroundCommand }, { interpretExitCode }] = await foregroundModules();
     const { exit, summary, outputPath } = await runForegroundCommand({
       command: input.command,
       cwd: start.cwd,
