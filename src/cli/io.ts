@@ -54,12 +54,17 @@ export function writeOrStop(fd: 1 | 2, text: string): void {
   try {
     writeAllSync(fd, text);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EPIPE" && fd === 1) {
-      try {
-        writeAllSync(2, `keel: cannot write the output: ${errorMessage(error)}\n`);
-      } catch {}
-    }
-    process.exit(code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
+    stopOnOutputError(fd, error);
   }
+}
+
+/** The rule for an output that failed, written through the descriptor or a stream (cli/main.ts). */
+export function stopOnOutputError(fd: 1 | 2, error: unknown): never {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code !== "EPIPE" && fd === 1) {
+    try {
+      writeAllSync(2, `keel: cannot write the output: ${errorMessage(error)}\n`);
+    } catch {}
+  }
+  process.exit(code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
 }

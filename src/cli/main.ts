@@ -8,7 +8,7 @@ import { errorMessage } from "../tool/errors.ts";
 import { exitAfterStop, installStopSignals, stoppedBy } from "../tool/stopSignals.ts";
 import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
-import { type CommandIO, type GivenStdin, processIO } from "./io.ts";
+import { type CommandIO, type GivenStdin, processIO, stopOnOutputError } from "./io.ts";
 
 export interface CliRuntime {
   setExitCode(code: number): void;
@@ -116,9 +116,7 @@ function stopQuietlyOnClosedPipes(): void {
     whenBuilt(name, (stream) => {
       stream.on("error", (error: NodeJS.ErrnoException) => {
         if (stream.listenerCount("error") > 1) return;
-        if (error.code !== "EPIPE" && name === "stdout")
-          process.stderr.write(`keel: cannot write the output: ${errorMessage(error)}\n`);
-        process.exit(error.code === "EPIPE" ? (process.exitCode ?? EXIT.ok) : EXIT.toolError);
+        stopOnOutputError(name === "stdout" ? 1 : 2, error);
       });
     });
 }
