@@ -130,8 +130,15 @@ const commanderLazyChildProcess = {
  * access constants) are left out, so a bundled module importing one of them fails the build, not a start.
  */
 const fsRequire = require("node:fs");
+// fs.F_OK and the other access constants are deprecated getters on Node 24 (DEP0176) but plain values on
+// the Node 20 a build may run on: reading them at every start would print a warning, so they are left out
+// whichever Node builds.
+const DEPRECATED_FS_NAMES = new Set(["F_OK", "R_OK", "W_OK", "X_OK"]);
 const FS_NAMES = Object.getOwnPropertyNames(fsRequire).filter(
-  (name) => /^[A-Za-z_$][\w$]*$/.test(name) && !Object.getOwnPropertyDescriptor(fsRequire, name)?.get,
+  (name) =>
+    /^[A-Za-z_$][\w$]*$/.test(name) &&
+    !DEPRECATED_FS_NAMES.has(name) &&
+    !Object.getOwnPropertyDescriptor(fsRequire, name)?.get,
 );
 let fsRedirects = 0;
 const fsWithoutFacade = {

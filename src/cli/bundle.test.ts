@@ -343,6 +343,25 @@ describe("the bundled CLI", () => {
     });
   });
 
+  it("parses a long Bash command with V8's baseline wasm code only, never optimising the lexer", () => {
+    // ~4,500 characters: V8's own tiering optimises the grammar's lexer after a few hundred characters
+    // (~0.45 s and ~600 MB on a background thread, which the exit waits for). V8 traces each wasm function
+    // it compiles, and with which compiler; the trace goes to stdout beside the verdict.
+    const command = Array.from({ length: 100 }, (_, i) => `echo "item ${i}" | grep -e x${i}`).join(" && ");
+    const result = spawnSync(
+      process.execPath,
+      ["--trace-wasm-compilation-times", launcher, "check", "Bash", JSON.stringify({ command }), "--json"],
+      { cwd: project, env: { ...env(), KEEL_DECISION_SERVER: "off" }, encoding: "utf8" },
+    );
+    expect(result.stderr).toBe("");
+    const lines = result.stdout.split("\n");
+    const compiled = lines.filter((line) => line.startsWith("Compiled function"));
+    expect(compiled.some((line) => line.includes("using Liftoff"))).toBe(true);
+    expect(compiled.filter((line) => line.includes("using TurboFan"))).toEqual([]);
+    const verdict = lines.filter((line) => !line.startsWith("Compiled function")).join("\n");
+    expect(JSON.parse(verdict)).toMatchObject({ behavior: "allow" });
+  });
+
   it("stops quietly when its reader goes away", async () => {
     const child = spawn(process.execPath, [launcher, "tools"], { cwd: project, env: env() });
     child.stdout.destroy();

@@ -2,6 +2,7 @@
 // it runs (or for --help), so starting one command never pays for the others' dependencies.
 
 import { Command, CommanderError } from "commander";
+import { parseBashWithBaselineCompilerOnly } from "../shell/analyze/grammar/wasmCompiler.ts";
 import { stopSandboxIfStarted } from "../shell/sandbox/sandboxLifecycle.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { errorMessage } from "../tool/errors.ts";
@@ -201,6 +202,7 @@ export async function main(
 ): Promise<number> {
   installStopSignals();
   stopQuietlyOnClosedPipes();
+  parseBashWithBaselineCompilerOnly();
   try {
     return await runCommandLine(givenArgv, processIO(given.stdin));
   } finally {
@@ -260,5 +262,6 @@ export async function serveDecisions(socket: string, build: string, entryFile: s
   ]);
   // The decisions it answers are exported from this warm process, not by a flusher process per burst.
   keepTelemetryFlushed();
+  parseBashWithBaselineCompilerOnly();
   await serve({ socket, build, entryFile, warmUp: warmUpDecisions });
 }

@@ -1,7 +1,6 @@
 // A process that decides or runs one call and ends (`keel check`, `keel tool`, `keel hook`) spends its
 // time starting up, not in hot loops: optimisations that pay off in a long session cost it instead.
 import * as z from "zod";
-import { preferQuickWasmStart } from "../shell/analyze/grammar/parse.ts";
 
 let longLived = false;
 
@@ -15,5 +14,4 @@ export function preferQuickStart(): void {
   // zod compiles a parser per object schema on first use (new Function); parsing one input is faster
   // without it.
   z.config({ jitless: true });
-  preferQuickWasmStart();
 }

@@ -2,6 +2,7 @@
 // commands through it.
 import { createRequire } from "node:module";
 import type { Node, Parser } from "web-tree-sitter";
+import { bashParsedWithBaselineCompilerOnly } from "./wasmCompiler.ts";
 
 export interface SimpleCommand {
   argv: string[];
@@ -12,24 +13,22 @@ export interface SimpleCommand {
 
 let parser: Parser | undefined;
 let loading: Promise<void> | undefined;
-let shortLived = false;
 
 /**
- * This process decides or runs a call or two and ends (`keel check`, `keel tool`, `keel hook`). V8 would
- * otherwise optimise the grammar's hot wasm code on background threads, and the exit waits for that:
- * 0.5-3 s on 2 busy cores, against a parse that takes microseconds with the baseline compiler alone.
- * Call before the grammar loads; long-lived processes (the agent, `keel mcp`) keep the optimiser.
+ * V8 optimises a wasm function once it has run long enough, on a background thread. For the grammar's
+ * lexer (function 22, ~160 KB) that takes ~0.45 s and ~600 MB, and a process ending meanwhile waits for
+ * it: a `keel check` of a 2,000-character command took 0.57 s and 576 MB here. No function of this
+ * process has the filter's index, so none is optimised; the budget makes V8 ask about it rarely.
  */
-export function preferQuickWasmStart(): void {
-  shortLived = true;
-}
+const BASELINE_ONLY_FLAGS = "--wasm-tier-up-filter=2147483647 --wasm-tiering-budget=2147483647";
 
 /** Loads the wasm runtime and the bash grammar once; later calls return at once. */
 export async function initBashParser(): Promise<void> {
   if (parser) return;
   loading ??= (async () => {
-    if (shortLived) (await import("node:v8")).setFlagsFromString("--wasm-tiering-budget=1000000000");
     const require = createRequire(import.meta.url);
+    if (bashParsedWithBaselineCompilerOnly())
+      (require("node:v8") as typeof import("node:v8")).setFlagsFromString(BASELINE_ONLY_FLAGS);
     // Imported here, not at the top: processes that never parse Bash skip loading the runtime (~6 ms).
     const { Language, Parser } = await import("web-tree-sitter");
     // Both wasm files are read here, synchronously: given a path, the runtime would import node:fs/promises
