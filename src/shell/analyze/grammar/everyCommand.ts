@@ -3,7 +3,7 @@
 import type { Node } from "web-tree-sitter";
 import { Extractor, REDIRECT_TYPES } from "./extract.ts";
 import type { ExtractedCommand } from "./extractedCommand.ts";
-import { someNode } from "./tree.ts";
+import { parentOf, someNode } from "./tree.ts";
 
 const COMMAND_NODES = new Set(["command", "declaration_command", "unset_command"]);
 const ASSIGNMENT_STATEMENTS = new Set(["variable_assignment", "variable_assignments"]);
@@ -27,7 +27,7 @@ export function extractEveryCommand(root: Node, source: string): ExtractedComman
       node.type === "function_definition"
     )
       extractor.redirectsOnly(node);
-    else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(node.parent?.type ?? ""))
+    else if (ASSIGNMENT_STATEMENTS.has(node.type) && !ASSIGNMENT_HOLDERS.has(parentOf(node)?.type ?? ""))
       extractor.command(node, [], false);
     return false;
   });
@@ -46,8 +46,9 @@ function redirectsWholeStatement(node: Node): boolean {
 
 /** A command after the first of a pipeline (directly, or as the body of a redirected statement). */
 function readsPipe(node: Node): boolean {
-  const statement = node.parent?.type === "redirected_statement" ? node.parent : node;
-  const pipeline = statement.parent;
+  const parent = parentOf(node);
+  const statement = parent?.type === "redirected_statement" ? parent : node;
+  const pipeline = parentOf(statement);
   if (pipeline?.type !== "pipeline") return false;
   const first = pipeline.namedChildren.find((child) => child !== null && child.type !== "comment");
   return first?.id !== statement.id;
@@ -57,7 +58,7 @@ function readsPipe(node: Node): boolean {
 function trailingRedirects(node: Node): Node[] {
   const found: Node[] = [];
   let current = node;
-  for (let parent = current.parent; parent; parent = current.parent) {
+  for (let parent = parentOf(current); parent; parent = parentOf(current)) {
     if (parent.type === "redirected_statement" && parent.childForFieldName("body")?.id === current.id) {
       found.push(
         ...parent.children.filter((child): child is Node => child !== null && REDIRECT_TYPES.has(child.type)),

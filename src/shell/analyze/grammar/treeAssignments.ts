@@ -3,13 +3,13 @@
 // (`${CDPATH:=x}`, `${HOME=x}`) and arithmetic (`((HOME=0))`, `$((x=1))`, subscripts), which may set
 // any name it mentions. shellVariables.ts reads the same for plain commands.
 import type { Node } from "web-tree-sitter";
-import { someNode } from "./tree.ts";
+import { parentOf, someNode } from "./tree.ts";
 
 const ARITHMETIC = new Set(["arithmetic_expansion", "c_style_for_statement", "subscript"]);
 const ASSIGNING_OPERATORS = new Set(["=", ":="]);
 
 function insideArithmetic(node: Node): boolean {
-  for (let parent = node.parent; parent; parent = parent.parent) {
+  for (let parent = parentOf(node); parent; parent = parentOf(parent)) {
     if (ARITHMETIC.has(parent.type)) return true;
     if (parent.type === "compound_statement" && parent.firstChild?.type === "((") return true;
   }

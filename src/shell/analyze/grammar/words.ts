@@ -1,6 +1,7 @@
 // One shell word from its syntax node: the value bash would pass after quote removal, plus what the
 // value depends on (expansions, globs, tilde, brace expansion, ANSI-C quoting) so callers fail closed.
 import type { Node } from "web-tree-sitter";
+import { parentOf } from "./tree.ts";
 
 export interface Word {
   /** After quote removal and escapes; dynamic parts keep their source text. */
@@ -144,7 +145,11 @@ function append(into: Parts, part: Parts): void {
  * `$(...)` holding only `cat` and one heredoc without expansions. Its value is the body.
  */
 export function heredocLiteral(node: Node): string | undefined {
-  if (node.type !== "command_substitution" || !node.text.startsWith("$(") || node.parent?.type !== "string")
+  if (
+    node.type !== "command_substitution" ||
+    !node.text.startsWith("$(") ||
+    parentOf(node)?.type !== "string"
+  )
     return undefined;
   const inner = node.namedChildren.filter((child) => child !== null && child.type !== "comment");
   const statement = inner[0];

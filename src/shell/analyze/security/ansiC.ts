@@ -1,4 +1,6 @@
 // $'...' decodes escapes ($'\x72\x6d' is rm) and $"..." is translated: the text shown is not the text run.
+
+import { parentOf } from "../grammar/tree.ts";
 import type { SyntaxCheck } from "./types.ts";
 
 export const ansiC: SyntaxCheck = {
@@ -13,8 +15,8 @@ export const ansiC: SyntaxCheck = {
       .find(
         (candidate) =>
           candidate.nextSibling?.startIndex === candidate.endIndex &&
-          candidate.parent?.type !== "simple_expansion" &&
-          candidate.parent?.type !== "expansion",
+          parentOf(candidate)?.type !== "simple_expansion" &&
+          parentOf(candidate)?.type !== "expansion",
       );
     if (!node && dollar)
       return `locale quoting $${dollar.nextSibling?.text.slice(0, 40)} can be translated into other text`;

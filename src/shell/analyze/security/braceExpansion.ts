@@ -1,4 +1,6 @@
 // {a,b} and {1..3} turn one word into several, so `{rm,-rf,/}` is three words and can form options.
+
+import { parentOf } from "../grammar/tree.ts";
 import { decodeWord } from "../grammar/words.ts";
 import type { SyntaxCheck } from "./types.ts";
 
@@ -14,8 +16,8 @@ export const braceExpansion: SyntaxCheck = {
       if (candidate.type === "brace_expression") return true;
       // Without `{` in its text a word neither sits in a broken brace nor decodes to a brace.
       if (!candidate.text.includes("{")) return false;
-      if (candidate.parent?.type === "concatenation") return false;
-      if (candidate.parent?.type === "ERROR") return true;
+      if (parentOf(candidate)?.type === "concatenation") return false;
+      if (parentOf(candidate)?.type === "ERROR") return true;
       return decodeWord(candidate, source).brace;
     });
     const broken = tree.of("ERROR").find((candidate) => /\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(candidate.text));

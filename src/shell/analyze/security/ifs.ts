@@ -1,5 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the examples are bash, where ${...} is literal text
 // $IFS splits words where no space is visible; assigning IFS changes how later words split.
+
+import { parentOf } from "../grammar/tree.ts";
 import type { SyntaxCheck } from "./types.ts";
 
 export const ifs: SyntaxCheck = {
@@ -12,7 +14,7 @@ export const ifs: SyntaxCheck = {
       .some(
         (node) =>
           node.text === "IFS" &&
-          ["simple_expansion", "expansion", "variable_assignment"].includes(node.parent?.type ?? ""),
+          ["simple_expansion", "expansion", "variable_assignment"].includes(parentOf(node)?.type ?? ""),
       )
       ? "$IFS or an IFS assignment changes how words split; write the arguments out with spaces"
       : undefined,

@@ -1,5 +1,6 @@
 // A backslash-newline inside a word joins it (`cu\<newline>rl` runs curl), which the grammar splits.
 import type { Node } from "web-tree-sitter";
+import { parentOf } from "../grammar/tree.ts";
 import type { SyntaxCheck } from "./types.ts";
 
 const LITERAL_CONTEXTS = new Set([
@@ -12,7 +13,7 @@ const LITERAL_CONTEXTS = new Set([
 ]);
 
 function insideLiteral(node: Node | null): boolean {
-  for (let current = node; current; current = current.parent) {
+  for (let current = node; current; current = parentOf(current)) {
     if (LITERAL_CONTEXTS.has(current.type)) return true;
   }
   return false;

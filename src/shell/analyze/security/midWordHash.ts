@@ -1,5 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the examples are bash, where ${...} is literal text
 // `#` starts a comment only at the start of a word; tools that strip from any `#` see less than runs.
+
+import { parentOf } from "../grammar/tree.ts";
 import type { SyntaxCheck } from "./types.ts";
 
 export const midWordHash: SyntaxCheck = {
@@ -11,7 +13,7 @@ export const midWordHash: SyntaxCheck = {
     if (!source.includes("#")) return undefined;
     const node = [...of("word"), ...of("comment")].find((candidate) => {
       if (candidate.type === "word") {
-        if (candidate.parent?.type === "concatenation" && candidate.text.startsWith("#")) return true;
+        if (parentOf(candidate)?.type === "concatenation" && candidate.text.startsWith("#")) return true;
         return /[^\\]#/.test(candidate.text);
       }
       if (candidate.type === "comment")

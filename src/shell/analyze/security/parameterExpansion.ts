@@ -2,6 +2,7 @@
 // $VAR and ${...} take their value at run time: the analyzer cannot know the words that run. A plain
 // variable only printed (an argument of echo, or of printf without -v) is known to do nothing else.
 import type { Node } from "web-tree-sitter";
+import { parentOf } from "../grammar/tree.ts";
 import type { SyntaxCheck } from "./types.ts";
 
 /** Node types a printed argument may be made of around the variable (`"x $HOME"`, `${PATH}:x`). */
@@ -22,7 +23,7 @@ function isPlain(node: Node): boolean {
 function onlyPrinted(node: Node): boolean {
   if (!isPlain(node)) return false;
   let current = node;
-  for (let parent = node.parent; parent; current = parent, parent = parent.parent) {
+  for (let parent = parentOf(node); parent; current = parent, parent = parentOf(parent)) {
     if (ARGUMENT_PARTS.has(parent.type)) continue;
     if (parent.type !== "command") return false;
     const name = parent.childForFieldName("name");

@@ -1,4 +1,6 @@
 // In zsh, a word starting with = expands to the path of a command: `=curl` runs curl unseen by name.
+
+import { parentOf } from "../grammar/tree.ts";
 import type { SyntaxCheck } from "./types.ts";
 
 export const zshEquals: SyntaxCheck = {
@@ -10,7 +12,7 @@ export const zshEquals: SyntaxCheck = {
     if (!tree.source.includes("=")) return undefined;
     const node = tree
       .of("word")
-      .find((candidate) => candidate.parent?.type !== "concatenation" && /^=[^=\s]/.test(candidate.text));
+      .find((candidate) => parentOf(candidate)?.type !== "concatenation" && /^=[^=\s]/.test(candidate.text));
     return node ? `${node.text.slice(0, 40)}: zsh expands a leading = to a command's path` : undefined;
   },
   examples: {
