@@ -112,4 +112,18 @@ describe("a command is read once for every question about it", () => {
     expect(() => (first.problems as unknown[]).push({ check: "x", reason: "y" })).toThrow(TypeError);
     expect(readBash("git status && ls -la src | head -n 4")).not.toBe(first);
   });
+
+  it("answers a first-problem question from a full reading, never a full question from a partial one", () => {
+    const full = readBash("git log -n 3 && cat $(ls) | wc -l");
+    expect(readBash("git log -n 3 && cat $(ls) | wc -l", { firstProblemOnly: true })).toBe(full);
+    for (const command of ["ls -la && cat $(ls) | wc -c", "ls -la && cat notes | wc -c"]) {
+      const partial = readBash(command, { firstProblemOnly: true });
+      const whole = readBash(command);
+      expect(whole).not.toBe(partial);
+      expect(whole.problems[0]).toEqual(partial.problems[0]);
+      if (whole.problems.length === 0) expect(whole.extraction.commands).toEqual(partial.extraction.commands);
+    }
+    expect(readBash("ls -la && cat $(ls) | wc -c").problems).not.toEqual([]);
+    expect(readBash("ls -la && cat notes | wc -c").extraction.commands).toHaveLength(3);
+  });
 });

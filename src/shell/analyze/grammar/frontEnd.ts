@@ -39,7 +39,12 @@ export interface BashReading {
 }
 
 export interface ReadOptions {
-  /** Stop at the first problem (callers that only need "understood or not"); `hidden` stays empty. */
+  /**
+   * Stop at the first problem, for callers that only need "understood or not": whether there are
+   * problems and the first of them, and the commands when there are none. `hidden` and
+   * `assignedElsewhere` may be empty, and so may the commands when there are problems. A full reading of
+   * the same text, when there is one, answers it: it agrees on all of that.
+   */
   firstProblemOnly?: boolean;
 }
 
@@ -54,8 +59,10 @@ const READINGS = new LruMap<string, BashReading>(256);
 
 /** Reads a command through every stage (once: see READINGS). The parser must be initialised. */
 export function readBash(command: string, options: ReadOptions = {}): BashReading {
-  const key = `${options.firstProblemOnly ? 1 : 0}${command}`;
-  const known = READINGS.get(key);
+  const full = `0${command}`;
+  const key = options.firstProblemOnly ? `1${command}` : full;
+  // The audit's question after a decision (guard/savedPrompt.ts) read the whole command again.
+  const known = READINGS.get(key) ?? (key === full ? undefined : READINGS.get(full));
   if (known) return known;
   const reading = deepFreeze(readBashOnce(command, options)) as BashReading;
   READINGS.set(key, reading);
