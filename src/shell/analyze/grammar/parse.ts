@@ -15,10 +15,9 @@ let parser: Parser | undefined;
 let loading: Promise<void> | undefined;
 
 /**
- * V8 optimises a wasm function once it has run long enough, on a background thread. For the grammar's
- * lexer (function 22, ~160 KB) that takes ~0.45 s and ~600 MB, and a process ending meanwhile waits for
- * it: a `keel check` of a 2,000-character command took 0.57 s and 576 MB here. No function of this
- * process has the filter's index, so none is optimised; the budget makes V8 ask about it rarely.
+ * Baseline code only (why: wasmCompiler.ts). V8 optimises a function whose budget has run out, unless a
+ * filter names another: no function has this index. The largest budget makes V8 ask rarely. Set before
+ * the wasm modules are instantiated, which is when a budget is given out.
  */
 const BASELINE_ONLY_FLAGS = "--wasm-tier-up-filter=2147483647 --wasm-tiering-budget=2147483647";
 

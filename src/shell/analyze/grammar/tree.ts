@@ -26,7 +26,7 @@ function indexParents(root: Node): Map<number, Node | null> {
   try {
     for (;;) {
       if (cursor.gotoFirstChild()) {
-        // The cursor stands on the first child: its parent is the node it came from.
+        // A node with children: back up once to make its Node object (leaves never get one), then down.
         const child = cursor.nodeId;
         cursor.gotoParent();
         ancestors.push(cursor.currentNode);
