@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { AuditRecord, AuditSink } from "../pipeline/services.ts";
 import { keelUserDir } from "../settings/locations.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { monotonicMs } from "../tool/monotonicClock.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import {
   type AuditRetention,
@@ -40,7 +41,7 @@ interface OpenFile {
   fd: number;
   /** Its size as last seen, plus what this sink wrote since. */
   bytes: number;
-  /** performance.now() of the last check that it is still the newest segment. */
+  /** monotonicMs() of the last check that it is still the newest segment. */
   checkedAt: number;
 }
 
@@ -125,7 +126,7 @@ export class JsonlAuditSink implements AuditSink {
   #fileToAppend(): OpenFile {
     const held = this.#held.file;
     const now = this.#now();
-    const checkedNow = performance.now();
+    const checkedNow = monotonicMs();
     const fresh = (segment: Segment, bytes: number) =>
       bytes < this.#segmentLimit && utcDay(segment.startMs) === utcDay(now);
     if (held && checkedNow - held.checkedAt < this.#recheckMs && fresh(held.segment, held.bytes)) return held;

@@ -14,6 +14,7 @@ import { SettingsError } from "../settings/readSettingsFile.ts";
 import type { Env, ToolPermissionContext } from "../tool/context.ts";
 import { createToolUseContext } from "../tool/createContext.ts";
 import { errorMessage } from "../tool/errors.ts";
+import { monotonicMs } from "../tool/monotonicClock.ts";
 import { parseContext } from "../tool/parseContext.ts";
 import type { Tool } from "../tool/Tool.ts";
 import { type HookAuditRecord, summarizeInput } from "./auditRecord.ts";
@@ -54,7 +55,7 @@ function unreadableInput(reason: string): Verdict {
 
 /** Decides and records one call of an agent. Never throws: anything unexpected is a refusal. */
 export async function decideAgentCall(call: AgentCall, options: HookOptions): Promise<AgentDecision> {
-  const started = performance.now();
+  const started = monotonicMs();
   const notes: string[] = [];
   let verdict: Verdict;
   let settings: LoadedSettings | undefined;
@@ -71,7 +72,7 @@ export async function decideAgentCall(call: AgentCall, options: HookOptions): Pr
     );
     notes.push(verdict.reason);
   }
-  await recordDecision(call, verdict, performance.now() - started, { options, notes, settings });
+  await recordDecision(call, verdict, monotonicMs() - started, { options, notes, settings });
   return { verdict, ...(notes.length > 0 ? { note: notes.join("; ") } : {}) };
 }
 

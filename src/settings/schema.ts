@@ -49,10 +49,19 @@ export const RemoteAgentsSettingsSchema = z.looseObject({
 /** An MCP server entry: passed through to the MCP layer as data. */
 export const McpServerSettingsSchema = z.looseObject({});
 
+/**
+ * A section most files do not have, built when a file first has one (see tool/builtOnFirstUse.ts). Not
+ * `z.lazy(build).optional()`: an optional asks its inner schema whether that has a default, and an object
+ * asks it of each of its keys on its first parse, so every settings file built the section. Here the
+ * pipe's input, `unknown`, answers, and the section is built when a value reaches it.
+ */
+export function sectionBuiltWhenMet<T extends z.ZodType>(build: () => T) {
+  return z.unknown().pipe(z.lazy(build)).optional();
+}
+
 export const SettingsFileSchema = z.looseObject({
   permissions: PermissionsSettingsSchema.optional(),
-  // Sections most files do not have are built when first met (z.lazy): see tool/builtOnFirstUse.ts.
-  hooks: z.lazy(hooksConfigSchema).optional(),
+  hooks: sectionBuiltWhenMet(hooksConfigSchema),
   env: z.record(z.string(), z.string()).optional(),
   sandbox: SandboxSettingsSchema.optional(),
   allowManagedPermissionRulesOnly: z.boolean().optional(),
@@ -64,7 +73,7 @@ export const SettingsFileSchema = z.looseObject({
   disabledMcpjsonServers: z.array(z.string()).optional(),
   apiKeyHelper: z.string().optional(),
   /** Language servers for the LSP tool, keyed by name (the shape of Claude Code's `.lsp.json`). */
-  lspServers: z.lazy(() => z.record(z.string(), lspServerSettingsSchema())).optional(),
+  lspServers: sectionBuiltWhenMet(() => z.record(z.string(), lspServerSettingsSchema())),
   /**
    * OpenTelemetry export of decisions (src/telemetry/config.ts says which source may set what); where
    * they go is the OTEL_* variables, in the environment or `env`.
