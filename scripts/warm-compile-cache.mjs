@@ -42,7 +42,9 @@ try {
   const bundle = join(dist, "cli-bundle");
   // What bin/keel.js loads before a hook or check: the decision server's client.
   await import(pathToFileURL(join(bundle, "client.js")).href);
-  const { runCommandLine } = await import(pathToFileURL(entryFile).href);
+  const { parseBashWithBaselineCompilerOnly, runCommandLine } = await import(pathToFileURL(entryFile).href);
+  // As main() does: its Bash parses run on V8's baseline compiler alone (grammar/wasmCompiler.ts).
+  parseBashWithBaselineCompilerOnly();
   const calls = {
     Read: { file_path: join(project, "README.md") },
     Bash: { command: "git status && git diff | head -n 3; ls -la src > /dev/null" },

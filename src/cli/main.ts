@@ -11,6 +11,9 @@ import { keelVersion } from "../version.ts";
 import { CliError, EXIT } from "./exitCodes.ts";
 import { type CommandIO, type GivenStdin, processIO, stopOnOutputError } from "./io.ts";
 
+// For scripts/warm-compile-cache.mjs, whose parses should run as a CLI process's do.
+export { parseBashWithBaselineCompilerOnly };
+
 export interface CliRuntime {
   setExitCode(code: number): void;
   /** The caller: folder, environment, terminals, output (this process's, or a decision server client's). */

@@ -2,7 +2,7 @@
 // commands through it.
 import { createRequire } from "node:module";
 import type { Node, Parser } from "web-tree-sitter";
-import { bashParsedWithBaselineCompilerOnly } from "./wasmCompiler.ts";
+import { withBaselineCompilerOnly } from "./wasmCompiler.ts";
 
 export interface SimpleCommand {
   argv: string[];
@@ -14,20 +14,11 @@ export interface SimpleCommand {
 let parser: Parser | undefined;
 let loading: Promise<void> | undefined;
 
-/**
- * Baseline code only (why: wasmCompiler.ts). V8 optimises a function whose budget has run out, unless a
- * filter names another: no function has this index. The largest budget makes V8 ask rarely. Set before
- * the wasm modules are instantiated, which is when a budget is given out.
- */
-const BASELINE_ONLY_FLAGS = "--wasm-tier-up-filter=2147483647 --wasm-tiering-budget=2147483647";
-
 /** Loads the wasm runtime and the bash grammar once; later calls return at once. */
 export async function initBashParser(): Promise<void> {
   if (parser) return;
   loading ??= (async () => {
     const require = createRequire(import.meta.url);
-    if (bashParsedWithBaselineCompilerOnly())
-      (require("node:v8") as typeof import("node:v8")).setFlagsFromString(BASELINE_ONLY_FLAGS);
     // Imported here, not at the top: processes that never parse Bash skip loading the runtime (~6 ms).
     const { Language, Parser } = await import("web-tree-sitter");
     // Both wasm files are read here, synchronously: given a path, the runtime would import node:fs/promises
@@ -56,12 +47,15 @@ export function isBashParserReady(): boolean {
 
 /** Parses and hands the syntax tree to `use`; the tree is freed afterwards (it lives in wasm memory). */
 export function withBashTree<T>(source: string, use: (root: Node) => T): T {
-  if (!parser) throw new Error("The bash parser is not initialised: await initBashParser() first.");
-  const tree = parser.parse(source);
-  if (!tree) throw new Error("tree-sitter returned no tree for the command");
-  try {
-    return use(tree.rootNode);
-  } finally {
-    tree.delete();
-  }
+  const ready = parser;
+  if (!ready) throw new Error("The bash parser is not initialised: await initBashParser() first.");
+  return withBaselineCompilerOnly(() => {
+    const tree = ready.parse(source);
+    if (!tree) throw new Error("tree-sitter returned no tree for the command");
+    try {
+      return use(tree.rootNode);
+    } finally {
+      tree.delete();
+    }
+  });
 }
