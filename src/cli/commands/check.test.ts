@@ -20,6 +20,25 @@ describe("keel check", () => {
     }
   });
 
+  it("a command the analyzer cannot finish is asked, as a person must approve it, in every mode", async () => {
+    // 3,000 commands in one && chain nest 3,000 levels deep: deeper than the analyzer's recursion reaches.
+    const command = Array.from({ length: 3000 }, (_, i) => `echo a${i}`).join(" && ");
+    const w = keelWorld();
+    for (const mode of ["default", "bypassPermissions"]) {
+      const result = await runKeel(
+        ["check", "Bash", JSON.stringify({ command }), "--mode", mode, "--json"],
+        w,
+      );
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        behavior: "ask",
+        decisionReason: { type: "safetyCheck", check: "analyzer-error" },
+        details: { analyzer: "ask", check: "analyzer-error" },
+      });
+    }
+  });
+
   it.each([
     ["Write", ["--deny", "Write"], "deny rule Write from cliArg settings"],
     ["Bash", ["--deny", "*"], "deny rule * from cliArg settings"],

@@ -17,7 +17,7 @@ import { canConfine } from "../../shell/sandbox/confinementAvailability.ts";
 import { sandboxExclusionOf } from "../../shell/sandbox/sandboxExclusions.ts";
 import { builtOnFirstUse } from "../../tool/builtOnFirstUse.ts";
 import type { ToolUseContext } from "../../tool/context.ts";
-import { ToolError } from "../../tool/errors.ts";
+import { errorMessage, ToolError } from "../../tool/errors.ts";
 import { groupThousands } from "../../tool/format.ts";
 import type { ToolResultBlock } from "../../tool/messages.ts";
 import { buildTool, safeFlag } from "../../tool/Tool.ts";
@@ -254,11 +254,21 @@ export const BashTool = buildTool<BashInput, BashOutput, BashProgress>({
     withFullInput(await checkBashPermissions(input, context), input),
   explainPermission: async (input, context) => {
     const state = context.getAppState();
-    const { verdict, parts, check } = await explainBashCommand(input.command, {
-      cwd: state.cwd,
-      permissionContext: state.toolPermissionContext,
-    });
-    return { analyzer: verdict.behavior, analyzerReason: verdict.reason, check: check ?? null, parts };
+    try {
+      const { verdict, parts, check } = await explainBashCommand(input.command, {
+        cwd: state.cwd,
+        permissionContext: state.toolPermissionContext,
+      });
+      return { analyzer: verdict.behavior, analyzerReason: verdict.reason, check: check ?? null, parts };
+    } catch (error) {
+      // What checkPermissions decided on the same failure (bashPermissions.ts): the explanation says it too.
+      return {
+        analyzer: "ask",
+        analyzerReason: `the bash analyzer failed on this command (${errorMessage(error)})`,
+        check: "analyzer-error",
+        parts: [],
+      };
+    }
   },
 
   validateInput: (input) => {
