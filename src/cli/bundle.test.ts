@@ -2,7 +2,16 @@
 // bundle must find the files Keel reads beside its modules (prompts, agent types, the Bash grammar)
 // and serve MCP; a closed stdout ends a command quietly, not with an EPIPE stack trace.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -396,6 +405,41 @@ describe("the bundled CLI", () => {
     const log = runs.map((run) => run.stderr).join("");
     expect(log).toMatch(/was accepted/);
     expect(log.split("\n").filter((line) => line.includes("was rejected"))).toEqual([]);
+  });
+
+  it("remembers a settings file's check, and decides by the file as it is now", () => {
+    // The CLI keeps passed checks of settings texts in its compile-cache folder (settings/settingsCheckCache.ts);
+    // a changed file is a new text, checked and obeyed at once.
+    const settingsHome = mkdtempSync(join(tmpdir(), "keel-bundle-settings-"));
+    try {
+      const file = join(settingsHome, ".claude", "settings.json");
+      const write = (rules: object) => {
+        mkdirSync(join(settingsHome, ".claude"), { recursive: true });
+        writeFileSync(file, JSON.stringify({ permissions: rules }));
+      };
+      const check = () =>
+        spawnSync(
+          process.execPath,
+          [launcher, "check", "Read", JSON.stringify({ file_path: join(project, "notes.txt") })],
+          {
+            cwd: project,
+            env: { ...env(), HOME: settingsHome, KEEL_HOME: settingsHome, KEEL_DECISION_SERVER: "off" },
+            encoding: "utf8",
+          },
+        ).status;
+      const codes: Array<number | null> = [];
+      for (const rules of [{ deny: ["Read"] }, { deny: ["Read"] }, { allow: ["Read"] }, { deny: ["Read"] }]) {
+        write(rules);
+        codes.push(check());
+      }
+      expect(codes).toEqual([3, 3, 0, 3]);
+      const kept = readdirSync(home, { recursive: true }).filter((path) =>
+        String(path).includes("settings-checks/"),
+      );
+      expect(kept.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      rmSync(settingsHome, { recursive: true, force: true });
+    }
   });
 
   it("stops quietly when its reader goes away", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as z from "zod";
 import { parseJsonWithPositions } from "./jsonPositions.ts";
 import { CLAUDE_CODE_ONLY_KEYS, knownKeys, schemaObjectKeys, unknownKeyWarnings } from "./knownKeys.ts";
-import { SettingsFileSchema } from "./schema.ts";
+import { settingsFileSchema } from "./schema.ts";
 
 const at = (path: readonly string[]) => path.join(".");
 const warningsFor = (settings: unknown) =>
@@ -30,7 +30,7 @@ describe("the known settings keys", () => {
   it("are the schema's keys plus Claude Code's own at the same place", () => {
     const extras = new Map(CLAUDE_CODE_ONLY_KEYS.map(({ path, keys }) => [at(path), keys]));
     for (const { path, keys } of knownKeys()) {
-      const schemaKeys = schemaObjectKeys(SettingsFileSchema).find(
+      const schemaKeys = schemaObjectKeys(settingsFileSchema()).find(
         (entry) => at(entry.path) === at(path),
       )!.keys;
       expect(new Set(keys), at(path)).toEqual(new Set([...schemaKeys, ...(extras.get(at(path)) ?? [])]));
@@ -38,7 +38,7 @@ describe("the known settings keys", () => {
   });
 
   it("list Claude Code's keys only where the schema has an object, and none Keel reads", () => {
-    const schema = new Map(schemaObjectKeys(SettingsFileSchema).map(({ path, keys }) => [at(path), keys]));
+    const schema = new Map(schemaObjectKeys(settingsFileSchema()).map(({ path, keys }) => [at(path), keys]));
     for (const { path, keys } of CLAUDE_CODE_ONLY_KEYS) {
       expect(schema.has(at(path)), at(path)).toBe(true);
       for (const key of keys) expect(schema.get(at(path)), `${at(path)}.${key}`).not.toContain(key);

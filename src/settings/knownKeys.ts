@@ -6,7 +6,7 @@ import * as z from "zod";
 import { HOOK_EVENTS, isHookEvent } from "../hooks/config.ts";
 import { closestName } from "../tool/didYouMean.ts";
 import { keyPositionOf, type ParsedJson } from "./jsonPositions.ts";
-import { SettingsFileSchema } from "./schema.ts";
+import { settingsFileSchema } from "./schema.ts";
 
 /** The keys an object of the settings may hold, by its JSON path. */
 export interface KnownKeys {
@@ -98,7 +98,7 @@ export function schemaObjectKeys(schema: z.ZodType, path: readonly string[] = []
 /** The settings schema's keys and Claude Code's own, merged by path (the schema's objects only). */
 function knownSettingsKeys(): KnownKeys[] {
   const byPath = new Map<string, { path: readonly string[]; keys: Set<string> }>();
-  for (const { path, keys } of schemaObjectKeys(SettingsFileSchema)) {
+  for (const { path, keys } of schemaObjectKeys(settingsFileSchema())) {
     const entry = byPath.get(path.join(".")) ?? { path, keys: new Set<string>() };
     for (const key of keys) entry.keys.add(key);
     byPath.set(path.join("."), entry);

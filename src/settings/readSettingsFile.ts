@@ -6,7 +6,13 @@ import { parseRuleValue, RuleParseError } from "../permissions/rules.ts";
 import { parseContext } from "../tool/parseContext.ts";
 import { JsonSyntaxError, type ParsedJson, parseJsonWithPositions, positionOf } from "./jsonPositions.ts";
 import { unknownHookEventWarnings, unknownKeyWarnings } from "./knownKeys.ts";
-import { type SettingsFile, SettingsFileSchema } from "./schema.ts";
+import { type SettingsFile, settingsFileSchema } from "./schema.ts";
+import {
+  type PassedCheck,
+  recallCheck,
+  rememberCheck,
+  rememberedChecksFolder,
+} from "./settingsCheckCache.ts";
 
 export interface SettingsProblem {
   file: string;
@@ -67,6 +73,11 @@ export interface ReadSettingsOptions {
   checkRuleContent?: RuleContentCheck;
   /** Checks rule tool names (a typo like `Raed` matches nothing); without it they are not checked. */
   checkRuleToolName?: RuleToolNameCheck;
+  /**
+   * Where passed shape checks are kept (settingsCheckCache.ts); false keeps none. By default the CLI's
+   * compile-cache folder, when it has one.
+   */
+  rememberChecksIn?: string | false;
 }
 
 /**
@@ -128,21 +139,41 @@ export function parseSettingsText(
   file: string,
   options: ReadSettingsOptions = {},
 ): ReadSettings {
-  const parsed = parseSettingsJson(text, file);
+  const folder = options.rememberChecksIn === undefined ? rememberedChecksFolder() : options.rememberChecksIn;
+  const checked = (folder && recallCheck(folder, file, text)) || checkShape(text, file, folder);
+  // Positions are found again only for a problem below (the text passed the shape check already).
+  let parsed: ParsedJson | undefined;
   const problem = (path: readonly PropertyKey[], message: string): SettingsProblem => {
+    parsed ??= parseSettingsJson(text, file);
     const { line, column } = positionOf(parsed, path);
     return { file, line, column, path: formatJsonPath(path), message };
   };
-  const result = SettingsFileSchema.safeParse(parsed.value, parseContext());
-  if (!result.success)
-    throw new SettingsError(result.error.issues.slice(0, 10).map((i) => problem(i.path, describeIssue(i))));
-  const warnings: string[] = [...unknownKeyWarnings(parsed, file), ...unknownHookEventWarnings(parsed, file)];
+  const warnings = [...checked.warnings];
   const problems = [
-    ...checkRules(result.data, problem, warnings, options),
-    ...checkHooks(result.data, problem),
+    ...checkRules(checked.settings, problem, warnings, options),
+    ...checkHooks(checked.settings, problem),
   ];
   if (problems.length > 0) throw new SettingsError(problems);
-  return { path: file, settings: result.data, warnings };
+  return { path: file, settings: checked.settings, warnings };
+}
+
+/** JSON syntax, the schema and unknown keys: what depends on the text alone, kept when it passed. */
+function checkShape(text: string, file: string, folder: string | false | undefined): PassedCheck {
+  const parsed = parseSettingsJson(text, file);
+  const result = settingsFileSchema().safeParse(parsed.value, parseContext());
+  if (!result.success)
+    throw new SettingsError(
+      result.error.issues.slice(0, 10).map((issue) => {
+        const { line, column } = positionOf(parsed, issue.path);
+        return { file, line, column, path: formatJsonPath(issue.path), message: describeIssue(issue) };
+      }),
+    );
+  const passed = {
+    settings: result.data,
+    warnings: [...unknownKeyWarnings(parsed, file), ...unknownHookEventWarnings(parsed, file)],
+  };
+  if (folder) rememberCheck(folder, file, text, passed);
+  return passed;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
