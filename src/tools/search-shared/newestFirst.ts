@@ -73,12 +73,12 @@ export class MtimeCollector {
   /** Takes a chunk of rg's output; complete records are stat'ed now, a partial one waits for the next chunk. */
   push(chunk: Buffer): void {
     const data = this.#rest ? Buffer.concat([this.#rest, chunk]) : chunk;
-    let start = 0;
-    for (let end = data.indexOf(0, start); end !== -1; end = data.indexOf(0, start)) {
-      if (end > start) this.add(data.toString("utf8", start, end));
-      start = end + 1;
-    }
-    this.#rest = start < data.length ? data.subarray(start) : undefined;
+    // Decoded once up to the last NUL (which is never inside a UTF-8 sequence), then split: decoding
+    // each path alone made the main thread's share of a 40,000-path listing 19 ms instead of 13.
+    const last = data.lastIndexOf(0);
+    this.#rest = last + 1 < data.length ? data.subarray(last + 1) : undefined;
+    if (last === -1) return;
+    for (const path of data.toString("utf8", 0, last).split("\0")) if (path !== "") this.add(path);
   }
 
   /** rg ends every path with NUL: anything after the last one is a path cut short (output capped), dropped. */
