@@ -1,7 +1,8 @@
 // The `keel` command. Each subcommand lives in its own file under commands/ and is imported only when
 // it runs (or for --help), so starting one command never pays for the others' dependencies.
 
-import { Command, CommanderError } from "commander";
+import type { Command } from "commander";
+import { type AgentName, isAgentName } from "../guard/types.ts";
 import { parseBashWithBaselineCompilerOnly } from "../shell/analyze/grammar/wasmCompiler.ts";
 import { stopSandboxIfStarted } from "../shell/sandbox/sandboxLifecycle.ts";
 import { closestName } from "../tool/didYouMean.ts";
@@ -44,9 +45,13 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
 
 const VERSION_FLAGS = new Set(["-v", "--version"]);
 
-function newProgram(io: CommandIO): Command {
+/** Commander, loaded with the first program built: `keel hook <agent>` as agents run it never needs it. */
+let commander: typeof import("commander") | undefined;
+
+async function newProgram(io: CommandIO): Promise<Command> {
+  commander ??= await import("commander");
   return (
-    new Command("keel")
+    new commander.Command("keel")
       .description(
         "Keel: the governed tool system of a coding agent.\n" +
           "Every call goes through one pipeline: schema, validation, permission rules and modes, hooks, result budget.",
@@ -87,7 +92,7 @@ function passLeadingOptions(program: Command, command: Command): void {
 
 /** The program with the commands this argv needs: just the named one, or all of them for help. */
 export async function buildProgram(argv: readonly string[], runtime: CliRuntime): Promise<Command> {
-  const program = newProgram(runtime.io);
+  const program = await newProgram(runtime.io);
   program.hook("preSubcommand", passLeadingOptions);
   // Only a command name given first picks that command alone: after options, the first word may be an
   // option's value (`keel --cwd DIR tool ...`), so every command is loaded and the parse decides.
@@ -217,6 +222,17 @@ export async function main(
 }
 
 /**
+ * `keel hook <agent>` as an agent runs it, its event on stdin: answered without building the command
+ * line's parser (commander, and every option: a few ms of each hook call). Anything more on the line
+ * (--strict, --help, a stray argument), or stdin a terminal, goes through the parser as before.
+ */
+function plainHookCall(argv: readonly string[], io: CommandIO): AgentName | undefined {
+  const [command, agent, ...rest] = argv;
+  if (command !== "hook" || agent === undefined || rest.length > 0 || !isAgentName(agent)) return undefined;
+  return io.stdin === undefined && io.tty.stdin ? undefined : agent;
+}
+
+/**
  * Runs one command line for a caller given as data (`io`) and resolves to the exit code. Errors are
  * printed for a person, never as stack traces.
  */
@@ -226,6 +242,8 @@ export async function runCommandLine(givenArgv: readonly string[], io: CommandIO
   try {
     const mistyped = mistypedCommand(argv);
     if (mistyped) throw mistyped;
+    const hookCall = plainHookCall(argv, io);
+    if (hookCall) return await (await import("./commands/hook.ts")).answerHookEvent(hookCall, io);
     const program = await buildProgram(argv, {
       io,
       setExitCode: (code) => {
@@ -235,7 +253,7 @@ export async function runCommandLine(givenArgv: readonly string[], io: CommandIO
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (commander && error instanceof commander.CommanderError) {
       if (["commander.helpDisplayed", "commander.version", "commander.help"].includes(error.code))
         return EXIT.ok;
       // Commander puts its "(Did you mean --allow?)" on a line of its own.

@@ -27,6 +27,21 @@ function bashEvent(command: string): string {
 }
 
 describe("keel hook <agent> as a process", () => {
+  it("answers `hook <agent>` alone (no command-line parser) as it answers it parsed", {
+    timeout: 120_000,
+  }, async () => {
+    // `--` ends the options: the same command, read by commander.
+    const events = [bashEvent("git status && git diff"), bashEvent("timeout 5 rm -rf build"), "not json"];
+    for (const event of events) {
+      const [plain, parsed] = await Promise.all([
+        keel(["hook", "claude-code"], event),
+        keel(["hook", "claude-code", "--"], event),
+      ]);
+      expect(plain).toMatchObject({ code: parsed.code, stdout: parsed.stdout });
+      expect(plain.stderr).toBe(parsed.stderr);
+    }
+  });
+
   it("answers events, and refuses with exit 2 (block) what it cannot read", {
     timeout: 120_000,
   }, async () => {

@@ -123,6 +123,11 @@ function checkedAgent(agent: string): AgentName {
   throw new CliError(`unknown agent "${agent}"; use one of: ${AGENTS.join(", ")}`);
 }
 
+/** `keel hook <agent>` with nothing else on the line: what the action below does for it. */
+export function answerHookEvent(agent: AgentName, io: CommandIO): Promise<number> {
+  return answerEvent(agent, false, [], io);
+}
+
 /** Answers the event on stdin; resolves to the exit code (2 only when the event cannot be read as a call). */
 async function answerEvent(
   agent: AgentName,
