@@ -1,8 +1,9 @@
 // `keel hook claude-code` as Claude Code runs it: one whole process per tool call, the event on stdin,
 // the answer on stdout. Reference: `node -e 0` with the same Node, measured in the same run, taking turns
-// with Keel so background load hits both alike. Target: median at most `node -e 0` + 50 ms. Measured as
-// agents meet it (answered by the decision server the first call started) and deciding in its own
-// process (a first call, or KEEL_DECISION_SERVER=off); each with telemetry off and on (KEEL_ENABLE_TELEMETRY=1,
+// with Keel so background load hits both alike. Measured as agents meet it (answered by the decision
+// server the first call started; target: median at most `node -e 0` + 50 ms) and deciding in its own
+// process (a first call, or KEEL_DECISION_SERVER=off; issue 31: each event within + 80 ms for Bash, which
+// loads the grammar, and + 50 ms for the rest); each with telemetry off and on (KEEL_ENABLE_TELEMETRY=1,
 // exporting to a local OTLP collector in a process of its own: the hook spools, its flusher sends).
 // Runs the built launcher (bin/keel.js over dist/cli-bundle): run `npm run build` first.
 //   HOOK_BENCH_RUNS=31 node bench/hook.bench.ts
@@ -124,13 +125,27 @@ const rows = [
 ];
 process.stdout.write(`whole-process wall time in ms, ${RUNS} runs each (Node ${process.version})\n`);
 printTable(rows);
+/** Issue 31: a first call, alone in its process, within +80 ms for Bash (it loads the grammar) and +50 ms for the rest. */
+const firstCallTarget = (name: string) => (name.startsWith("Bash") ? 80 : 50);
 for (const mode of MODES) {
   const all = CASES.flatMap((c) => samples.get(c.name + mode.label) ?? []);
   const overall = summarize(all).median;
-  const how = `${mode.label.includes("own process") ? "each in its own process (a first call)" : "answered by the decision server"}${mode.label.includes("telemetry") ? ", telemetry on" : ""}`;
+  const ownProcess = mode.label.includes("own process");
+  const how = `${ownProcess ? "each in its own process (a first call)" : "answered by the decision server"}${mode.label.includes("telemetry") ? ", telemetry on" : ""}`;
+  let verdict: string;
+  if (ownProcess) {
+    // Each event against its own target: the median of all mixes Bash's allowance with the others'.
+    const over = CASES.map((c) => ({
+      name: c.name,
+      margin: summarize(samples.get(c.name + mode.label) ?? []).median - ref.median - firstCallTarget(c.name),
+    })).sort((a, b) => b.margin - a.margin);
+    const worst = over[0]!;
+    verdict =
+      `target: each event within + 80 ms for Bash, + 50 ms for the others; ${worst.margin <= 0 ? "met" : "not met"}, ` +
+      `closest: ${worst.name} ${worst.margin <= 0 ? `${(-worst.margin).toFixed(1)} ms under` : `${worst.margin.toFixed(1)} ms over`}`;
+  } else verdict = `target: + 50 ms; ${overall - ref.median <= 50 ? "met" : "not met"}`;
   process.stdout.write(
-    `\nkeel hook claude-code, all events, ${how}: median ${overall.toFixed(1)} ms = node -e 0 + ${(overall - ref.median).toFixed(1)} ms ` +
-      `(target: + 50 ms; ${overall - ref.median <= 50 ? "met" : "not met"})`,
+    `\nkeel hook claude-code, all events, ${how}: median ${overall.toFixed(1)} ms = node -e 0 + ${(overall - ref.median).toFixed(1)} ms (${verdict})`,
   );
 }
 for (const served of ["", ", own process"]) {
