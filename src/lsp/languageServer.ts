@@ -2,6 +2,7 @@
 // the handshake, and requests that cannot hang the caller. A crash, a hang (no answer in time) or a
 // flood marks the server failed, kills its process group and fails every pending request at once.
 import { type ChildProcess, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import type {
@@ -122,6 +123,12 @@ export class LanguageServer {
     // A server must never keep Keel running, nor outlive it: its group is killed however Keel ends.
     this.#child.unref();
     if (this.#child.pid !== undefined) this.#child.once("exit", ownProcessGroup(this.#child.pid));
+    const { pid } = this.#child;
+    const leftovers = launch.leftovers;
+    if (pid !== undefined && leftovers)
+      this.#child.once("exit", () => {
+        for (const path of leftovers(pid)) rmSync(path, { recursive: true, force: true });
+      });
     for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) unrefStream(stream);
     this.#child.stderr?.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     this.#child.stdin?.on("error", () => {});

@@ -14,6 +14,11 @@ export interface ServerLaunch {
   description: string;
   /** How to install the command, told when it cannot be started. */
   installHint: string;
+  /**
+   * What the server leaves behind when it is killed before it can clean up (given its process id):
+   * removed once it has exited.
+   */
+  leftovers?: (pid: number) => string[];
 }
 
 /** Failures of language servers, as error codes the model and the pool can act on. */

@@ -1,6 +1,8 @@
 // Which language server serves a file: servers from settings (`lspServers`, the shape Claude Code's
 // LSP plugins use in `.lsp.json`) first, then the built-in ones: TypeScript/JavaScript and Python.
+import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import * as z from "zod";
 import { builtOnFirstUse } from "../tool/builtOnFirstUse.ts";
@@ -127,6 +129,7 @@ const BUILTIN_SERVERS: readonly LanguageServerDefinition[] = [
         args: [join(dir, "langserver.index.js"), "--stdio"],
         description: "pyright (bundled with Keel)",
         installHint: "Reinstall Keel (npm install) to restore the bundled pyright.",
+        leftovers: pyrightTemporaryFolders,
       };
     },
   },
@@ -235,4 +238,17 @@ export function findDefinitionFor(path: string, options: LspOptions): LanguageSe
 /** The LSP languageId of a file for a server. */
 export function languageIdOf(definition: LanguageServerDefinition, path: string): string {
   return definition.extensionToLanguage[extname(path).toLowerCase()] ?? "plaintext";
+}
+
+/** pyright keeps its temporary files in <tmp>/pyright-<pid>-<random>; a pyright that is killed leaves it. */
+function pyrightTemporaryFolders(pid: number): string[] {
+  const folder = tmpdir();
+  const prefix = `pyright-${pid}-`;
+  try {
+    return readdirSync(folder)
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => join(folder, name));
+  } catch {
+    return [];
+  }
 }

@@ -1,6 +1,8 @@
 // Real language servers that crash or hang: the bundled TypeScript 7 native server and pyright, killed
 // (SIGKILL) or frozen (SIGSTOP) under a session. The call gets a clear error, the server is restarted
 // once, the session goes on; a second failure leaves it off with a clear error.
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { LSP_ERROR } from "../../lsp/launch.ts";
 import type { LspOptions } from "../../lsp/servers.ts";
@@ -100,7 +102,12 @@ describe("LSP: the real pyright server crashes", () => {
     const answer =
       "Found 1 definition:\n1. app/shapes.py:14:5  def total_area(shapes: list[Shape]) -> float:";
     expect(await runToolText(LspTool, definition, s.context)).toBe(answer);
+    // pyright's temporary folder, which a killed pyright cannot remove: Keel does once it has exited.
+    const folders = (pid: number) =>
+      readdirSync(tmpdir()).filter((name) => name.startsWith(`pyright-${pid}-`));
+    expect(folders(runningPid(s))).toHaveLength(1);
     const first = await crash(s);
+    expect(folders(first)).toEqual([]);
     expect(await runToolText(LspTool, definition, s.context)).toBe(answer);
     expect(runningPid(s)).not.toBe(first);
   });
