@@ -5,7 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseSettingsText, SettingsError } from "./readSettingsFile.ts";
-import { MAX_REMEMBERED_CHECKS, recallCheck, rememberCheck } from "./settingsCheckCache.ts";
+import {
+  MAX_REMEMBERED_CHECKS,
+  MAX_REMEMBERED_TEXT,
+  recallCheck,
+  rememberCheck,
+} from "./settingsCheckCache.ts";
 
 let folder: string;
 beforeEach(() => {
@@ -99,6 +104,12 @@ describe("kept settings checks", () => {
     for (let i = 0; i < MAX_REMEMBERED_CHECKS + 10; i++)
       rememberCheck(folder, FILE, `{"model": "m${i}"}`, { settings: { model: `m${i}` }, warnings: [] });
     expect(readdirSync(folder)).toHaveLength(MAX_REMEMBERED_CHECKS);
+  });
+
+  it(`keep no text over ${MAX_REMEMBERED_TEXT} characters, which is checked on every read`, () => {
+    const long = JSON.stringify({ env: { NOTE: "x".repeat(MAX_REMEMBERED_TEXT) } });
+    expect(parseSettingsText(long, FILE, { rememberChecksIn: folder }).settings).toEqual(JSON.parse(long));
+    expect(() => readdirSync(folder)).toThrow();
   });
 
   it("keep nothing that JSON would not give back unchanged", () => {

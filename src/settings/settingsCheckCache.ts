@@ -18,6 +18,11 @@ const { isDeepStrictEqual } = require("node:util") as typeof import("node:util")
 
 /** A build keeps this many checked texts; writing one more removes the oldest. */
 export const MAX_REMEMBERED_CHECKS = 64;
+/**
+ * Texts up to this many characters are kept (real settings are a few KB; a file may hold 1 MiB): the
+ * folder stays under ~10 MB. A longer text is checked by every process that reads it.
+ */
+export const MAX_REMEMBERED_TEXT = 64 * 1024;
 const FOLDER = "settings-checks";
 
 export interface PassedCheck {
@@ -58,6 +63,7 @@ export function recallCheck(folder: string, path: string, text: string): PassedC
  * from JSON). Best effort: a folder that cannot be written only means the next process checks again.
  */
 export function rememberCheck(folder: string, path: string, text: string, passed: PassedCheck): void {
+  if (text.length > MAX_REMEMBERED_TEXT) return;
   const json = JSON.stringify({ path, text, settings: passed.settings, warnings: passed.warnings });
   if (!isDeepStrictEqual(JSON.parse(json).settings, passed.settings)) return;
   try {
