@@ -122,13 +122,15 @@ export class LanguageServer {
     });
     // A server must never keep Keel running, nor outlive it: its group is killed however Keel ends.
     this.#child.unref();
-    if (this.#child.pid !== undefined) this.#child.once("exit", ownProcessGroup(this.#child.pid));
     const { pid } = this.#child;
-    const leftovers = launch.leftovers;
-    if (pid !== undefined && leftovers)
-      this.#child.once("exit", () => {
-        for (const path of leftovers(pid)) rmSync(path, { recursive: true, force: true });
-      });
+    const { leftovers } = launch;
+    if (pid !== undefined) {
+      this.#child.once("exit", ownProcessGroup(pid));
+      if (leftovers)
+        this.#child.once("exit", () => {
+          for (const path of leftovers(pid)) rmSync(path, { recursive: true, force: true });
+        });
+    }
     for (const stream of [this.#child.stdin, this.#child.stdout, this.#child.stderr]) unrefStream(stream);
     this.#child.stderr?.on("data", (chunk: Buffer) => this.#stderr.push(chunk));
     this.#child.stdin?.on("error", () => {});

@@ -145,8 +145,7 @@ export function parseSettingsText(
   let parsed: ParsedJson | undefined;
   const problem = (path: readonly PropertyKey[], message: string): SettingsProblem => {
     parsed ??= parseSettingsJson(text, file);
-    const { line, column } = positionOf(parsed, path);
-    return { file, line, column, path: formatJsonPath(path), message };
+    return problemAt(parsed, file, path, message);
   };
   const warnings = [...checked.warnings];
   const problems = [
@@ -163,10 +162,9 @@ function checkShape(text: string, file: string, folder: string | false | undefin
   const result = settingsFileSchema().safeParse(parsed.value, parseContext());
   if (!result.success)
     throw new SettingsError(
-      result.error.issues.slice(0, 10).map((issue) => {
-        const { line, column } = positionOf(parsed, issue.path);
-        return { file, line, column, path: formatJsonPath(issue.path), message: describeIssue(issue) };
-      }),
+      result.error.issues
+        .slice(0, 10)
+        .map((issue) => problemAt(parsed, file, issue.path, describeIssue(issue))),
     );
   const passed = {
     settings: result.data,
@@ -174,6 +172,17 @@ function checkShape(text: string, file: string, folder: string | false | undefin
   };
   if (folder) rememberCheck(folder, file, text, passed);
   return passed;
+}
+
+/** A problem at the place of `path` in the parsed text. */
+function problemAt(
+  parsed: ParsedJson,
+  file: string,
+  path: readonly PropertyKey[],
+  message: string,
+): SettingsProblem {
+  const { line, column } = positionOf(parsed, path);
+  return { file, line, column, path: formatJsonPath(path), message };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
