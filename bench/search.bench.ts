@@ -109,7 +109,8 @@ interface Case {
 }
 
 function cases(nodeModules: string, generated: string): Case[] {
-  // Grep's reference is rg with exactly the flags Keel passes (built by the tool's own grepArgs).
+  // Grep's reference is rg with the flags Keel builds for the input (the tool's own grepArgs), reading
+  // the ignore files above the root itself, where Keel hands rg them restated (parentIgnores.ts).
   const rgFor = (root: string, input: GrepInput) =>
     grepArgs(input, { absolute: root, isDirectory: true, cwd: root, target: ".", denyPatterns: [] }, []);
   const grepFiles = (pattern: string) => rgFor("", { pattern });

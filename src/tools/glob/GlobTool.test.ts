@@ -139,6 +139,35 @@ describe("Glob", () => {
     }
   });
 
+  it("leaves out what the folders above the path ignore", async () => {
+    const tree = await makeTempDir();
+    try {
+      await writeTree(tree, {
+        ".gitignore": "*.gen.ts\n/src/build/\nsrc/*.log\n",
+        "src/a.ts": "",
+        "src/b.gen.ts": "",
+        "src/c.log": "",
+        "src/build/d.ts": "",
+        "src/lib/build/e.ts": "",
+        "src/lib/f.log": "",
+      });
+      const context = searchContext(tree);
+      const found = async (pattern: string) =>
+        [...(await glob({ pattern, path: join(tree, "src") }, context)).filenames].sort();
+      expect(await found("**/*")).toEqual(
+        ["src/a.ts", "src/lib/build/e.ts", "src/lib/f.log"].map((path) => join(tree, path)),
+      );
+      expect(await found("**/*.ts")).toEqual(
+        ["src/a.ts", "src/lib/build/e.ts"].map((path) => join(tree, path)),
+      );
+      expect(await found("lib/**")).toEqual(
+        ["src/lib/build/e.ts", "src/lib/f.log"].map((path) => join(tree, path)),
+      );
+    } finally {
+      await removeDir(tree);
+    }
+  });
+
   it("has rg itself leave out files the pattern does not match (the picomatch check is only a backstop)", async () => {
     const root_ = { absolute: root, isDirectory: true, cwd: root, target: ".", denyPatterns: [] };
     const run = await withGlobIgnoreFile([toRipgrepGlob("**/*.md")], (args) =>

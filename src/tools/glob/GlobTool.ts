@@ -6,7 +6,7 @@ import * as z from "zod";
 import { pathRuleMatcher } from "../../permissions/pathRules.ts";
 import { ToolError } from "../../tool/errors.ts";
 import { buildTool, type Tool } from "../../tool/Tool.ts";
-import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
+import { withSearchIgnores } from "../search-shared/ignoreFile.ts";
 import { MtimeCollector } from "../search-shared/newestFirst.ts";
 import { ripgrepRunNotes, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
 import { commonSearchArgs, exclusionArgs } from "../search-shared/searchArgs.ts";
@@ -124,8 +124,8 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
     const filter = everyFile ? { args: [], needsIgnoreFile: false } : ripgrepFilter(target.pattern);
     const globs = filter.needsIgnoreFile ? [toRipgrepGlob(target.pattern)] : [];
     const search = `${root.cwd}\0${root.target}\0${target.pattern}`;
-    const run = await withGlobIgnoreFile(globs, (ignoreFileArgs) =>
-      runRipgrep(globArgs(root, [...bufferingArgs(search), ...filter.args, ...ignoreFileArgs]), {
+    const run = await withSearchIgnores(root, globs, (ignoreArgs) =>
+      runRipgrep(globArgs(root, [...bufferingArgs(search), ...filter.args, ...ignoreArgs]), {
         cwd: root.cwd,
         signal,
         onStdout: (chunk) => collector.push(chunk),

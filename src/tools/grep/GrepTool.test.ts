@@ -261,6 +261,32 @@ describe("Grep filters", () => {
   });
 });
 
+describe("Grep in a folder below the .gitignore", () => {
+  it("leaves out what the folders above the path ignore, with and without a glob", async () => {
+    // The .gitignore above src/ ignores *.log and src/build/ (not src/lib/build/); the search starts in src/.
+    const sub = await makeTempDir();
+    try {
+      await writeTree(sub, {
+        ".gitignore": "*.log\n/src/build/\n",
+        "src/a.ts": "hello\n",
+        "src/b.log": "hello\n",
+        "src/build/c.ts": "hello\n",
+        "src/lib/build/d.ts": "hello\n",
+      });
+      const search = (input: Record<string, unknown>) => callTool(GrepTool, input, searchContext(sub));
+      for (const filter of [{}, { glob: "*.{ts,log}" }, { glob: "!*.md" }]) {
+        const output = await search({ pattern: "hello", path: join(sub, "src"), ...filter });
+        expect({ filter, found: [...output.filenames].sort() }).toEqual({
+          filter,
+          found: [join(sub, "src/a.ts"), join(sub, "src/lib/build/d.ts")],
+        });
+      }
+    } finally {
+      await removeDir(sub);
+    }
+  });
+});
+
 describe("Grep: patterns that need PCRE2 run with it", () => {
   it.each([
     ["look-ahead", "\\w+(?= MATCH)", ["3:three MATCH", "8:eight MATCH"]],

@@ -1,7 +1,7 @@
 // One Grep search: the rg command for the input, run in the search root, and its output paged.
 import { availableParallelism } from "node:os";
 import { ToolError } from "../../tool/errors.ts";
-import { withGlobIgnoreFile } from "../search-shared/ignoreFile.ts";
+import { withSearchIgnores } from "../search-shared/ignoreFile.ts";
 import { MtimeCollector } from "../search-shared/newestFirst.ts";
 import { effectiveLimit } from "../search-shared/pagination.ts";
 import { ripgrepRunNotes, runRipgrep, throwIfRipgrepFailed } from "../search-shared/ripgrep.ts";
@@ -83,7 +83,8 @@ function contextArgs(input: GrepInput): string[] {
 const CONTENT_THREADS = Math.max(1, availableParallelism() - 1);
 
 /**
- * The whole rg command line for an input; `ignoreFileArgs` carry the glob parameter (see ignoreFile.ts).
+ * The whole rg command line for an input; `ignoreFileArgs` carry the glob parameter and the rules of the
+ * folders above the root (see ignoreFile.ts).
  * The pattern goes through --regexp so a leading "-" is not a flag.
  */
 export function grepArgs(input: GrepInput, root: SearchRoot, ignoreFileArgs: readonly string[]): string[] {
@@ -125,8 +126,8 @@ export async function searchContents(
   const collector = mode === "files_with_matches" ? new MtimeCollector(root.cwd) : undefined;
   const content = mode === "content" && root.isDirectory ? new ContentCollector() : undefined;
   const stream = collector ?? content;
-  const run = await withGlobIgnoreFile(splitGlobParameter(input.glob ?? ""), (ignoreFileArgs) =>
-    runRipgrep(grepArgs(input, root, ignoreFileArgs), {
+  const run = await withSearchIgnores(root, splitGlobParameter(input.glob ?? ""), (ignoreArgs) =>
+    runRipgrep(grepArgs(input, root, ignoreArgs), {
       cwd: root.cwd,
       signal: options.signal,
       maxOutputBytes,
