@@ -16,6 +16,8 @@ const GLOB_SYNTAX = /[*?[\]{}\\]/;
 
 type Restated = string[] | undefined;
 
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /** A path's stat, null if there is nothing there, undefined if it cannot be asked (a folder not searchable). */
 function statIfPresent(path: string): Stats | null | undefined {
   try {
@@ -47,7 +49,7 @@ function ruleLines(path: string): Restated {
   if (bytes === undefined) return undefined;
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    text = utf8.decode(bytes);
   } catch {
     return undefined;
   }
