@@ -18,7 +18,7 @@ import {
 } from "../search-shared/searchRoot.ts";
 import { STAT_WORKERS } from "../search-shared/statPool.ts";
 import { globTarget, matchesEveryFile, patternMatcher, ripgrepFilter, toRipgrepGlob } from "./globTarget.ts";
-import { bufferingArgs, rememberListingSize } from "./listingSize.ts";
+import { bufferingArgs, rememberListingSize, remembersLargeListing } from "./listingSize.ts";
 import { globToolMeta } from "./meta.ts";
 
 const PROMPT = readFileSync(new URL("./prompt.md", import.meta.url), "utf8").trim();
@@ -118,12 +118,13 @@ export const GlobTool: Tool<GlobInput, GlobOutput> = buildTool<GlobInput, GlobOu
       );
     const signal = context.abortController.signal;
     const everyFile = matchesEveryFile(target.pattern);
+    const search = `${root.cwd}\0${root.target}\0${target.pattern}`;
     const collector = new MtimeCollector(root.cwd, everyFile ? undefined : patternMatcher(target.pattern), {
       parallel: true,
+      ...(remembersLargeListing(search) ? { parallelFrom: 0 } : {}),
     });
     const filter = everyFile ? { args: [], needsIgnoreFile: false } : ripgrepFilter(target.pattern);
     const globs = filter.needsIgnoreFile ? [toRipgrepGlob(target.pattern)] : [];
-    const search = `${root.cwd}\0${root.target}\0${target.pattern}`;
     const run = await withSearchIgnores(root, globs, (ignoreArgs) =>
       runRipgrep(globArgs(root, [...bufferingArgs(search), ...filter.args, ...ignoreArgs]), {
         cwd: root.cwd,
