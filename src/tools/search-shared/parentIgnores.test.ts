@@ -99,13 +99,8 @@ const PARENT_RULES = [
 ];
 const ROOT_RULES = ["!keep.md", "*.txt", "!f.log", "build/", "sub/*.md", "!*.md", "/a/"];
 
-interface Layout {
-  files: Record<string, string>;
-  /** Whether the base folder holds a .git folder (its info/exclude is a parent rule file too). */
-  git: boolean;
-}
-
-function layout(seed: number): Layout {
+/** A tree for `seed`: files below base/mid/root, rules in base, base/mid, the root and, at times, base/.git. */
+function layout(seed: number): Record<string, string> {
   const next = random(seed);
   const files: Record<string, string> = {};
   const folders = new Set<string>();
@@ -122,9 +117,8 @@ function layout(seed: number): Layout {
   files[".gitignore"] = rules(PARENT_RULES, 1 + Math.floor(next() * 4));
   files["mid/.gitignore"] = rules(PARENT_RULES, Math.floor(next() * 3));
   if (next() < 0.5) files["mid/root/.gitignore"] = rules(ROOT_RULES, 1 + Math.floor(next() * 2));
-  const git = next() < 0.4;
-  if (git) files[".git/info/exclude"] = `# git's own comment\n${rules(PARENT_RULES, 1)}`;
-  return { files, git };
+  if (next() < 0.4) files[".git/info/exclude"] = `# git's own comment\n${rules(PARENT_RULES, 1)}`;
+  return files;
 }
 
 describe("parentIgnoreRules on real trees, against rg reading the parents itself", () => {
@@ -140,6 +134,13 @@ describe("parentIgnoreRules on real trees, against rg reading the parents itself
   });
 
   const env = () => ({ PATH: process.env.PATH ?? "", HOME: home });
+  /** A temp folder holding `files`, removed after the tests. */
+  const newTree = async (files: Record<string, string>, prefix = "keel-parents-") => {
+    const tree = await makeTempDir(prefix);
+    trees.push(tree);
+    await writeTree(tree, files);
+    return tree;
+  };
   const listing = (root: string, args: readonly string[]) => {
     const run = spawnSync(rg, [...commonSearchArgs(), "--files", ...args, "."], { cwd: root, env: env() });
     expect(run.stderr.toString()).toBe("");
@@ -156,10 +157,7 @@ describe("parentIgnoreRules on real trees, against rg reading the parents itself
     let leftToRg = 0;
     let differsWithoutParents = 0;
     for (let seed = 1; seed <= 60; seed++) {
-      const tree = await makeTempDir("keel-parents-");
-      trees.push(tree);
-      const { files } = layout(seed);
-      await writeTree(tree, files);
+      const tree = await newTree(layout(seed));
       const root = join(tree, "mid", "root");
       const rules = parentIgnoreRules(root, env());
       if (rules === undefined) {
@@ -178,9 +176,7 @@ describe("parentIgnoreRules on real trees, against rg reading the parents itself
   });
 
   it("carries the glob filters and the parents' rules in one file, as Glob and Grep hand them to rg", async () => {
-    const tree = await makeTempDir("keel-parents-");
-    trees.push(tree);
-    await writeTree(tree, {
+    const tree = await newTree({
       ".gitignore": "*.log\nbuild/\n/mid/root/sub/\n",
       "mid/root/.gitignore": "!keep.log\n",
       "mid/root/a.md": "",
@@ -216,9 +212,7 @@ describe("parentIgnoreRules on real trees, against rg reading the parents itself
       ["a rules file that is not UTF-8", { ".gitignore": "\u00ff\n" }],
     ];
     for (const [what, files] of cases) {
-      const tree = await makeTempDir("keel-parents-");
-      trees.push(tree);
-      await writeTree(tree, { ...files, "mid/root/x.log": "" });
+      const tree = await newTree({ ...files, "mid/root/x.log": "" });
       if (what.includes("UTF-8")) await writeFile(join(tree, ".gitignore"), Buffer.from([0xff, 0x0a]));
       expect({ what, rules: parentIgnoreRules(join(tree, "mid", "root"), env()) }).toEqual({
         what,
@@ -228,12 +222,9 @@ describe("parentIgnoreRules on real trees, against rg reading the parents itself
   });
 
   it("leaves them to rg where the global gitignore re-includes, wherever git's settings put it", async () => {
-    const tree = await makeTempDir("keel-parents-");
-    trees.push(tree);
-    await writeTree(tree, { ".gitignore": "*.log\n", "mid/root/keep.log": "", "mid/root/x.log": "" });
+    const tree = await newTree({ ".gitignore": "*.log\n", "mid/root/keep.log": "", "mid/root/x.log": "" });
     const root = join(tree, "mid", "root");
-    const globalHome = await makeTempDir("keel-home-");
-    trees.push(globalHome);
+    const globalHome = await newTree({}, "keel-home-");
     const at = (home: string, extra: Record<string, string> = {}) =>
       parentIgnoreRules(root, { HOME: home, ...extra });
     expect(at(globalHome)).toEqual(["*.log"]);
@@ -273,9 +264,7 @@ describe("parentIgnoreRules on real trees, against rg reading the parents itself
   });
 
   it("reads the parents of the root's real path, as rg does", async () => {
-    const tree = await makeTempDir("keel-parents-");
-    trees.push(tree);
-    await writeTree(tree, {
+    const tree = await newTree({
       "real/.gitignore": "*.log\n/inner/sub/\n",
       "real/inner/x.log": "",
       "real/inner/sub/y": "",
