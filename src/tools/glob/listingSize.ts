@@ -5,7 +5,7 @@
 // 1.06x rg's own sorted listing. A large listing keeps the buffer: a write per path cost the
 // 200,000-file tree more than the overlap won (1.02x -> 1.24x). A large listing also has every path
 // stat'ed on the workers from the first: the main thread then only reads rg's output, and three busy
-// threads no longer share two cores while rg walks (40,000 of 200,000 files: rounds 0.85-0.92x -> 0.82-0.83x
+// threads no longer share two cores while rg walks (40,000 of 200,000 files: rounds 0.85-0.92x -> 0.84-0.85x
 // rg's sorted listing at the 90th percentile). Results are the same either way.
 
 import { LruMap } from "../../tool/lruMap.ts";
